@@ -1,0 +1,73 @@
+# VideoEdge: build, test, run. `make help` lists the targets.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+##@ General
+# Settings: every one overridable, e.g. make test KUBE_VERSION=1.34.4
+# Java 25: Temurin 25 on the build machines, openjdk-25 elsewhere.
+JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-* /usr/lib/jvm/java-25-openjdk-* /usr/lib/jvm/jdk-25*))
+export JAVA_HOME
+MVN ?= ./mvnw
+MVN_FLAGS ?= -B -ntp
+BIN_DIR ?= $(CURDIR)/bin
+export BIN_DIR
+VIDEOEDGE_CACHE ?= $(HOME)/.cache/videoedge
+export VIDEOEDGE_CACHE
+KUBE_VERSION ?= 1.34.4
+ETCD_VERSION ?= 3.6.5
+export KUBE_VERSION ETCD_VERSION
+KUBE_API_TEST_DIR ?= $(BIN_DIR)/kubeapitest
+
+MVN_RUN = $(MVN) $(MVN_FLAGS) -Dkube.version=$(KUBE_VERSION) -Dkube.api.test.dir=$(KUBE_API_TEST_DIR)
+
+.PHONY: help
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*##"; printf "Usage: make \033[36m<target>\033[0m\n"} \
+	  /^[a-zA-Z0-9_-]+:.*?##/ { printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2 } \
+	  /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) }' $(MAKEFILE_LIST)
+
+.PHONY: java
+java:
+	@[ -n "$(JAVA_HOME)" ] && [ -x "$(JAVA_HOME)/bin/java" ] || { echo "Java 25 not found under /usr/lib/jvm: install Temurin 25 or openjdk-25-jdk, or set JAVA_HOME" >&2; exit 1; }
+
+##@ Build
+.PHONY: build
+build: java ## Compile and package every module (no tests)
+	$(MVN_RUN) -DskipTests package
+
+.PHONY: crds
+crds: java ## Regenerate crds/ from the Java model (api/)
+	$(MVN_RUN) -q -pl api -DskipTests package
+	cp api/target/classes/META-INF/fabric8/videoedges.videoedge.io-v1.yml crds/videoedge.io_videoedges.yaml
+	cp api/target/classes/META-INF/fabric8/nodetunings.videoedge.io-v1.yml crds/videoedge.io_nodetunings.yaml
+
+##@ Test
+.PHONY: test
+test: java deps k8s-binaries crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers)
+	$(MVN_RUN) verify
+
+.PHONY: test-unit
+test-unit: java ## Unit tests only (*Test)
+	$(MVN_RUN) test
+
+.PHONY: verify
+verify: crds ## Regenerate generated files and fail if the committed ones are stale
+	@if ! git diff --quiet -- crds || [ -n "$$(git ls-files --others --exclude-standard -- crds)" ]; then \
+	  git --no-pager diff --stat -- crds; git ls-files --others --exclude-standard -- crds; \
+	  echo "crds/ is stale: run 'make crds' and commit the result" >&2; exit 1; fi
+	@echo "generated files are up to date"
+
+##@ Tools (built from Debian packages and the Go module proxy; no registry or release download needed)
+.PHONY: deps
+deps: ## Install missing Debian packages the tests use (as root or with sudo)
+	@hack/deps.sh
+
+.PHONY: k8s-binaries
+k8s-binaries: ## kube-apiserver, etcd, kubectl for the *IT tier, built from source when missing
+	@hack/k8s-binaries.sh
+
+.PHONY: clean
+clean: java ## Remove build output (keeps ./bin and caches)
+	$(MVN_RUN) -q clean

@@ -1,0 +1,37 @@
+package io.videoedge.api;
+
+/**
+ * Condition types and reasons (metav1.Condition: CamelCase reasons a person can act on).
+ * VideoEdge: Ready, TuningApplied, ServerAvailable, Degraded. NodeTuning: Applied, Degraded.
+ */
+public final class Conditions {
+  public static final String TRUE = "True";
+  public static final String FALSE = "False";
+  public static final String UNKNOWN = "Unknown";
+
+  // types
+  public static final String READY = "Ready";
+  public static final String TUNING_APPLIED = "TuningApplied";
+  public static final String SERVER_AVAILABLE = "ServerAvailable";
+  public static final String DEGRADED = "Degraded";
+  public static final String APPLIED = "Applied";
+
+  // reasons
+  public static final String AS_EXPECTED = "AsExpected";
+  public static final String NO_NODES_SELECTED = "NoNodesSelected";
+  public static final String NODE_NOT_TUNED = "NodeNotTuned";
+  public static final String SERVER_NOT_READY = "ServerNotReady";
+  public static final String CONFLICT = "Conflict";
+  public static final String INVALID_SPEC = "InvalidSpec";
+  public static final String KERNEL_TLS_UNAVAILABLE = "KernelTlsUnavailable";
+  public static final String APPLYING = "Applying";
+  public static final String PLAN_ONLY = "PlanOnly";
+  public static final String APPLY_FAILED = "ApplyFailed";
+  public static final String ROLLED_BACK = "RolledBack";
+  public static final String DRIFT_CORRECTED = "DriftCorrected";
+  public static final String UNSUPPORTED_SETTINGS = "UnsupportedSettings";
+  public static final String RESTORING = "Restoring";
+
+  private Conditions() {
+  }
+}

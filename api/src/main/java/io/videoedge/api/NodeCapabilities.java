@@ -1,0 +1,31 @@
+package io.videoedge.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+
+/** What the node's probe found (read from /proc and /sys). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NodeCapabilities(
+    @JsonPropertyDescription("Kernel release (uname -r).") String kernel,
+    @JsonPropertyDescription("Congestion controls the kernel offers now.") List<String> congestionControls,
+    @JsonPropertyDescription("Whether bbr is available (built in, loaded or loadable).") Boolean bbr,
+    @JsonPropertyDescription("Kernel TLS: available (tls ULP registered), loadable (tls module present), unavailable.") String ktls,
+    @JsonPropertyDescription("cgroup version of the node: v1 or v2.") String cgroup,
+    @JsonPropertyDescription("NUMA nodes.") Integer numaNodes,
+    @JsonPropertyDescription("Online CPUs, as a list (0-15,32-47).") String onlineCpus,
+    @JsonPropertyDescription("Network interfaces with a device.") List<Nic> nics) {
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Nic(
+      @JsonPropertyDescription("Interface name.") String name,
+      @JsonPropertyDescription("Kernel driver.") String driver,
+      @JsonPropertyDescription("RX queues (/sys/class/net/IF/queues/rx-*).") Integer rxQueues,
+      @JsonPropertyDescription("TX queues.") Integer txQueues,
+      @JsonPropertyDescription("Combined channels now (ethtool -l).") Integer combinedQueues,
+      @JsonPropertyDescription("Most combined channels the NIC supports.") Integer maxCombinedQueues,
+      @JsonPropertyDescription("Queue IRQs.") List<Integer> irqs,
+      @JsonPropertyDescription("NUMA node of the device, -1 when none.") Integer numaNode,
+      @JsonPropertyDescription("Whether the NIC offers TLS TX offload (ethtool -k tls-hw-tx-offload).") Boolean tlsOffload) {
+  }
+}

@@ -1,0 +1,172 @@
+package io.videoedge.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.http.port != self.https.port", fieldPath = ".https.port",
+    message = "http.port and https.port must differ: both acceptors bind on the node's host network")
+@ValidationRule(value = "!self.contentPath.matches('(^|/)[.][.](/|$)')", fieldPath = ".contentPath",
+    message = "contentPath must not contain '..' segments")
+@ValidationRule(value = "!self.cache.disk.path.matches('(^|/)[.][.](/|$)')", fieldPath = ".cache.disk.path",
+    message = "cache.disk.path must not contain '..' segments")
+public record ServerSpec(
+    @JsonPropertyDescription("Dedicated cores for the edge server. Requests equal limits (Guaranteed QoS) with this integer "
+        + "CPU count, so the kubelet's static CPU manager gives the pod these cores to itself.")
+    @Default("2")
+    @Min(1) @Max(1024)
+    Integer cpus,
+
+    @JsonPropertyDescription("Memory of the edge server pod (a Kubernetes quantity, e.g. 8Gi); requests equal limits.")
+    @Default("2Gi")
+    @Pattern(Patterns.K8S_QUANTITY)
+    String memory,
+
+    @JsonPropertyDescription("one-nio selector (event loop) threads; 0 means one per dedicated core.")
+    @Default("0")
+    @Min(0) @Max(1024)
+    Integer selectors,
+
+    @JsonPropertyDescription("Pin selector threads to the pod's dedicated CPUs, one each (one-nio 'affinity').")
+    @Default("true")
+    Boolean affinity,
+
+    @JsonPropertyDescription("Constrain each acceptor to its own selectors (one-nio 'pinAcceptors').")
+    @Default("true")
+    Boolean pinAcceptors,
+
+    @JsonPropertyDescription("One acceptor thread for all listening sockets (one-nio 'multiAcceptor').")
+    @Default("true")
+    Boolean multiAcceptor,
+
+    @JsonPropertyDescription("Plain HTTP acceptor.")
+    @Default("{\"port\": 80}")
+    Port http,
+
+    @JsonPropertyDescription("HTTPS acceptor; serves only when tls.mode is not 'none'.")
+    @Default("{\"port\": 443}")
+    Port https,
+
+    @JsonPropertyDescription("Socket options of both acceptors (the seed's final config: recvBuf 64k, sendBuf 4m, notsentLowat 512k).")
+    @Default("{}")
+    Socket socket,
+
+    @JsonPropertyDescription("Two cache levels in front of the origin: an off-heap memory LRU and a disk FIFO.")
+    @Default("{}")
+    Cache cache,
+
+    @JsonPropertyDescription("Origin the edge fetches misses from. Without it the server serves only contentPath.")
+    Origin origin,
+
+    @JsonPropertyDescription("Directory on the node with video objects served by path (a hostPath, read-only).")
+    @Default("/var/lib/videoedge/content")
+    @Pattern(Patterns.ABSOLUTE_PATH)
+    String contentPath,
+
+    @JsonPropertyDescription("Edge server image. Default: the image the operator was installed with.")
+    @Size(max = 512)
+    String image,
+
+    @JsonPropertyDescription("Edge server pods that may be unavailable during a rollout: a count or a percentage.")
+    @Default("1")
+    @Pattern("^([0-9]+|[0-9]{1,2}%|100%)$")
+    String maxUnavailable) {
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Port(
+      @JsonPropertyDescription("TCP port on the node's host network.")
+      @Min(1) @Max(65535)
+      Integer port,
+
+      @JsonPropertyDescription("Whether this acceptor listens.")
+      @Default("true")
+      Boolean enabled) {
+  }
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Socket(
+      @JsonPropertyDescription("SO_RCVBUF of accepted sockets, one-nio size (64k, 4m).")
+      @Default("64k")
+      @Pattern(Patterns.ONE_NIO_SIZE)
+      String recvBuf,
+
+      @JsonPropertyDescription("SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT.")
+      @Default("4m")
+      @Pattern(Patterns.ONE_NIO_SIZE)
+      String sendBuf,
+
+      @JsonPropertyDescription("TCP_NOTSENT_LOWAT per socket, one-nio size: caps unsent data the kernel holds per connection.")
+      @Default("512k")
+      @Pattern(Patterns.ONE_NIO_SIZE)
+      String notsentLowat,
+
+      @JsonPropertyDescription("SO_REUSEPORT: one listening socket per acceptor thread, balanced by the kernel.")
+      @Default("true")
+      Boolean reusePort,
+
+      @JsonPropertyDescription("Acceptor threads per port (one-nio 'threads').")
+      @Default("1")
+      @Min(1) @Max(1024)
+      Integer acceptorThreads,
+
+      @JsonPropertyDescription("Listen backlog per socket.")
+      @Default("1024")
+      @Min(1) @Max(65535)
+      Integer backlog) {
+  }
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Cache(
+      @JsonPropertyDescription("Off-heap memory LRU for hot objects and manifests (a Kubernetes quantity). 0 disables it.")
+      @Default("256Mi")
+      @Pattern(Patterns.K8S_QUANTITY)
+      String memory,
+
+      @JsonPropertyDescription("Disk FIFO on the node (SSD/NVMe), served with sendfile.")
+      @Default("{}")
+      Disk disk) {
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Disk(
+        @JsonPropertyDescription("Directory on the node for the disk cache (a hostPath).")
+        @Default("/var/cache/videoedge")
+        @Pattern(Patterns.ABSOLUTE_PATH)
+        String path,
+
+        @JsonPropertyDescription("Byte budget of the disk cache (a Kubernetes quantity). 0 disables it.")
+        @Default("10Gi")
+        @Pattern(Patterns.K8S_QUANTITY)
+        String size) {
+    }
+  }
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @ValidationRule(value = "self.url.matches('^https?://[^/?#]+(/.*)?$')", fieldPath = ".url",
+      message = "origin.url must be an absolute http:// or https:// URL, e.g. http://origin.example:8080")
+  public record Origin(
+      @JsonPropertyDescription("Origin base URL; an object /a/b.mp4 is fetched from URL/a/b.mp4.")
+      @Size(min = 1, max = 2048)
+      String url,
+
+      @JsonPropertyDescription("Connect timeout, one-nio time (500ms, 1s).")
+      @Default("1s")
+      @Pattern(Patterns.ONE_NIO_TIME)
+      String connectTimeout,
+
+      @JsonPropertyDescription("Read timeout for one origin response, one-nio time.")
+      @Default("10s")
+      @Pattern(Patterns.ONE_NIO_TIME)
+      String readTimeout,
+
+      @JsonPropertyDescription("Concurrent connections to the origin.")
+      @Default("64")
+      @Min(1) @Max(65535)
+      Integer maxConnections) {
+  }
+}

@@ -1,0 +1,24 @@
+package io.videoedge.api;
+
+/** Names shared by the operator, the node agent and the edge server's pod: one place, written once. */
+public final class VideoEdgeApi {
+  public static final String GROUP = "videoedge.io";
+  public static final String VERSION = "v1alpha1";
+
+  /** Finalizer the node agent puts on its NodeTuning: released only after the originals are restored. */
+  public static final String AGENT_FINALIZER = GROUP + "/restore-originals";
+
+  /** Labels on objects the operator owns. */
+  public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
+  public static final String MANAGED_BY = "videoedge-operator";
+  public static final String LABEL_OWNER_NAME = GROUP + "/videoedge";
+  public static final String LABEL_OWNER_NAMESPACE = GROUP + "/videoedge-namespace";
+  public static final String LABEL_NODE = GROUP + "/node";
+  public static final String LABEL_COMPONENT = "app.kubernetes.io/component";
+
+  /** Readiness gate of an edge-server pod: true once its node is tuned for the current generation. */
+  public static final String READINESS_GATE_NODE_TUNED = GROUP + "/node-tuned";
+
+  private VideoEdgeApi() {
+  }
+}

@@ -1,0 +1,43 @@
+package io.videoedge.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
+import java.util.Map;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "!has(self.tls) || self.tls.mode != 'ktls-offload' || self.nic.type in ['auto', 'mlx5']",
+    fieldPath = ".tls.mode",
+    message = "tls.mode 'ktls-offload' needs a NIC that encrypts TLS records itself: set nic.type to mlx5 "
+        + "(ConnectX-6 Dx and later) or auto (the agent checks the NIC and falls back to 'ktls'), or use tls.mode 'ktls'")
+public record VideoEdgeSpec(
+    @JsonPropertyDescription("Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
+        + "Default: videoedge.io/role=edge.")
+    @Default("{\"videoedge.io/role\": \"edge\"}")
+    @Size(min = 1, max = 16)
+    Map<String, String> nodeSelector,
+
+    @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes.")
+    @Size(max = 32)
+    List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+
+    @JsonPropertyDescription("NIC tuning: driver type (drives defaults), interfaces, queues, coalescing, IRQ affinity, RPS/RFS.")
+    @Default("{}")
+    NicSpec nic,
+
+    @JsonPropertyDescription("The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin.")
+    @Default("{}")
+    ServerSpec server,
+
+    @JsonPropertyDescription("TLS for the HTTPS acceptor: userspace OpenSSL, kernel TLS, or kernel TLS offloaded to the NIC.")
+    @Default("{}")
+    TlsSpec tls,
+
+    @JsonPropertyDescription("Kernel tuning of every selected node: congestion control, sysctls, cpuset relax level, NUMA, modules.")
+    @Default("{}")
+    TuningSpec tuning) {
+}
