@@ -39,9 +39,7 @@ build: java ## Compile and package every module (no tests)
 
 .PHONY: crds
 crds: java ## Regenerate crds/ from the Java model (api/)
-	$(MVN_RUN) -q -pl api -DskipTests package
-	cp api/target/classes/META-INF/fabric8/videoedges.videoedge.io-v1.yml crds/videoedge.io_videoedges.yaml
-	cp api/target/classes/META-INF/fabric8/nodetunings.videoedge.io-v1.yml crds/videoedge.io_nodetunings.yaml
+	$(MVN_RUN) -q -pl api -Pcrds -DskipTests process-test-classes
 
 ##@ Test
 .PHONY: test

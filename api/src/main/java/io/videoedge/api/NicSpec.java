@@ -21,7 +21,7 @@ public record NicSpec(
 
     @JsonPropertyDescription("Interfaces to tune. Default: the interface of the default route.")
     @Size(max = 16)
-    List<String> interfaces,
+    List<@Size(max = 64) String> interfaces,
 
     @JsonPropertyDescription("Combined RX/TX queue count (ethtool -L IF combined N). Default: the NIC type's choice "
         + "(one per online CPU, capped by what the NIC supports).")

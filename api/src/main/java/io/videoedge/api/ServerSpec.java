@@ -10,11 +10,13 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.http.port != self.https.port", fieldPath = ".https.port",
+@ValidationRule(value = "!has(self.http) || !has(self.https) || !has(self.http.port) || !has(self.https.port) "
+    + "|| self.http.port != self.https.port", fieldPath = ".https.port",
     message = "http.port and https.port must differ: both acceptors bind on the node's host network")
-@ValidationRule(value = "!self.contentPath.matches('(^|/)[.][.](/|$)')", fieldPath = ".contentPath",
+@ValidationRule(value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.][.](/|$)')", fieldPath = ".contentPath",
     message = "contentPath must not contain '..' segments")
-@ValidationRule(value = "!self.cache.disk.path.matches('(^|/)[.][.](/|$)')", fieldPath = ".cache.disk.path",
+@ValidationRule(value = "!has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.path) "
+    + "|| !self.cache.disk.path.matches('(^|/)[.][.](/|$)')", fieldPath = ".cache.disk.path",
     message = "cache.disk.path must not contain '..' segments")
 public record ServerSpec(
     @JsonPropertyDescription("Dedicated cores for the edge server. Requests equal limits (Guaranteed QoS) with this integer "
@@ -147,7 +149,7 @@ public record ServerSpec(
   }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @ValidationRule(value = "self.url.matches('^https?://[^/?#]+(/.*)?$')", fieldPath = ".url",
+  @ValidationRule(value = "!has(self.url) || self.url.matches('^https?://[^/?#]+(/.*)?$')", fieldPath = ".url",
       message = "origin.url must be an absolute http:// or https:// URL, e.g. http://origin.example:8080")
   public record Origin(
       @JsonPropertyDescription("Origin base URL; an object /a/b.mp4 is fetched from URL/a/b.mp4.")

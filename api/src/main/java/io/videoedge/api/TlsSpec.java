@@ -10,12 +10,13 @@ import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.mode == 'none' || (has(self.secretName) && self.secretName != '')", fieldPath = ".secretName",
+@ValidationRule(value = "!has(self.mode) || self.mode == 'none' || (has(self.secretName) && self.secretName != '')", fieldPath = ".secretName",
     message = "tls.secretName is required when tls.mode is not 'none': name a Secret of type kubernetes.io/tls "
         + "(tls.crt, tls.key) in the VideoEdge's namespace")
-@ValidationRule(value = "self.protocols.all(p, p in ['TLSv1.2', 'TLSv1.3'])", fieldPath = ".protocols",
+@ValidationRule(value = "!has(self.protocols) || self.protocols.all(p, p in ['TLSv1.2', 'TLSv1.3'])", fieldPath = ".protocols",
     message = "tls.protocols may list only TLSv1.2 and TLSv1.3 (older versions are insecure)")
-@ValidationRule(value = "!self.earlyData.enabled || 'TLSv1.3' in self.protocols", fieldPath = ".earlyData.enabled",
+@ValidationRule(value = "!has(self.earlyData) || !has(self.earlyData.enabled) || !self.earlyData.enabled "
+    + "|| !has(self.protocols) || 'TLSv1.3' in self.protocols", fieldPath = ".earlyData.enabled",
     message = "earlyData (0-RTT) is a TLS 1.3 feature: add TLSv1.3 to tls.protocols or disable earlyData")
 public record TlsSpec(
     @JsonPropertyDescription("none (no HTTPS), openssl (userspace OpenSSL), ktls (kernel TLS in software: sendfile over TLS), "
@@ -31,7 +32,7 @@ public record TlsSpec(
     @JsonPropertyDescription("TLS versions offered: TLSv1.2 and/or TLSv1.3.")
     @Default("[\"TLSv1.2\", \"TLSv1.3\"]")
     @Size(min = 1, max = 2)
-    List<String> protocols,
+    List<@Size(max = 16) String> protocols,
 
     @JsonPropertyDescription("Stateless session resumption with session tickets (keys rotated by the server).")
     @Default("true")

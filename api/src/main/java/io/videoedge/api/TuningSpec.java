@@ -16,20 +16,18 @@ import java.util.Map;
  * node's agent applies), so the admission rules below guard both.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.sysctls.all(k, " + TuningSpec.ALLOWED_PREFIX + ")", fieldPath = ".sysctls",
+@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, " + TuningSpec.ALLOWED_PREFIX + ")", fieldPath = ".sysctls",
     messageExpression = "'sysctl names must start with net.core., net.ipv4., net.ipv6., vm. or kernel.sched_; not allowed: ' + "
-        + "self.sysctls.filter(k, !(" + TuningSpec.ALLOWED_PREFIX + ")).join(', ')")
-@ValidationRule(value = "self.sysctls.all(k, !k.contains('..') && !k.contains('/') && k.matches('^[a-z0-9_.-]+$'))",
+        + "self.sysctls.filter(k, !(" + TuningSpec.ALLOWED_PREFIX + "))[0]")
+@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, !k.contains('..') && !k.contains('/') && k.matches('^[a-z0-9_.-]+$'))",
     fieldPath = ".sysctls",
     message = "sysctl names are dotted lower-case names (net.ipv4.tcp_mem) without '..' or '/'")
-@ValidationRule(value = TuningSpec.TRIPLET_FORMAT, fieldPath = ".sysctls",
+@ValidationRule(value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_FORMAT, fieldPath = ".sysctls",
     message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem take three integers separated by spaces: min pressure max, "
         + "e.g. \"15000000 15000000 15000000\"")
-@ValidationRule(value = TuningSpec.TRIPLET_ORDER, fieldPath = ".sysctls",
+@ValidationRule(value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_ORDER, fieldPath = ".sysctls",
     message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
-@ValidationRule(value = "self.sysctls.all(k, self.sysctls[k].size() <= 256)", fieldPath = ".sysctls",
-    message = "sysctl values are at most 256 characters")
-@ValidationRule(value = "self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))", fieldPath = ".kernelModules",
+@ValidationRule(value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))", fieldPath = ".kernelModules",
     message = "kernel module names are lower-case letters, digits, '_' and '-' (as in lsmod), e.g. tls")
 public record TuningSpec(
     @JsonPropertyDescription("Apply changes the node; Plan only computes and reports, per setting, what would change.")
@@ -47,7 +45,7 @@ public record TuningSpec(
         + "vm.min_free_kbytes 1048576, vm.swappiness 0.")
     @Default("{}")
     @Size(max = 64)
-    Map<String, String> sysctls,
+    Map<String, @Size(max = 256) String> sysctls,
 
     @JsonPropertyDescription("cpuset.sched_relax_domain_level of the edge server's cgroup (-1 = system default, 0 = no "
         + "immediate balancing, 1 = hyper-thread siblings ... 5 = whole system). cgroup v1 only; reported as unsupported on v2.")
@@ -61,7 +59,7 @@ public record TuningSpec(
     @JsonPropertyDescription("Kernel modules to load (modprobe), e.g. tls for kernel TLS. Added automatically for tls.mode ktls*.")
     @Default("[]")
     @Size(max = 16)
-    List<String> kernelModules) {
+    List<@Size(max = 64) String> kernelModules) {
 
   static final String ALLOWED_PREFIX = "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
       + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";

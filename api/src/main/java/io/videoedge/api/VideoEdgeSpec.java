@@ -10,7 +10,8 @@ import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-    value = "!has(self.tls) || self.tls.mode != 'ktls-offload' || self.nic.type in ['auto', 'mlx5']",
+    value = "!has(self.tls) || !has(self.tls.mode) || self.tls.mode != 'ktls-offload' || !has(self.nic) || !has(self.nic.type) "
+        + "|| self.nic.type in ['auto', 'mlx5']",
     fieldPath = ".tls.mode",
     message = "tls.mode 'ktls-offload' needs a NIC that encrypts TLS records itself: set nic.type to mlx5 "
         + "(ConnectX-6 Dx and later) or auto (the agent checks the NIC and falls back to 'ktls'), or use tls.mode 'ktls'")

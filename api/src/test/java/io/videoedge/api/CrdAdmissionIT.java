@@ -124,7 +124,8 @@ class CrdAdmissionIT {
   void kubectlExplainDocumentsTheNicFields() {
     String explain = api.kubectl("explain", "ve.spec.nic");
     assertThat(explain).contains("irqAffinity", "combinedQueues", "coalescing", "Receive Packet Steering", "mlx5");
-    assertThat(api.kubectl("explain", "nt.status.settings")).contains("original", "restored when the NodeTuning is deleted");
+    assertThat(api.kubectl("explain", "nt.status.settings").replaceAll("\\s+", " "))
+        .contains("original", "restored when the NodeTuning is deleted");
   }
 
   static Stream<Arguments> invalidVideoEdges() {
