@@ -50,11 +50,13 @@ test: java deps k8s-binaries crds ## Unit tests and real-component tests (*IT: k
 test-unit: java ## Unit tests only (*Test)
 	$(MVN_RUN) test
 
+GENERATED := crds charts/videoedge/files/crds
+
 .PHONY: verify
 verify: crds ## Regenerate generated files and fail if the committed ones are stale
-	@if ! git diff --quiet -- crds || [ -n "$$(git ls-files --others --exclude-standard -- crds)" ]; then \
-	  git --no-pager diff --stat -- crds; git ls-files --others --exclude-standard -- crds; \
-	  echo "crds/ is stale: run 'make crds' and commit the result" >&2; exit 1; fi
+	@if ! git diff --quiet -- $(GENERATED) || [ -n "$$(git ls-files --others --exclude-standard -- $(GENERATED))" ]; then \
+	  git --no-pager diff --stat -- $(GENERATED); git ls-files --others --exclude-standard -- $(GENERATED); \
+	  echo "generated files are stale: run 'make crds' (and 'make manifests') and commit the result" >&2; exit 1; fi
 	@echo "generated files are up to date"
 
 ##@ Tools (built from Debian packages and the Go module proxy; no registry or release download needed)

@@ -17,17 +17,20 @@ import java.util.List;
 /**
  * Writes the CRDs the Fabric8 generator produced into crds/, with one change: printer columns in
  * the order the resource class declares them (the generator sorts them by JSONPath, which puts AGE
- * first). Run by `make crds` (Maven profile `crds`).
+ * first). Run by `make crds` (Maven profile `crds`). Every further argument is another directory
+ * that gets the same files (the Helm chart's copy).
  */
 public final class CrdWriter {
   private static final String HEADER = "# Generated from the Java model in api/ by `make crds`. Do not edit.\n";
 
   public static void main(String[] args) throws IOException {
     Path generated = Path.of(args[0]);
-    Path out = Path.of(args[1]);
-    Files.createDirectories(out);
-    write(generated.resolve("videoedges.videoedge.io-v1.yml"), VideoEdge.class, out.resolve("videoedge.io_videoedges.yaml"));
-    write(generated.resolve("nodetunings.videoedge.io-v1.yml"), NodeTuning.class, out.resolve("videoedge.io_nodetunings.yaml"));
+    for (int i = 1; i < args.length; i++) {
+      Path out = Path.of(args[i]);
+      Files.createDirectories(out);
+      write(generated.resolve("videoedges.videoedge.io-v1.yml"), VideoEdge.class, out.resolve("videoedge.io_videoedges.yaml"));
+      write(generated.resolve("nodetunings.videoedge.io-v1.yml"), NodeTuning.class, out.resolve("videoedge.io_nodetunings.yaml"));
+    }
   }
 
   private static void write(Path generated, Class<?> resource, Path target) throws IOException {
