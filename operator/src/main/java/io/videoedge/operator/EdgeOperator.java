@@ -44,7 +44,8 @@ public final class EdgeOperator implements AutoCloseable {
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
-          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(options.registry()))
+          // per VideoEdge (name, namespace tags): a handful of resources, meters removed when one is deleted
+          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(options.registry()).build())
           // fail at start, with the reason, when an informer cannot list (RBAC) rather than run blind
           .withStopOnInformerErrorDuringStartup(true);
       if (options.leaseNamespace() != null) {

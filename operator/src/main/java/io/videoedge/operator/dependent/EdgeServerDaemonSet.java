@@ -200,7 +200,9 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
   }
 
   private static VolumeMount mount(String name, String path, boolean readOnly, String subPath) {
-    return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(readOnly).withSubPath(subPath).build();
+    // readOnly: false is the API's zero value, dropped on write: leave it out, or every compare sees a change
+    return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(readOnly ? Boolean.TRUE : null)
+        .withSubPath(subPath).build();
   }
 
   private static List<Volume> volumes(VideoEdge ve, VideoEdgeSpec spec, boolean https) {

@@ -1,6 +1,5 @@
 package io.videoedge.operator.dependent;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -16,11 +15,11 @@ import io.videoedge.operator.reconciler.VideoEdgeReconciler;
  * operator needs no access to other CRDs), which also re-triggers every VideoEdge when the
  * Prometheus Operator is installed or removed later.
  */
-public class PrometheusOperatorPresent implements Condition<GenericKubernetesResource, VideoEdge> {
+public class PrometheusOperatorPresent implements Condition<PodMonitor, VideoEdge> {
   public static final String CRD_NAME = "podmonitors.monitoring.coreos.com";
 
   @Override
-  public boolean isMet(DependentResource<GenericKubernetesResource, VideoEdge> dependent, VideoEdge ve,
+  public boolean isMet(DependentResource<PodMonitor, VideoEdge> dependent, VideoEdge ve,
       Context<VideoEdge> context) {
     @SuppressWarnings("unchecked")
     var crds = (InformerEventSource<CustomResourceDefinition, VideoEdge>) context.eventSourceRetriever()
@@ -28,8 +27,9 @@ public class PrometheusOperatorPresent implements Condition<GenericKubernetesRes
     return crds.get(new ResourceID(CRD_NAME)).map(PrometheusOperatorPresent::established).orElse(false);
   }
 
+  /** Established and not being deleted (a CRD being deleted stops serving its resources). */
   static boolean established(CustomResourceDefinition crd) {
-    return crd.getStatus() != null && crd.getStatus().getConditions() != null
+    return crd.getMetadata().getDeletionTimestamp() == null && crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }

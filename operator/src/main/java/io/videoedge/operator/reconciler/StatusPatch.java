@@ -16,10 +16,7 @@ final class StatusPatch {
   }
 
   static void apply(Context<VideoEdge> context, VideoEdge ve, VideoEdgeStatus status) {
-    VideoEdge patch = new VideoEdge();
-    patch.getMetadata().setName(ve.getMetadata().getName());
-    patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
-    patch.setStatus(status);
+    VideoEdge patch = VideoEdgeReconciler.statusOnly(ve, status);
     context.getClient().resources(VideoEdge.class).inNamespace(ve.getMetadata().getNamespace())
         .withName(ve.getMetadata().getName()).subresource("status")
         .patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY).withForce(true)

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -118,8 +119,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
     if (!next.equals(ve.getStatus())) {
       EventRecorder.of(context, settings).record(ve, TransitionEvents.between(ve.getStatus(), next));
-      ve.setStatus(next);
-      control = UpdateControl.patchStatus(ve);
+      control = UpdateControl.patchStatus(statusOnly(ve, next));
     }
     // the TLS Secret is not watched: look again in a while
     return valid ? control : control.rescheduleAfter(settings.recheckInterval());
@@ -252,19 +252,37 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   @Override
   public ErrorStatusUpdateControl<VideoEdge> updateErrorStatus(VideoEdge ve, Context<VideoEdge> context, Exception e) {
     log.warn("Reconciling {} failed: {}", Names.namespacedName(ve), e.getMessage());
-    StatusAggregator status = new StatusAggregator(ve, clock.instant());
-    VideoEdgeStatus previous = ve.getStatus();
-    if (previous != null && previous.nodeStatuses() != null) {
-      previous.nodeStatuses().forEach(s -> status.node(NodeReport.notOurs(s.node(), NodeReport.Tuning.PENDING, s.message()), false));
+    if (conflict(e)) {
+      return ErrorStatusUpdateControl.defaultErrorProcessing(); // someone else wrote first: the retry sees it
     }
-    status.error("ReconcileFailed", "the operator could not reconcile this VideoEdge and retries: "
-        + Objects.toString(e.getMessage(), e.getClass().getSimpleName()));
-    VideoEdgeStatus next = status.build(previous);
-    if (next.equals(previous)) {
+    VideoEdgeStatus next = StatusAggregator.reconcileFailed(ve, ve.getStatus(), clock.instant(),
+        "the operator could not reconcile this VideoEdge and retries: "
+            + Objects.toString(e.getMessage(), e.getClass().getSimpleName()));
+    if (next.equals(ve.getStatus())) {
       return ErrorStatusUpdateControl.defaultErrorProcessing();
     }
-    ve.setStatus(next);
-    return ErrorStatusUpdateControl.patchStatus(ve);
+    return ErrorStatusUpdateControl.patchStatus(statusOnly(ve, next));
+  }
+
+  private static boolean conflict(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException k && k.getCode() == 409) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The status alone, for server-side apply: no resourceVersion (no conflict with a spec edit made
+   * meanwhile; the operator is the status' only writer) and no spec fields claimed.
+   */
+  static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
+    VideoEdge patch = new VideoEdge();
+    patch.getMetadata().setName(ve.getMetadata().getName());
+    patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
+    patch.setStatus(status);
+    return patch;
   }
 
   /** A NodeTuning on a node we own whose owner VideoEdge no longer exists: delete it, its agent restores the node. */

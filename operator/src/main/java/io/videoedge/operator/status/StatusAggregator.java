@@ -117,6 +117,26 @@ public final class StatusAggregator {
         tuned + "/" + selected, serving + "/" + selected, List.copyOf(summaries));
   }
 
+  /**
+   * The operator itself failed to reconcile (an API error, a missing permission): Degraded=True with
+   * reason ReconcileFailed; everything else stays as last reported, including observedGeneration
+   * (the new generation was not observed), and Ready (the servers keep serving as they were).
+   */
+  public static VideoEdgeStatus reconcileFailed(VideoEdge ve, VideoEdgeStatus previous, Instant now, String message) {
+    StatusAggregator a = new StatusAggregator(ve, now);
+    List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
+    Condition degraded = a.condition(old, Conditions.DEGRADED, true, RECONCILE_FAILED, message);
+    degraded.setObservedGeneration(previous == null ? null : previous.observedGeneration());
+    List<Condition> conditions = new ArrayList<>(old.stream().filter(c -> !Conditions.DEGRADED.equals(c.getType())).toList());
+    conditions.add(degraded);
+    return previous == null
+        ? new VideoEdgeStatus(null, conditions, null, null, null, null)
+        : new VideoEdgeStatus(previous.observedGeneration(), conditions, previous.nodes(), previous.tuned(),
+            previous.serving(), previous.nodeStatuses());
+  }
+
+  public static final String RECONCILE_FAILED = "ReconcileFailed";
+
   private Condition condition(List<Condition> old, String type, boolean status, String reason, String message) {
     String s = status ? Conditions.TRUE : Conditions.FALSE;
     String since = old.stream()

@@ -141,4 +141,18 @@ class StatusAggregatorTest {
         .warning("X", "m".repeat(5000)).build(null);
     assertThat(condition(s, Conditions.DEGRADED).getMessage()).hasSize(StatusAggregator.MAX_MESSAGE).endsWith("...");
   }
+
+  @Test
+  void aFailedReconcileDegradesButLeavesWhatServesAndTheObservedGenerationAlone() {
+    VideoEdgeStatus ok = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+    VideoEdgeStatus failed = StatusAggregator.reconcileFailed(ve(2), ok, T1, "forbidden");
+    assertThat(failed.observedGeneration()).isEqualTo(1L);
+    assertThat(condition(failed, Conditions.READY)).isEqualTo(condition(ok, Conditions.READY));
+    assertThat(condition(failed, Conditions.DEGRADED)).satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).isEqualTo(StatusAggregator.RECONCILE_FAILED);
+      assertThat(c.getLastTransitionTime()).isEqualTo(T1.toString());
+    });
+    assertThat(failed.nodes()).isEqualTo(ok.nodes());
+  }
 }
