@@ -198,8 +198,10 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
       }
     }
     if (!notTuned.isEmpty()) {
+      // an invalid spec was not rolled out: the nodes are judged by the generation they were given
       status.notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED,
-          "not tuned for generation " + generation + " on " + describe(notTuned));
+          (valid ? "not tuned for generation " + generation + " on " : "not tuned on ")
+              + describe(notTuned, NodeReport::tuningMessage));
     }
     if (!planned.isEmpty()) {
       String message = "tuning.mode is Plan: nothing applied on " + list(planned.stream().map(NodeReport::node).toList())
@@ -209,14 +211,14 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
           + list(planned.stream().map(NodeReport::node).toList()));
     }
     if (!failed.isEmpty()) {
-      status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed));
+      status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed, NodeReport::tuningMessage));
     }
     if (!degraded.isEmpty()) {
-      status.warning(Conditions.DEGRADED, "tuning applied with problems on " + describe(degraded));
+      status.warning(Conditions.DEGRADED, "tuning applied with problems on " + describe(degraded, NodeReport::tuningMessage));
     }
     if (!notServing.isEmpty()) {
       status.notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY,
-          "edge server not ready on " + describe(notServing));
+          "edge server not ready on " + describe(notServing, NodeReport::serverMessage));
     }
     if (!noKernelTls.isEmpty()) {
       status.warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on " + list(noKernelTls)
@@ -242,6 +244,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         "restoring the node's originals (NodeTuning deleted)"), true));
     status.notReady(Conditions.TUNING_APPLIED, Conditions.RESTORING, "deleting: waiting for the node agents to restore "
         + list(remaining.stream().map(nt -> nt.getMetadata().getName()).toList()));
+    status.notReady(Conditions.SERVER_AVAILABLE, Conditions.RESTORING,
+        "deleting: the edge servers go with the VideoEdge (garbage collected)");
     VideoEdgeStatus next = status.build(ve.getStatus());
     if (!next.equals(ve.getStatus())) {
       StatusPatch.apply(context, ve, next);
@@ -307,9 +311,9 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         .withName(ve.getSpec().tls().secretName()).get());
   }
 
-  private static String describe(List<NodeReport> reports) {
+  private static String describe(List<NodeReport> reports, Function<NodeReport, String> why) {
     List<String> parts = reports.stream()
-        .map(r -> r.message() == null ? r.node() : r.node() + " (" + r.message() + ")")
+        .map(r -> why.apply(r) == null ? r.node() : r.node() + " (" + why.apply(r) + ")")
         .toList();
     return list(parts);
   }

@@ -20,7 +20,8 @@ import java.util.Optional;
  * agent has seen the NodeTuning's latest spec (status.observedGeneration == metadata.generation) and
  * reports Applied=True. In Plan mode the agent reports Applied=False/PlanOnly instead: "planned".
  */
-public record NodeReport(String node, Tuning tuning, Server server, String message, NodeSummary summary) {
+public record NodeReport(String node, Tuning tuning, Server server, String tuningMessage, String serverMessage,
+    NodeSummary summary) {
   public enum Tuning {
     APPLIED("Applied"), PLANNED("Planned"), PENDING("Pending"), DEGRADED("Degraded"), FAILED("Failed"),
     CONFLICT("Conflict");
@@ -61,21 +62,28 @@ public record NodeReport(String node, Tuning tuning, Server server, String messa
     Server server = server(pod);
     NodeCapabilities caps = nt == null || nt.getStatus() == null ? null : nt.getStatus().capabilities();
     String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
+    String serverMessage = server == Server.READY ? null : serverMessage(server, pod);
+    // the summary says the most pressing thing: tuning first (it gates the server), then kTLS, then the server
     String message = t.message;
     if (message == null && kernelTls && KTLS_UNAVAILABLE.equals(ktls)) {
       message = "kernel TLS unavailable: the server uses userspace OpenSSL";
     }
-    if (message == null && server != Server.READY) {
-      message = serverMessage(server, pod);
+    if (message == null) {
+      message = serverMessage;
     }
     NodeSummary summary = new NodeSummary(node, t.state.label, server.label,
         caps == null ? null : caps.kernel(), ktls, nic(caps, interfaces), message);
-    return new NodeReport(node, t.state, server, message, summary);
+    return new NodeReport(node, t.state, server, t.message, serverMessage, summary);
   }
 
   /** A node an older VideoEdge keeps (or whose NodeTuning another one still holds). */
   public static NodeReport notOurs(String node, Tuning state, String message) {
-    return new NodeReport(node, state, null, message, new NodeSummary(node, state.label, null, null, null, null, message));
+    return new NodeReport(node, state, null, message, null, new NodeSummary(node, state.label, null, null, null, null, message));
+  }
+
+  /** What the summary says about this node. */
+  public String message() {
+    return summary.message();
   }
 
   public boolean tuned() {
@@ -141,8 +149,8 @@ public record NodeReport(String node, Tuning tuning, Server server, String messa
   private static String serverMessage(Server server, Pod pod) {
     return switch (server) {
       case MISSING -> "no edge-server pod on this node yet";
-      case PENDING -> "edge-server pod " + pod.getMetadata().getName() + " is pending";
-      case NOT_READY -> "edge-server pod " + pod.getMetadata().getName() + " is not ready" + notReadyDetail(pod);
+      case PENDING -> "pod " + pod.getMetadata().getName() + " is pending";
+      case NOT_READY -> "pod " + pod.getMetadata().getName() + " is not ready" + notReadyDetail(pod);
       case READY -> null;
     };
   }

@@ -123,6 +123,7 @@ class VideoEdgeOperatorIT {
       assertCondition(s, Conditions.READY, "False", Conditions.NODE_NOT_TUNED);
       assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
       assertCondition(s, Conditions.SERVER_AVAILABLE, "False", Conditions.SERVER_NOT_READY);
+      assertThat(condition(s, Conditions.SERVER_AVAILABLE).getMessage()).contains("readiness gate \"videoedge.io/node-tuned\"");
       assertThat(gate(podOn(ns, "rollout-1")).getStatus()).isEqualTo("False");
     });
     excerpt("rollout-0-nothing-tuned", get(ns, "edge"));
@@ -281,14 +282,15 @@ class VideoEdgeOperatorIT {
       VideoEdge ve = get(ns, "edge");
       assertThat(ve.getMetadata().getDeletionTimestamp()).isNotNull();
       assertCondition(ve.getStatus(), Conditions.READY, "False", Conditions.RESTORING);
-      assertThat(condition(ve.getStatus(), Conditions.READY).getMessage())
+      assertCondition(ve.getStatus(), Conditions.SERVER_AVAILABLE, "False", Conditions.RESTORING);
+      assertThat(condition(ve.getStatus(), Conditions.TUNING_APPLIED).getMessage())
           .isEqualTo("deleting: waiting for the node agents to restore delete-1, delete-2");
     });
     excerpt("delete-waiting", get(ns, "edge"));
     new FakeAgent(admin, "delete-1").restored();
     eventually().untilAsserted(() -> {
       assertThat(tuning("delete-1")).isNull();
-      assertThat(condition(get(ns, "edge").getStatus(), Conditions.READY).getMessage()).endsWith("restore delete-2");
+      assertThat(condition(get(ns, "edge").getStatus(), Conditions.TUNING_APPLIED).getMessage()).endsWith("restore delete-2");
     });
     new FakeAgent(admin, "delete-2").restored();
     eventually().until(() -> get(ns, "edge") == null);
