@@ -31,14 +31,17 @@ import picocli.CommandLine.Option;
 public final class OperatorMain implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
 
-  @Option(names = "--metrics-port", defaultValue = "8080", description = "Port of /metrics (Prometheus text format).")
+  @Option(names = "--metrics-port", defaultValue = "${env:METRICS_PORT:-8080}",
+      description = "Port of /metrics (Prometheus text format; env METRICS_PORT).")
   int metricsPort;
 
-  @Option(names = "--health-port", defaultValue = "8081", description = "Port of /healthz and /readyz.")
+  @Option(names = "--health-port", defaultValue = "${env:HEALTH_PORT:-8081}",
+      description = "Port of /healthz and /readyz (env HEALTH_PORT).")
   int healthPort;
 
-  @Option(names = "--leader-election", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Run as leader only (a Lease named " + EdgeOperator.LEASE_NAME + "); --no-leader-election for one replica.")
+  @Option(names = "--leader-election", negatable = true, defaultValue = "${env:LEADER_ELECTION:-true}", fallbackValue = "true",
+      description = "Reconcile only while holding the Lease " + EdgeOperator.LEASE_NAME + " (env LEADER_ELECTION); "
+          + "--no-leader-election for a single replica.")
   boolean leaderElection;
 
   @Option(names = "--lease-namespace", defaultValue = "${env:OPERATOR_NAMESPACE}",
@@ -49,7 +52,8 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
       description = "How long a Lease stays valid without renewal (renew deadline 2/3 of it, retry every 1/5).")
   Duration leaseDuration;
 
-  @Option(names = "--namespaces", split = ",", description = "VideoEdge namespaces to watch (default: all).")
+  @Option(names = "--namespaces", split = ",", defaultValue = "${env:WATCH_NAMESPACES:-}",
+      description = "VideoEdge namespaces to watch, comma-separated (env WATCH_NAMESPACES; empty: all).")
   List<String> namespaces = List.of();
 
   @Option(names = "--edge-server-image", defaultValue = "${env:EDGE_SERVER_IMAGE:-" + OperatorSettings.DEFAULT_EDGE_SERVER_IMAGE + "}",
@@ -89,7 +93,9 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
             "leader election needs a namespace for its Lease: set --lease-namespace or OPERATOR_NAMESPACE");
       }
     }
-    var options = new EdgeOperator.Options(settings, new LinkedHashSet<>(namespaces), lease, leaseDuration,
+    var watched = new LinkedHashSet<String>();
+    namespaces.stream().map(String::strip).filter(n -> !n.isEmpty()).forEach(watched::add);
+    var options = new EdgeOperator.Options(settings, watched, lease, leaseDuration,
         true, registry, Clock.systemUTC());
     AtomicReference<EdgeOperator> operator = new AtomicReference<>();
     CountDownLatch stopped = new CountDownLatch(1);

@@ -27,6 +27,7 @@ class OperatorMainTest {
     assertThat(main.settings()).isEqualTo(new OperatorSettings("registry.local/edge:7", "-XX:+UseZGC", Duration.ofSeconds(5), "op-1"));
     assertThat(main.leaderElection).isFalse();
     assertThat(main.namespaces).containsExactly("a", "b");
+    // the chart's environment (LEADER_ELECTION, WATCH_NAMESPACES, METRICS_PORT, ...) is not set here: the defaults hold
     assertThat(main.metricsPort).isEqualTo(8080);
     assertThat(main.healthPort).isEqualTo(8081);
   }
