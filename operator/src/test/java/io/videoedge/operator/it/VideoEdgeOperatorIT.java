@@ -188,6 +188,40 @@ class VideoEdgeOperatorIT {
   }
 
   @Test
+  void aConfigChangeRollsThePodsAndEachNewPodWaitsForItsNodesAgent() {
+    String ns = namespace("reconfig");
+    node("reconfig-1", "reconfig");
+    create(videoEdge(ns, "edge", "reconfig", VideoEdgeOperatorIT::plainHttp));
+    placed("reconfig-1").applied("available");
+    eventually().until(() -> ready(podOn(ns, "reconfig-1")));
+    Pod before = podOn(ns, "reconfig-1");
+    String checksum = admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
+        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM);
+
+    edit(ns, "edge", s -> withServer(s, sv -> new ServerSpec(sv.cpus(), sv.memory(), 2, sv.affinity(), sv.pinAcceptors(),
+        sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), sv.image(),
+        sv.maxUnavailable())));
+    // the config is rewritten, the template's checksum moves, the pod is replaced; the new pod is not
+    // Ready before the agent has applied the NodeTuning that names it
+    eventually().untilAsserted(() -> {
+      assertThat(admin.configMaps().inNamespace(ns).withName("edge-edge-server").get().getData().get("edge-server.yaml"))
+          .startsWith("# Edge server configuration").contains("\nselectors: 2\n");
+      assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get().getSpec().getTemplate()
+          .getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM)).isNotEqualTo(checksum);
+      Pod after = podOn(ns, "reconfig-1");
+      assertThat(after.getMetadata().getUid()).isNotEqualTo(before.getMetadata().getUid());
+      assertThat(tuning("reconfig-1").getSpec().server().podUid()).isEqualTo(after.getMetadata().getUid());
+      assertThat(gate(after).getStatus()).isEqualTo("False");
+      assertThat(ready(after)).isFalse();
+    });
+    new FakeAgent(admin, "reconfig-1").applied("available");
+    eventually().untilAsserted(() -> {
+      assertThat(ready(podOn(ns, "reconfig-1"))).isTrue();
+      assertCondition(get(ns, "edge").getStatus(), Conditions.READY, "True", Conditions.AS_EXPECTED);
+    });
+  }
+
+  @Test
   void removingANodeLabelDeletesItsNodeTuningOnceTheAgentRestoredIt() {
     String ns = namespace("unlabel");
     node("unlabel-1", "unlabel");
