@@ -3,6 +3,7 @@ package io.videoedge.operator;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -37,6 +38,7 @@ public final class EdgeOperator implements AutoCloseable {
   private final Operator operator;
   private final KubernetesClient client;
   private final Options options;
+  private volatile boolean closing;
 
   private EdgeOperator(KubernetesClient client, Options options) {
     this.client = client;
@@ -50,9 +52,13 @@ public final class EdgeOperator implements AutoCloseable {
           .withStopOnInformerErrorDuringStartup(true);
       if (options.leaseNamespace() != null) {
         Duration lease = options.leaseDuration();
+        // JOSDK's own exit-on-stop would also fire when we stop on SIGTERM, calling System.exit from
+        // inside the shutdown: the process then hangs. Exit only when leadership is lost while running.
+        var callbacks = new LeaderCallbacks(() -> log.info("Leading: reconciling"), this::lostLeadership,
+            leader -> log.info("Leader is {}", leader));
         o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, options.leaseNamespace(),
-            lease, lease.multipliedBy(2).dividedBy(3), lease.dividedBy(5), options.settings().identity(), null,
-            options.exitOnLostLeadership()));
+            lease, lease.multipliedBy(2).dividedBy(3), lease.dividedBy(5), options.settings().identity(), callbacks,
+            false));
       }
     });
     operator.register(new VideoEdgeReconciler(options.settings(), options.clock()), c -> {
@@ -75,8 +81,22 @@ public final class EdgeOperator implements AutoCloseable {
     return operator.getRuntimeInfo();
   }
 
+  /** Another instance may reconcile now: stop at once rather than both writing (unless we are stopping anyway). */
+  private void lostLeadership() {
+    if (closing) {
+      return;
+    }
+    if (options.exitOnLostLeadership()) {
+      log.error("Lost the leader-election Lease: exiting");
+      new Thread(() -> System.exit(1), "lost-leadership-exit").start();
+    } else {
+      log.warn("Lost the leader-election Lease");
+    }
+  }
+
   @Override
   public void close() {
+    closing = true;
     operator.stop();
     if (options.leaseNamespace() != null) {
       releaseLease();
