@@ -120,7 +120,8 @@ public final class RealApiServer {
           CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
           client.resource(crd).forceConflicts().serverSideApply();
           client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-              .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+              .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
+                  && c.getStatus().getConditions().stream()
                   .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
                   30, TimeUnit.SECONDS);
         } catch (IOException e) {

@@ -1,0 +1,91 @@
+package io.videoedge.operator.dependent;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.CRUDBulkDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.reconciler.EdgePlan;
+import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.reconciler.VideoEdgeReconciler;
+import io.videoedge.operator.render.NodeTuningRenderer;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NodeTuning per node this VideoEdge owns, named after the node: created when a node joins,
+ * updated when the spec (or the node's edge-server pod) changes, deleted when the node leaves the
+ * selector or the VideoEdge is deleted. The node's agent holds a finalizer until it has restored the
+ * node's originals; only when the node itself is gone (no agent will ever come) does the operator
+ * release that finalizer. Uses the reconciler's NodeTuning informer (mapped back by owner labels).
+ */
+public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEdge>
+    implements CRUDBulkDependentResource<NodeTuning, VideoEdge, String> {
+  private static final Logger log = LoggerFactory.getLogger(NodeTunings.class);
+
+  public NodeTunings() {
+    super(NodeTuning.class);
+  }
+
+  @Override
+  public Map<String, NodeTuning> desiredResources(VideoEdge ve, Context<VideoEdge> context) {
+    return desired(ve, EdgePlan.of(context));
+  }
+
+  static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
+    Map<String, NodeTuning> desired = new TreeMap<>();
+    plan.tuneNodes().forEach((name, node) -> desired.put(name, NodeTuningRenderer.render(ve, node, plan.podsByNode().get(name))));
+    return desired;
+  }
+
+  @Override
+  public Map<String, NodeTuning> getSecondaryResources(VideoEdge ve, Context<VideoEdge> context) {
+    return eventSource().orElseThrow().list(nt -> Names.ownedBy(nt, ve))
+        .collect(Collectors.toMap(nt -> nt.getMetadata().getName(), Function.identity()));
+  }
+
+  @Override
+  public void deleteTargetResource(VideoEdge ve, NodeTuning nt, String node, Context<VideoEdge> context) {
+    var client = context.getClient();
+    if (nt.getMetadata().getDeletionTimestamp() == null) {
+      log.info("Deleting NodeTuning {}: the node left the VideoEdge; its agent restores the node", node);
+      client.resource(nt).delete();
+    }
+    boolean held = nt.getMetadata().getFinalizers() != null && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
+    if (held && nodeGone(node, context)) {
+      // no node, no agent: nobody else will ever release it
+      log.info("Releasing the agent finalizer of NodeTuning {}: node {} no longer exists", node, node);
+      try {
+        client.resources(NodeTuning.class).withName(node).edit(n -> {
+          n.getMetadata().getFinalizers().remove(VideoEdgeApi.AGENT_FINALIZER);
+          return n;
+        });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Gone from the cache and, to be sure before releasing a finalizer, from the API server too. */
+  private static boolean nodeGone(String node, Context<VideoEdge> context) {
+    var nodes = (InformerEventSource<Node, VideoEdge>) context.eventSourceRetriever()
+        .getEventSourceFor(Node.class, VideoEdgeReconciler.NODES);
+    return nodes.get(new ResourceID(node)).isEmpty() && context.getClient().nodes().withName(node).get() == null;
+  }
+
+  @Override
+  protected void addReferenceHandlingMetadata(NodeTuning desired, VideoEdge primary) {
+    // the owner is in the labels (a cluster-scoped object cannot have a namespaced owner)
+  }
+}

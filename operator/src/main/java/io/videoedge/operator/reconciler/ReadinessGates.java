@@ -1,0 +1,97 @@
+package io.videoedge.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.status.NodeReport;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tune before serve. Every edge-server pod carries the readiness gate videoedge.io/node-tuned; the
+ * kubelet marks the pod Ready only when that pod condition is True too. The operator sets it True
+ * once the pod's node is tuned for the VideoEdge's current generation with this very pod in the
+ * NodeTuning (the agent has set the IRQ and cpuset policy for its cgroup), and False otherwise. In
+ * Plan mode a node the agent has planned counts: the user asked for no tuning, the server serves
+ * untuned (the status says so). The condition is patched only when it changes.
+ */
+final class ReadinessGates {
+  private static final Logger log = LoggerFactory.getLogger(ReadinessGates.class);
+
+  private ReadinessGates() {
+  }
+
+  /** The gate condition a pod should carry. Pure. */
+  static PodCondition desired(Pod pod, NodeReport report, NodeTuning nt, boolean planMode, long generation, Instant now) {
+    boolean placed = nt != null && nt.getSpec() != null && nt.getSpec().server() != null
+        && Objects.equals(nt.getSpec().server().podUid(), pod.getMetadata().getUid());
+    String reason;
+    String message;
+    boolean open = false;
+    if (!placed && (report.tuned() || report.tuning() == NodeReport.Tuning.PLANNED)) {
+      reason = Conditions.NODE_NOT_TUNED;
+      message = "waiting for the node's NodeTuning to name this pod";
+    } else if (report.tuned()) {
+      open = true;
+      reason = Conditions.AS_EXPECTED;
+      message = "node tuned for generation " + generation;
+    } else if (planMode && report.tuning() == NodeReport.Tuning.PLANNED) {
+      open = true;
+      reason = Conditions.PLAN_ONLY;
+      message = "node untuned by request (tuning.mode Plan)";
+    } else {
+      reason = Conditions.NODE_NOT_TUNED;
+      message = Objects.requireNonNullElse(report.message(), "node not tuned for generation " + generation);
+    }
+    String status = open ? Conditions.TRUE : Conditions.FALSE;
+    Optional<PodCondition> old = current(pod);
+    String since = old.filter(c -> status.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+        .map(PodCondition::getLastTransitionTime)
+        .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
+    return new PodConditionBuilder().withType(VideoEdgeApi.READINESS_GATE_NODE_TUNED).withStatus(status)
+        .withReason(reason).withMessage(message).withLastTransitionTime(since).build();
+  }
+
+  static Optional<PodCondition> current(Pod pod) {
+    return pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
+        : pod.getStatus().getConditions().stream()
+            .filter(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())).findFirst();
+  }
+
+  static boolean same(PodCondition a, PodCondition b) {
+    return Objects.equals(a.getStatus(), b.getStatus()) && Objects.equals(a.getReason(), b.getReason())
+        && Objects.equals(a.getMessage(), b.getMessage());
+  }
+
+  /** Patches the pod's gate condition when it differs (a strategic merge by condition type). */
+  static void ensure(KubernetesClient client, Pod pod, PodCondition wanted) {
+    if (current(pod).filter(c -> same(c, wanted)).isPresent()) {
+      return;
+    }
+    String patch = Serialization.asJson(Map.of("status", Map.of("conditions", List.of(wanted))));
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+      log.info("Pod {} readiness gate {}={} ({})", pod.getMetadata().getName(), wanted.getType(), wanted.getStatus(),
+          wanted.getReason());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) { // the pod went away meanwhile: nothing to gate
+        throw e;
+      }
+    }
+  }
+}

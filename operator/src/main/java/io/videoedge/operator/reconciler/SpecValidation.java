@@ -1,0 +1,106 @@
+package io.videoedge.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.videoedge.api.ServerSpec;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeSpec;
+import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.render.EdgeServerLayout;
+import io.videoedge.operator.render.JvmOptions;
+import io.videoedge.operator.render.Quantities;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the CRD's schema and CEL rules cannot check, because it depends on other objects or on
+ * arithmetic over quantities: the TLS Secret, the nodes' allocatable resources, the admin port, the
+ * memory budget. A spec with any problem is not rolled out at all (no partial rollout); the status
+ * says why, with reason InvalidSpec. Pure: the caller looks up the Secret and the nodes.
+ */
+public final class SpecValidation {
+  public static final String TLS_SECRET_TYPE = "kubernetes.io/tls";
+
+  private SpecValidation() {
+  }
+
+  /**
+   * @param tlsSecret the Secret tls.secretName names (empty when it does not exist); ignored without HTTPS
+   * @param nodes the nodes the VideoEdge would run on
+   * @return the problems, each a sentence a person can act on; empty when the spec can be rolled out
+   */
+  public static List<String> problems(VideoEdge ve, Optional<Secret> tlsSecret, Collection<Node> nodes) {
+    VideoEdgeSpec spec = ve.getSpec();
+    ServerSpec server = spec.server();
+    List<String> problems = new ArrayList<>();
+    boolean http = EdgeServerConfigRenderer.servesHttp(spec);
+    boolean https = EdgeServerConfigRenderer.servesHttps(spec);
+    if (!http && !https) {
+      problems.add("no acceptor: server.http is disabled and HTTPS is off (tls.mode none or server.https disabled)");
+    }
+    if (http && server.http().port() == EdgeServerLayout.ADMIN_PORT
+        || https && server.https().port() == EdgeServerLayout.ADMIN_PORT) {
+      problems.add("port " + EdgeServerLayout.ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
+          + "choose another server.http.port or server.https.port");
+    }
+    if (https) {
+      tlsProblem(ve, tlsSecret).ifPresent(problems::add);
+    }
+    JvmOptions.forServer(server).cacheProblem(Quantities.bytes(server.cache().memory())).ifPresent(problems::add);
+    capacityProblem(server, nodes).ifPresent(problems::add);
+    return problems;
+  }
+
+  static Optional<String> tlsProblem(VideoEdge ve, Optional<Secret> secret) {
+    String name = ve.getMetadata().getNamespace() + "/" + ve.getSpec().tls().secretName();
+    if (secret.isEmpty()) {
+      return Optional.of("TLS Secret " + name + " (tls.secretName) not found: create a Secret of type "
+          + TLS_SECRET_TYPE + " with tls.crt and tls.key");
+    }
+    Secret s = secret.get();
+    if (!TLS_SECRET_TYPE.equals(s.getType())) {
+      return Optional.of("TLS Secret " + name + " is of type " + s.getType() + ", not " + TLS_SECRET_TYPE);
+    }
+    Map<String, String> data = s.getData() == null ? Map.of() : s.getData();
+    List<String> missing = new ArrayList<>();
+    for (String key : List.of("tls.crt", "tls.key")) {
+      if (data.get(key) == null || data.get(key).isBlank()) {
+        missing.add(key);
+      }
+    }
+    return missing.isEmpty() ? Optional.empty()
+        : Optional.of("TLS Secret " + name + " has no " + String.join(" or ", missing));
+  }
+
+  /** server.cpus and server.memory must fit every node's allocatable, or that node's pod never starts. */
+  static Optional<String> capacityProblem(ServerSpec server, Collection<Node> nodes) {
+    long memory = Quantities.bytes(server.memory());
+    List<String> tooSmall = new ArrayList<>();
+    for (Node node : nodes.stream().sorted(java.util.Comparator.comparing(n -> n.getMetadata().getName())).toList()) {
+      Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+      if (allocatable == null) {
+        continue; // not reported yet: the kubelet will say
+      }
+      List<String> lacks = new ArrayList<>();
+      Quantity cpu = allocatable.get("cpu");
+      if (cpu != null && Quantities.wholeCpus(cpu) < server.cpus()) {
+        lacks.add(cpu + " CPUs");
+      }
+      Quantity mem = allocatable.get("memory");
+      if (mem != null && Quantity.getAmountInBytes(mem).longValue() < memory) {
+        lacks.add(mem + " memory");
+      }
+      if (!lacks.isEmpty()) {
+        tooSmall.add(node.getMetadata().getName() + " (" + String.join(", ", lacks) + " allocatable)");
+      }
+    }
+    return tooSmall.isEmpty() ? Optional.empty()
+        : Optional.of("server.cpus " + server.cpus() + " / server.memory " + server.memory()
+            + " do not fit on node " + String.join(", ", tooSmall)
+            + ": lower them or narrow nodeSelector");
+  }
+}

@@ -1,0 +1,28 @@
+package io.videoedge.operator.render;
+
+/**
+ * Where things are inside the edge-server pod: the config renderer writes these paths into the
+ * config, the DaemonSet mounts the volumes there. One place, so the two cannot disagree.
+ */
+public final class EdgeServerLayout {
+  public static final String CONFIG_DIR = "/etc/videoedge";
+  public static final String CONFIG_FILE_NAME = "edge-server.yaml";
+  public static final String CONFIG_FILE = CONFIG_DIR + "/" + CONFIG_FILE_NAME;
+  public static final String TLS_DIR = CONFIG_DIR + "/tls";
+  public static final String TLS_CERT = TLS_DIR + "/tls.crt";
+  public static final String TLS_KEY = TLS_DIR + "/tls.key";
+  /** Session ticket keys: an emptyDir, the server generates a key when it is empty. */
+  public static final String TICKET_DIR = "/var/run/videoedge/tickets";
+  public static final String CONTENT_DIR = "/var/lib/videoedge/content";
+  public static final String CACHE_DIR = "/var/cache/videoedge";
+
+  /** The admin listener (/metrics, /healthz, /readyz): plain HTTP on the host network. */
+  public static final int ADMIN_PORT = 9400;
+  public static final String ADMIN_PORT_NAME = "admin";
+
+  /** The image's non-root user (distroless "nonroot"). */
+  public static final long RUN_AS_USER = 65532;
+
+  private EdgeServerLayout() {
+  }
+}

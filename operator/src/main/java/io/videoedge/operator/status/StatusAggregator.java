@@ -1,0 +1,160 @@
+package io.videoedge.operator.status;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeStatus;
+import io.videoedge.api.VideoEdgeStatus.NodeSummary;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The one place a VideoEdge's status is computed. Callers report what they found:
+ * {@link #notReady} (a condition is False and the VideoEdge is not Ready because of it),
+ * {@link #byRequest} (a condition is False because the user asked for it: Ready is not held back),
+ * {@link #error} (the spec cannot be rolled out: not Ready, Degraded) and {@link #warning}
+ * (serving, but something needs attention: Degraded). {@link #build} turns that into Ready,
+ * TuningApplied, ServerAvailable and Degraded with reasons, the node counts and summaries, and
+ * observedGeneration; a condition whose status did not change keeps its lastTransitionTime.
+ */
+public final class StatusAggregator {
+  static final int MAX_MESSAGE = 1024;
+
+  private final VideoEdge ve;
+  private final Instant now;
+  private final List<NodeSummary> summaries = new ArrayList<>();
+  private int selected;
+  private int tuned;
+  private int serving;
+  private final Map<String, Finding> notReady = new LinkedHashMap<>();
+  private final Map<String, Finding> byRequest = new LinkedHashMap<>();
+  private final List<Finding> errors = new ArrayList<>();
+  private final List<Finding> warnings = new ArrayList<>();
+
+  private record Finding(String reason, String message) {
+  }
+
+  public StatusAggregator(VideoEdge ve, Instant now) {
+    this.ve = ve;
+    this.now = now.truncatedTo(ChronoUnit.SECONDS);
+  }
+
+  /** A node this VideoEdge serves on (counted) or only reports (a Conflict: listed, not counted). */
+  public StatusAggregator node(NodeReport report, boolean counted) {
+    summaries.add(report.summary());
+    if (counted) {
+      selected++;
+      tuned += report.tuned() ? 1 : 0;
+      serving += report.serving() ? 1 : 0;
+    }
+    return this;
+  }
+
+  /** {@code type} (TuningApplied or ServerAvailable) is False for {@code reason}, and so is Ready. The first reason per type wins. */
+  public StatusAggregator notReady(String type, String reason, String message) {
+    notReady.putIfAbsent(type, new Finding(reason, message));
+    return this;
+  }
+
+  /** {@code type} is False because the spec asks for it (Plan mode): reported, but Ready is not held back. */
+  public StatusAggregator byRequest(String type, String reason, String message) {
+    byRequest.putIfAbsent(type, new Finding(reason, message));
+    return this;
+  }
+
+  /** The spec cannot be rolled out as it is: Ready=False and Degraded=True with this reason. */
+  public StatusAggregator error(String reason, String message) {
+    errors.add(new Finding(reason, message));
+    return this;
+  }
+
+  /** Serving, but something needs a person's attention: Degraded=True. */
+  public StatusAggregator warning(String reason, String message) {
+    warnings.add(new Finding(reason, message));
+    return this;
+  }
+
+  public VideoEdgeStatus build(VideoEdgeStatus previous) {
+    List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
+    String counts = selected == 0 ? "no nodes selected" : null;
+    Finding tuning = notReady.getOrDefault(Conditions.TUNING_APPLIED, byRequest.get(Conditions.TUNING_APPLIED));
+    Finding server = notReady.get(Conditions.SERVER_AVAILABLE);
+    if (selected == 0) {
+      tuning = tuning == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : tuning;
+      server = server == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : server;
+    }
+    Condition tuningApplied = tuning == null
+        ? condition(old, Conditions.TUNING_APPLIED, true, Conditions.AS_EXPECTED, tuned + "/" + selected + " nodes tuned")
+        : condition(old, Conditions.TUNING_APPLIED, false, tuning.reason, tuning.message);
+    Condition serverAvailable = server == null
+        ? condition(old, Conditions.SERVER_AVAILABLE, true, Conditions.AS_EXPECTED, serving + "/" + selected + " nodes serving")
+        : condition(old, Conditions.SERVER_AVAILABLE, false, server.reason, server.message);
+
+    List<Finding> blocking = new ArrayList<>(errors);
+    blocking.addAll(notReady.values());
+    if (selected == 0 && blocking.isEmpty()) {
+      blocking.add(tuning);
+    }
+    Condition ready = blocking.isEmpty()
+        ? condition(old, Conditions.READY, true, Conditions.AS_EXPECTED, "serving on " + serving + "/" + selected + " nodes")
+        : condition(old, Conditions.READY, false, blocking.getFirst().reason, join(blocking));
+
+    List<Finding> attention = new ArrayList<>(errors);
+    attention.addAll(warnings);
+    Condition degraded = attention.isEmpty()
+        ? condition(old, Conditions.DEGRADED, false, Conditions.AS_EXPECTED, "")
+        : condition(old, Conditions.DEGRADED, true, attention.getFirst().reason, join(attention));
+
+    return new VideoEdgeStatus(ve.getMetadata().getGeneration(),
+        List.of(ready, tuningApplied, serverAvailable, degraded),
+        new VideoEdgeStatus.NodeCounts(selected, tuned, serving),
+        tuned + "/" + selected, serving + "/" + selected, List.copyOf(summaries));
+  }
+
+  /**
+   * The operator itself failed to reconcile (an API error, a missing permission): Degraded=True with
+   * reason ReconcileFailed; everything else stays as last reported, including observedGeneration
+   * (the new generation was not observed), and Ready (the servers keep serving as they were).
+   */
+  public static VideoEdgeStatus reconcileFailed(VideoEdge ve, VideoEdgeStatus previous, Instant now, String message) {
+    StatusAggregator a = new StatusAggregator(ve, now);
+    List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
+    Condition degraded = a.condition(old, Conditions.DEGRADED, true, RECONCILE_FAILED, message);
+    degraded.setObservedGeneration(previous == null ? null : previous.observedGeneration());
+    List<Condition> conditions = new ArrayList<>(old.stream().filter(c -> !Conditions.DEGRADED.equals(c.getType())).toList());
+    conditions.add(degraded);
+    return previous == null
+        ? new VideoEdgeStatus(null, conditions, null, null, null, null)
+        : new VideoEdgeStatus(previous.observedGeneration(), conditions, previous.nodes(), previous.tuned(),
+            previous.serving(), previous.nodeStatuses());
+  }
+
+  public static final String RECONCILE_FAILED = "ReconcileFailed";
+
+  private Condition condition(List<Condition> old, String type, boolean status, String reason, String message) {
+    String s = status ? Conditions.TRUE : Conditions.FALSE;
+    String since = old.stream()
+        .filter(c -> type.equals(c.getType()) && s.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+        .map(Condition::getLastTransitionTime)
+        .findFirst().orElse(now.toString());
+    return new ConditionBuilder()
+        .withType(type).withStatus(s).withReason(reason).withMessage(truncate(Objects.toString(message, "")))
+        .withObservedGeneration(ve.getMetadata().getGeneration())
+        .withLastTransitionTime(since)
+        .build();
+  }
+
+  private static String join(List<Finding> findings) {
+    return String.join("; ", findings.stream().map(Finding::message).distinct().toList());
+  }
+
+  static String truncate(String message) {
+    return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE - 3) + "...";
+  }
+}

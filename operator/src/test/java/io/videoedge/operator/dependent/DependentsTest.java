@@ -1,0 +1,159 @@
+package io.videoedge.operator.dependent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.videoedge.api.ServerSpec;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.api.VideoEdgeSpec;
+import io.videoedge.operator.OperatorSettings;
+import io.videoedge.operator.reconciler.EdgePlan;
+import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.testing.TestFiles;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** Each dependent's desired state, from the reference VideoEdge (examples/videoedge.yaml, defaulted). */
+class DependentsTest {
+  static final OperatorSettings SETTINGS = new OperatorSettings("videoedge/edge-server:1.0", "-XX:+UseZGC", Duration.ofSeconds(30), "op-0");
+
+  static EdgePlan plan(VideoEdge ve, String... excluded) {
+    var nodes = new TreeMap<String, io.fabric8.kubernetes.api.model.Node>();
+    nodes.put("edge-1", new NodeBuilder().withNewMetadata().withName("edge-1").endMetadata().build());
+    nodes.put("edge-2", new NodeBuilder().withNewMetadata().withName("edge-2").endMetadata().build());
+    var pod = new PodBuilder().withNewMetadata().withName("edge-edge-server-x").withNamespace("video").withUid("u1").endMetadata().build();
+    return EdgePlan.plan(ve, SETTINGS, nodes, new TreeSet<>(List.of(excluded)), Map.of("edge-1", pod));
+  }
+
+  static VideoEdge example() {
+    return TestFiles.exampleVideoEdge("video", 1);
+  }
+
+  @Test
+  void configMapCarriesTheRenderedConfigAndItsChecksum() {
+    VideoEdge ve = example();
+    EdgePlan plan = plan(ve);
+    var cm = EdgeConfigMap.desired(ve, plan);
+    assertThat(cm.getMetadata().getName()).isEqualTo("edge-edge-server");
+    assertThat(cm.getMetadata().getNamespace()).isEqualTo("video");
+    assertThat(cm.getData()).containsExactly(Map.entry("edge-server.yaml", EdgeServerConfigRenderer.render("video/edge", ve.getSpec())));
+    assertThat(cm.getMetadata().getAnnotations()).containsEntry(Names.CONFIG_CHECKSUM, plan.configChecksum());
+  }
+
+  @Test
+  void daemonSetRunsAHostNetworkedGuaranteedServerGatedOnTuning() {
+    VideoEdge ve = example();
+    EdgePlan plan = plan(ve);
+    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan);
+    PodSpec pod = ds.getSpec().getTemplate().getSpec();
+    Container c = pod.getContainers().getFirst();
+
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+    assertThat(pod.getNodeSelector()).isEqualTo(Map.of("videoedge.io/role", "edge"));
+    assertThat(pod.getReadinessGates()).extracting(g -> g.getConditionType()).containsExactly(VideoEdgeApi.READINESS_GATE_NODE_TUNED);
+    assertThat(pod.getAffinity()).isNull();
+    // Guaranteed QoS with whole CPUs: the static CPU manager pins them
+    assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits())
+        .containsEntry("cpu", new Quantity("1")).containsEntry("memory", new Quantity("1Gi"));
+    assertThat(c.getImage()).isEqualTo("videoedge/edge-server:1.0");
+    assertThat(c.getArgs()).containsExactly("--config", "/etc/videoedge/edge-server.yaml");
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("JDK_JAVA_OPTIONS");
+      assertThat(e.getValue()).startsWith("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m").endsWith("-XX:+UseZGC");
+    });
+    assertThat(c.getEnv()).anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("VIDEOEDGE_NUMA_INTERLEAVE=true"));
+    // non-root, NET_BIND_SERVICE only; no escalation needed above port 1024
+    var sc = c.getSecurityContext();
+    assertThat(sc.getRunAsUser()).isEqualTo(65532L);
+    assertThat(sc.getRunAsNonRoot()).isTrue();
+    assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
+    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
+    // probes on the admin port; ports named for Prometheus
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(c.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
+    assertThat(c.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
+        .containsExactly("http:8080", "https:8443", "admin:9400");
+    // config, TLS, tickets, content (read-only), cache
+    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).containsExactly("/etc/videoedge/edge-server.yaml",
+        "/etc/videoedge/tls", "/var/run/videoedge/tickets", "/var/lib/videoedge/content", "/var/cache/videoedge", "/tmp");
+    assertThat(c.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/var/lib/videoedge/content"))
+        .singleElement().satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("tls")).singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-tls"));
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("cache")).singleElement()
+        .satisfies(v -> assertThat(v.getHostPath().getPath()).isEqualTo("/var/cache/videoedge"));
+    // a config change rolls the pods; maxUnavailable from the spec, no surge on host ports
+    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry(Names.CONFIG_CHECKSUM, plan.configChecksum());
+    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString(1));
+    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxSurge()).isEqualTo(new IntOrString(0));
+    assertThat(ds.getSpec().getSelector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
+  }
+
+  @Test
+  void nodesOfOtherVideoEdgesAreExcludedByName() {
+    VideoEdge ve = example();
+    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve, "edge-3", "edge-4"));
+    var term = ds.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()
+        .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().getFirst();
+    assertThat(term.getMatchFields()).singleElement().satisfies(r -> {
+      assertThat(r.getKey()).isEqualTo("metadata.name");
+      assertThat(r.getOperator()).isEqualTo("NotIn");
+      assertThat(r.getValues()).containsExactly("edge-3", "edge-4");
+    });
+  }
+
+  @Test
+  void withoutTlsNoSecretNoHttpsAndAPrivilegedPortAllowsEscalationForFileCapabilities() {
+    VideoEdge ve = example();
+    VideoEdgeSpec s = ve.getSpec();
+    ServerSpec sv = s.server();
+    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
+        sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), new ServerSpec.Port(80, true), sv.https(),
+        sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), "registry.local/edge:2", "25%"),
+        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), s.tuning()));
+    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
+    PodSpec pod = ds.getSpec().getTemplate().getSpec();
+    assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("tls", "tickets");
+    assertThat(pod.getContainers().getFirst().getPorts()).extracting(p -> p.getName()).containsExactly("http", "admin");
+    assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation()).isTrue();
+    assertThat(pod.getContainers().getFirst().getImage()).isEqualTo("registry.local/edge:2");
+    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString("25%"));
+  }
+
+  @Test
+  void nodeTuningsOnePerOwnedNodeWithThePodWhereThereIsOne() {
+    VideoEdge ve = example();
+    var desired = NodeTunings.desired(ve, plan(ve));
+    assertThat(desired).containsOnlyKeys("edge-1", "edge-2");
+    assertThat(desired.get("edge-1").getSpec().server().podUid()).isEqualTo("u1");
+    assertThat(desired.get("edge-2").getSpec().server().podUid()).isNull();
+    assertThat(desired.get("edge-2").getSpec().source().generation()).isEqualTo(1L);
+  }
+
+  @Test
+  void podMonitorScrapesTheAdminPortOfThisVideoEdgesPods() {
+    VideoEdge ve = example();
+    PodMonitor pm = EdgePodMonitor.desired(ve);
+    assertThat(pm.getMetadata().getName()).isEqualTo("edge-edge-server");
+    assertThat(pm.getSpec().selector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
+    assertThat(pm.getSpec().podMetricsEndpoints()).containsExactly(new PodMonitor.Endpoint("admin", "/metrics", "15s"));
+  }
+}

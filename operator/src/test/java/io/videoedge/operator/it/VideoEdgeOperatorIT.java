@@ -1,0 +1,645 @@
+package io.videoedge.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.ServerSpec;
+import io.videoedge.api.TuningSpec;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.api.VideoEdgeSpec;
+import io.videoedge.api.VideoEdgeStatus;
+import io.videoedge.operator.dependent.PodMonitor;
+import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.testing.TestFiles;
+import io.videoedge.testing.RealApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator on a real kube-apiserver + etcd, running in this JVM as its least-privilege
+ * ServiceAccount (the chart's RBAC rule files, nothing more). The test creates the Nodes, stands in
+ * for the node agents (NodeTuning status, finalizers) and for the DaemonSet controller and kubelets
+ * ({@link FakeKubelets}); everything else is the operator's doing. Each test has its own namespace
+ * and its own nodes (a pool label of its own).
+ */
+class VideoEdgeOperatorIT {
+  static final String POOL = "it.videoedge.io/pool";
+  static RealApiServer api;
+  static KubernetesClient admin;
+  static OperatorHarness operator;
+  static FakeKubelets kubelets;
+
+  @BeforeAll
+  static void start() {
+    api = RealApiServer.shared();
+    admin = api.newClient();
+    operator = new OperatorHarness(api, admin);
+    operator.start();
+    kubelets = new FakeKubelets(admin);
+  }
+
+  @AfterAll
+  static void stop() {
+    kubelets.close();
+    operator.close();
+    admin.close();
+  }
+
+  static ConditionFactory eventually() {
+    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions();
+  }
+
+  // ---------------------------------------------------------------- scenarios
+
+  @Test
+  void rollsOutConfigDaemonSetAndNodeTuningsAndServesOnlyOnTunedNodes() throws Exception {
+    String ns = namespace("rollout");
+    node("rollout-1", "rollout");
+    node("rollout-2", "rollout");
+    tlsSecret(ns, "edge-tls");
+    VideoEdge ve = create(videoEdge(ns, "edge", "rollout", s -> s));
+
+    // the config, the DaemonSet and one NodeTuning per selected node
+    ConfigMap cm = eventually().until(() -> admin.configMaps().inNamespace(ns).withName("edge-edge-server").get(), c -> c != null);
+    VideoEdge read = get(ns, "edge");
+    assertThat(cm.getData().get("edge-server.yaml")).isEqualTo(EdgeServerConfigRenderer.render(ns + "/edge", read.getSpec()));
+    DaemonSet ds = eventually().until(() -> admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get(), d -> d != null);
+    var pod = ds.getSpec().getTemplate().getSpec();
+    assertThat(pod.getHostNetwork()).isTrue();
+    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+    assertThat(pod.getReadinessGates()).extracting(g -> g.getConditionType()).containsExactly(VideoEdgeApi.READINESS_GATE_NODE_TUNED);
+    assertThat(pod.getContainers().getFirst().getResources().getLimits()).containsEntry("cpu", new Quantity("1"));
+    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(Names.CONFIG_CHECKSUM);
+    assertThat(ds.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(ve.getMetadata().getUid()));
+    eventually().untilAsserted(() -> assertThat(tunings("edge", ns)).extracting(nt -> nt.getMetadata().getName())
+        .containsExactly("rollout-1", "rollout-2"));
+    NodeTuning nt1 = tuning("rollout-1");
+    assertThat(nt1.getSpec().source().generation()).isEqualTo(1L);
+    assertThat(nt1.getSpec().tuning().kernelModules()).contains("tls");
+
+    // pods scheduled: their UIDs go into the NodeTunings; nothing is tuned, so nothing serves
+    eventually().untilAsserted(() -> assertThat(tuning("rollout-1").getSpec().server().podUid())
+        .isEqualTo(podOn(ns, "rollout-1").getMetadata().getUid()));
+    eventually().untilAsserted(() -> assertThat(tuning("rollout-2").getSpec().server().podUid()).isNotNull());
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0));
+      assertCondition(s, Conditions.READY, "False", Conditions.NODE_NOT_TUNED);
+      assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
+      assertCondition(s, Conditions.SERVER_AVAILABLE, "False", Conditions.SERVER_NOT_READY);
+      assertThat(condition(s, Conditions.SERVER_AVAILABLE).getMessage()).contains("readiness gate \"videoedge.io/node-tuned\"");
+      assertThat(gate(podOn(ns, "rollout-1")).getStatus()).isEqualTo("False");
+    });
+    excerpt("rollout-0-nothing-tuned", get(ns, "edge"));
+
+    // the agent on node 1 applies: its server serves, node 2's does not
+    new FakeAgent(admin, "rollout-1").applied("available");
+    eventually().untilAsserted(() -> {
+      assertThat(gate(podOn(ns, "rollout-1")).getStatus()).isEqualTo("True");
+      assertThat(ready(podOn(ns, "rollout-1"))).isTrue();
+      assertThat(ready(podOn(ns, "rollout-2"))).isFalse();
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.tuned()).isEqualTo("1/2");
+      assertThat(s.serving()).isEqualTo("1/2");
+    });
+    excerpt("rollout-1-one-node-tuned", get(ns, "edge"));
+
+    // an operator restart in the middle changes nothing that was already right
+    Map<String, String> before = resourceVersions(ns, "edge");
+    operator.stop();
+    operator.start();
+    eventually().until(() -> operator.successfulReconciles(ns, "edge") >= 1);
+    assertThat(resourceVersions(ns, "edge")).isEqualTo(before);
+
+    // node 2 applied too, but its kernel has no TLS: served with userspace OpenSSL, and the status says so
+    new FakeAgent(admin, "rollout-2").applied("unavailable");
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2));
+      assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.TUNING_APPLIED, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.SERVER_AVAILABLE, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.DEGRADED, "True", Conditions.KERNEL_TLS_UNAVAILABLE);
+      assertThat(condition(s, Conditions.DEGRADED).getMessage()).contains("rollout-2").contains("userspace OpenSSL");
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::ktls).containsExactly("available", "unavailable");
+    });
+    excerpt("rollout-2-serving", get(ns, "edge"));
+    assertThat(events(ns)).anySatisfy(e -> assertThat(e).isEqualTo("Normal Ready"))
+        .anySatisfy(e -> assertThat(e).isEqualTo("Warning KernelTlsUnavailable"));
+
+    // a spec change (generation 2): the servers stop serving until their node is tuned for it
+    String oldChecksum = ds.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM);
+    edit(ns, "edge", s -> withServer(withSysctl(s, "net.core.somaxconn", "65535"), sv -> sv));
+    eventually().untilAsserted(() -> {
+      assertThat(tuning("rollout-1").getSpec().source().generation()).isEqualTo(2L);
+      assertThat(tuning("rollout-1").getSpec().tuning().sysctls()).containsEntry("net.core.somaxconn", "65535");
+      assertThat(gate(podOn(ns, "rollout-1")).getStatus()).isEqualTo("False");
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.observedGeneration()).isEqualTo(2L);
+      assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
+    });
+    // a sysctl is no server config: same checksum, no pod restart
+    assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
+        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM)).isEqualTo(oldChecksum);
+    new FakeAgent(admin, "rollout-1").applied("available");
+    new FakeAgent(admin, "rollout-2").applied("available");
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.DEGRADED, "False", Conditions.AS_EXPECTED);
+    });
+    excerpt("rollout-3-generation-2-serving", get(ns, "edge"));
+  }
+
+  @Test
+  void aConfigChangeRollsThePodsAndEachNewPodWaitsForItsNodesAgent() {
+    String ns = namespace("reconfig");
+    node("reconfig-1", "reconfig");
+    create(videoEdge(ns, "edge", "reconfig", VideoEdgeOperatorIT::plainHttp));
+    placed("reconfig-1").applied("available");
+    eventually().until(() -> ready(podOn(ns, "reconfig-1")));
+    Pod before = podOn(ns, "reconfig-1");
+    String checksum = admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
+        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM);
+
+    edit(ns, "edge", s -> withServer(s, sv -> new ServerSpec(sv.cpus(), sv.memory(), 2, sv.affinity(), sv.pinAcceptors(),
+        sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), sv.image(),
+        sv.maxUnavailable())));
+    // the config is rewritten, the template's checksum moves, the pod is replaced; the new pod is not
+    // Ready before the agent has applied the NodeTuning that names it
+    eventually().untilAsserted(() -> {
+      assertThat(admin.configMaps().inNamespace(ns).withName("edge-edge-server").get().getData().get("edge-server.yaml"))
+          .startsWith("# Edge server configuration").contains("\nselectors: 2\n");
+      assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get().getSpec().getTemplate()
+          .getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM)).isNotEqualTo(checksum);
+      Pod after = podOn(ns, "reconfig-1");
+      assertThat(after.getMetadata().getUid()).isNotEqualTo(before.getMetadata().getUid());
+      assertThat(tuning("reconfig-1").getSpec().server().podUid()).isEqualTo(after.getMetadata().getUid());
+      assertThat(gate(after).getStatus()).isEqualTo("False");
+      assertThat(ready(after)).isFalse();
+    });
+    new FakeAgent(admin, "reconfig-1").applied("available");
+    eventually().untilAsserted(() -> {
+      assertThat(ready(podOn(ns, "reconfig-1"))).isTrue();
+      assertCondition(get(ns, "edge").getStatus(), Conditions.READY, "True", Conditions.AS_EXPECTED);
+    });
+  }
+
+  @Test
+  void removingANodeLabelDeletesItsNodeTuningOnceTheAgentRestoredIt() {
+    String ns = namespace("unlabel");
+    node("unlabel-1", "unlabel");
+    node("unlabel-2", "unlabel");
+    create(videoEdge(ns, "edge", "unlabel", VideoEdgeOperatorIT::plainHttp));
+    eventually().until(() -> tunings("edge", ns).size() == 2);
+    placed("unlabel-1").applied("available");
+    placed("unlabel-2").applied("available");
+    eventually().until(() -> "True".equals(condition(get(ns, "edge").getStatus(), Conditions.READY).getStatus()));
+
+    admin.nodes().withName("unlabel-2").edit(n -> {
+      n.getMetadata().getLabels().remove(POOL);
+      return n;
+    });
+    // deleted, but held by the agent until it has restored the node's originals
+    eventually().until(() -> tuning("unlabel-2").getMetadata().getDeletionTimestamp() != null);
+    new FakeAgent(admin, "unlabel-2").restored();
+    eventually().untilAsserted(() -> {
+      assertThat(tuning("unlabel-2")).isNull();
+      assertThat(admin.pods().inNamespace(ns).list().getItems()).extracting(p -> p.getSpec().getNodeName()).containsExactly("unlabel-1");
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1));
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("unlabel-1");
+      assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
+    });
+    assertThat(tuning("unlabel-1").getMetadata().getDeletionTimestamp()).isNull();
+    excerpt("unlabel-after", get(ns, "edge"));
+  }
+
+  @Test
+  void aSecondVideoEdgeOnTheSameNodeReportsConflictAndTakesTheNodeOnlyWhenTheOlderLetsGo() {
+    String ns = namespace("conflict");
+    node("conflict-1", "conflict-a");
+    node("conflict-2", "conflict-a", Map.of("it.videoedge.io/also", "conflict-b"));
+    node("conflict-3", "conflict-b-only", Map.of("it.videoedge.io/also", "conflict-b"));
+    // named so that name order would pick the newer one: age decides
+    VideoEdge older = create(videoEdge(ns, "z-older", "conflict-a", VideoEdgeOperatorIT::plainHttp));
+    eventually().until(() -> tunings("z-older", ns).size() == 2);
+    Instant olderCreated = Instant.parse(older.getMetadata().getCreationTimestamp());
+    await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(olderCreated.plusSeconds(1)));
+    create(videoEdge(ns, "a-newer", Map.of("it.videoedge.io/also", "conflict-b"), VideoEdgeOperatorIT::plainHttp));
+
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "a-newer").getStatus();
+      assertCondition(s, Conditions.DEGRADED, "True", Conditions.CONFLICT);
+      assertThat(condition(s, Conditions.DEGRADED).getMessage())
+          .isEqualTo("node conflict-2 is also selected by the older VideoEdge " + ns + "/z-older, which keeps it");
+      assertThat(s.nodes().selected()).isEqualTo(1);
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("conflict-2", "Conflict"),
+              org.assertj.core.groups.Tuple.tuple("conflict-3", "Pending"));
+      // nothing merged: the contested NodeTuning is the older one's, the newer server stays off the node
+      assertThat(Names.ownerOf(tuning("conflict-2"))).hasValue(ns + "/z-older");
+      assertThat(tuning("conflict-3")).satisfies(nt -> assertThat(Names.ownerOf(nt)).hasValue(ns + "/a-newer"));
+      assertThat(admin.pods().inNamespace(ns).withLabel(VideoEdgeApi.LABEL_OWNER_NAME, "a-newer").list().getItems())
+          .extracting(p -> p.getSpec().getNodeName()).containsExactly("conflict-3");
+    });
+    assertThat(get(ns, "z-older").getStatus().nodes().selected()).isEqualTo(2);
+    excerpt("conflict-newer", get(ns, "a-newer"));
+    assertThat(events(ns)).contains("Warning Conflict");
+
+    // the older one goes (its agents restore first); then the node is the newer one's
+    new FakeAgent(admin, "conflict-1").adopt();
+    new FakeAgent(admin, "conflict-2").adopt();
+    admin.resource(get(ns, "z-older")).delete();
+    eventually().until(() -> tuning("conflict-2").getMetadata().getDeletionTimestamp() != null);
+    new FakeAgent(admin, "conflict-1").restored();
+    new FakeAgent(admin, "conflict-2").restored();
+    eventually().untilAsserted(() -> {
+      assertThat(Names.ownerOf(tuning("conflict-2"))).hasValue(ns + "/a-newer");
+      VideoEdgeStatus s = get(ns, "a-newer").getStatus();
+      assertThat(s.nodes().selected()).isEqualTo(2);
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tuning).doesNotContain("Conflict");
+      assertThat(condition(s, Conditions.DEGRADED).getReason()).isNotEqualTo(Conditions.CONFLICT);
+    });
+  }
+
+  @Test
+  void deletionWaitsForTheAgentsToRestoreTheirNodes() {
+    String ns = namespace("delete");
+    node("delete-1", "delete");
+    node("delete-2", "delete");
+    create(videoEdge(ns, "edge", "delete", VideoEdgeOperatorIT::plainHttp));
+    eventually().until(() -> tunings("edge", ns).size() == 2);
+    placed("delete-1").applied("available");
+    placed("delete-2").applied("available");
+
+    admin.resource(get(ns, "edge")).delete();
+    eventually().untilAsserted(() -> {
+      assertThat(tuning("delete-1").getMetadata().getDeletionTimestamp()).isNotNull();
+      assertThat(tuning("delete-2").getMetadata().getDeletionTimestamp()).isNotNull();
+      VideoEdge ve = get(ns, "edge");
+      assertThat(ve.getMetadata().getDeletionTimestamp()).isNotNull();
+      assertCondition(ve.getStatus(), Conditions.READY, "False", Conditions.RESTORING);
+      assertCondition(ve.getStatus(), Conditions.SERVER_AVAILABLE, "False", Conditions.RESTORING);
+      assertThat(condition(ve.getStatus(), Conditions.TUNING_APPLIED).getMessage())
+          .isEqualTo("deleting: waiting for the node agents to restore delete-1, delete-2");
+    });
+    excerpt("delete-waiting", get(ns, "edge"));
+    new FakeAgent(admin, "delete-1").restored();
+    eventually().untilAsserted(() -> {
+      assertThat(tuning("delete-1")).isNull();
+      assertThat(condition(get(ns, "edge").getStatus(), Conditions.TUNING_APPLIED).getMessage()).endsWith("restore delete-2");
+    });
+    new FakeAgent(admin, "delete-2").restored();
+    eventually().until(() -> get(ns, "edge") == null);
+  }
+
+  @Test
+  void aNodeTuningWhoseNodeIsGoneIsReleasedByTheOperator() {
+    String ns = namespace("gone");
+    node("gone-1", "gone");
+    node("gone-2", "gone");
+    create(videoEdge(ns, "edge", "gone", VideoEdgeOperatorIT::plainHttp));
+    eventually().until(() -> tunings("edge", ns).size() == 2);
+    placed("gone-1").applied("available");
+    placed("gone-2").applied("available");
+
+    admin.nodes().withName("gone-2").delete();
+    // no agent will ever release it: the operator does
+    eventually().untilAsserted(() -> {
+      assertThat(tuning("gone-2")).isNull();
+      assertThat(get(ns, "edge").getStatus().nodes().selected()).isEqualTo(1);
+    });
+    assertThat(tuning("gone-1").getMetadata().getFinalizers()).contains(VideoEdgeApi.AGENT_FINALIZER);
+  }
+
+  @Test
+  void invalidSpecIsReportedWithAReasonAndNothingIsRolledOut() {
+    String ns = namespace("invalid");
+    node("invalid-1", "invalid");
+    create(videoEdge(ns, "edge", "invalid", s -> s));
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertCondition(s, Conditions.READY, "False", Conditions.INVALID_SPEC);
+      assertCondition(s, Conditions.DEGRADED, "True", Conditions.INVALID_SPEC);
+      assertThat(condition(s, Conditions.DEGRADED).getMessage()).isEqualTo("TLS Secret " + ns
+          + "/edge-tls (tls.secretName) not found: create a Secret of type kubernetes.io/tls with tls.crt and tls.key");
+      assertThat(condition(s, Conditions.READY).getMessage()).startsWith(condition(s, Conditions.DEGRADED).getMessage());
+    });
+    excerpt("invalid-missing-secret", get(ns, "edge"));
+    assertNothingRolledOut(ns, "edge");
+
+    // the wrong type of Secret: still refused, with the reason
+    admin.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("edge-tls").endMetadata()
+        .withType("Opaque").addToStringData("tls.crt", "x").build()).create();
+    eventually().untilAsserted(() -> assertThat(condition(get(ns, "edge").getStatus(), Conditions.DEGRADED).getMessage())
+        .isEqualTo("TLS Secret " + ns + "/edge-tls is of type Opaque, not kubernetes.io/tls"));
+    assertNothingRolledOut(ns, "edge");
+
+    // fixed (the Secret is not watched: the operator looks again after the recheck interval)
+    admin.secrets().inNamespace(ns).withName("edge-tls").delete();
+    eventually().until(() -> admin.secrets().inNamespace(ns).withName("edge-tls").get() == null);
+    tlsSecret(ns, "edge-tls");
+    eventually().until(() -> tuning("invalid-1") != null
+        && admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get() != null);
+
+    // a server larger than any selected node: refused as a whole, the running one is left as it was
+    DaemonSet running = admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get();
+    edit(ns, "edge", s -> withServer(s, sv -> new ServerSpec(64, sv.memory(), sv.selectors(), sv.affinity(),
+        sv.pinAcceptors(), sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(), sv.origin(),
+        sv.contentPath(), sv.image(), sv.maxUnavailable())));
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertThat(s.observedGeneration()).isEqualTo(2L);
+      assertCondition(s, Conditions.READY, "False", Conditions.INVALID_SPEC);
+      assertThat(condition(s, Conditions.DEGRADED).getMessage()).isEqualTo(
+          "server.cpus 64 / server.memory 1Gi do not fit on node invalid-1 (4 CPUs allocatable): lower them or narrow nodeSelector");
+    });
+    excerpt("invalid-cpus", get(ns, "edge"));
+    assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get().getMetadata().getResourceVersion())
+        .isEqualTo(running.getMetadata().getResourceVersion());
+    assertThat(tuning("invalid-1").getSpec().source().generation()).isEqualTo(1L);
+  }
+
+  @Test
+  void planModeServesUntunedAndSaysSo() {
+    String ns = namespace("plan");
+    node("plan-1", "plan");
+    create(videoEdge(ns, "edge", "plan", s -> withTuning(plainHttp(s), t -> new TuningSpec(
+        io.videoedge.api.TuningMode.PLAN, t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(),
+        t.numaInterleave(), t.kernelModules()))));
+    eventually().until(() -> tuning("plan-1") != null && tuning("plan-1").getSpec().server().podUid() != null);
+    new FakeAgent(admin, "plan-1").planned();
+    eventually().untilAsserted(() -> {
+      assertThat(gate(podOn(ns, "plan-1"))).satisfies(g -> {
+        assertThat(g.getStatus()).isEqualTo("True");
+        assertThat(g.getReason()).isEqualTo(Conditions.PLAN_ONLY);
+      });
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.PLAN_ONLY);
+      assertCondition(s, Conditions.SERVER_AVAILABLE, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.DEGRADED, "True", Conditions.PLAN_ONLY);
+      assertThat(s.tuned()).isEqualTo("0/1");
+      assertThat(s.serving()).isEqualTo("1/1");
+      assertThat(s.nodeStatuses().getFirst().tuning()).isEqualTo("Planned");
+    });
+    excerpt("plan-mode", get(ns, "edge"));
+  }
+
+  @Test
+  void podMonitorOnlyWhereThePrometheusOperatorCrdsExist() {
+    String ns = namespace("monitor");
+    node("monitor-1", "monitor");
+    create(videoEdge(ns, "edge", "monitor", VideoEdgeOperatorIT::plainHttp));
+    eventually().until(() -> admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get() != null);
+    // without the CRD the operator just runs: its status is written, no PodMonitor is attempted
+    eventually().until(() -> get(ns, "edge").getStatus() != null);
+    assertThat(admin.apiextensions().v1().customResourceDefinitions().withName("podmonitors.monitoring.coreos.com").get()).isNull();
+
+    CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions()
+        .load(getClass().getResourceAsStream("/podmonitors.monitoring.coreos.com.yaml")).item();
+    admin.resource(crd).serverSideApply();
+    try {
+      PodMonitor monitor = eventually().until(() -> admin.resources(PodMonitor.class)
+          .inNamespace(ns).withName("edge-edge-server").get(), m -> m != null);
+      assertThat(Serialization.asJson(monitor.getSpec())).contains("\"port\":\"admin\"").contains("\"path\":\"/metrics\"")
+          .contains("\"" + VideoEdgeApi.LABEL_OWNER_NAME + "\":\"edge\"");
+      assertThat(monitor.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(o -> assertThat(o.getName()).isEqualTo("edge"));
+    } finally {
+      admin.resource(crd).delete();
+    }
+  }
+
+  @Test
+  void theOperatorHoldsOnlyTheChartsRulesAndServesMetricsAndProbes() throws Exception {
+    // the client the operator runs with is the ServiceAccount: no secrets list, no node writes
+    KubernetesClient sa = operator.operatorClient();
+    assertThatThrownBy(() -> sa.secrets().inAnyNamespace().list())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+    assertThatThrownBy(() -> sa.nodes().resource(new NodeBuilder().withNewMetadata().withName("rbac-probe").endMetadata().build()).create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+    assertThat(admin.leases().inNamespace(OperatorHarness.NAMESPACE).withName("videoedge-operator").get().getSpec().getHolderIdentity())
+        .startsWith("videoedge-operator-it-");
+
+    String ns = namespace("metrics");
+    create(videoEdge(ns, "edge", "metrics", VideoEdgeOperatorIT::plainHttp));
+    HttpClient http = HttpClient.newHttpClient();
+    eventually().untilAsserted(() -> {
+      HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + operator.endpoints().metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body())
+          .contains("operator_sdk_reconciliations_success_total{group=\"videoedge.io\",kind=\"VideoEdge\",name=\"edge\",namespace=\"" + ns + "\"")
+          .contains("operator_sdk_controllers_execution_reconcile_seconds");
+    });
+    for (String probe : List.of("/healthz", "/readyz")) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + operator.endpoints().healthPort() + probe)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(probe).isEqualTo(200);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  static String namespace(String prefix) {
+    String ns = api.createNamespace(prefix);
+    // pods need the namespace's default ServiceAccount (made by a controller this API server lacks)
+    admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName("default")
+        .endMetadata().build()).create();
+    return ns;
+  }
+
+  static Node node(String name, String pool) {
+    return node(name, pool, Map.of());
+  }
+
+  /** A Node as a kubelet registers it: labels, then 4 CPUs and 8Gi allocatable in its status. */
+  static Node node(String name, String pool, Map<String, String> extraLabels) {
+    Map<String, String> labels = new LinkedHashMap<>(extraLabels);
+    labels.put(POOL, pool);
+    labels.put("kubernetes.io/hostname", name);
+    Node node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .build()).create();
+    node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+        .addToCapacity("cpu", new Quantity("4")).addToCapacity("memory", new Quantity("8Gi"))
+        .addToAllocatable("cpu", new Quantity("4")).addToAllocatable("memory", new Quantity("7Gi")).build());
+    return admin.resource(node).updateStatus();
+  }
+
+  static void tlsSecret(String ns, String name) {
+    admin.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata()
+        .withType("kubernetes.io/tls")
+        .addToData("tls.crt", Base64.getEncoder().encodeToString("-----BEGIN CERTIFICATE-----".getBytes()))
+        .addToData("tls.key", Base64.getEncoder().encodeToString("-----BEGIN PRIVATE KEY-----".getBytes()))
+        .build()).create();
+  }
+
+  /** examples/videoedge.yaml, in this namespace, selecting this pool's nodes. */
+  static VideoEdge videoEdge(String ns, String name, String pool, UnaryOperator<VideoEdgeSpec> change) {
+    return videoEdge(ns, name, Map.of(POOL, pool), change);
+  }
+
+  static VideoEdge videoEdge(String ns, String name, Map<String, String> selector, UnaryOperator<VideoEdgeSpec> change) {
+    VideoEdge ve = Serialization.unmarshal(TestFiles.read("examples/videoedge.yaml"), VideoEdge.class);
+    ve.getMetadata().setName(name);
+    ve.getMetadata().setNamespace(ns);
+    VideoEdgeSpec s = ve.getSpec();
+    ve.setSpec(change.apply(new VideoEdgeSpec(selector, s.tolerations(), s.nic(), s.server(), s.tls(), s.tuning())));
+    return ve;
+  }
+
+  static VideoEdge create(VideoEdge ve) {
+    return admin.resource(ve).create();
+  }
+
+  static VideoEdge get(String ns, String name) {
+    return admin.resources(VideoEdge.class).inNamespace(ns).withName(name).get();
+  }
+
+  /** A user's edit, retried when the operator wrote the object meanwhile (409), as kubectl edit would be. */
+  static void edit(String ns, String name, UnaryOperator<VideoEdgeSpec> change) {
+    eventually().until(() -> {
+      admin.resources(VideoEdge.class).inNamespace(ns).withName(name).edit(ve -> {
+        ve.setSpec(change.apply(ve.getSpec()));
+        return ve;
+      });
+      return true;
+    });
+  }
+
+  static VideoEdgeSpec plainHttp(VideoEdgeSpec s) {
+    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), s.server(),
+        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), s.tuning());
+  }
+
+  static VideoEdgeSpec withServer(VideoEdgeSpec s, UnaryOperator<ServerSpec> change) {
+    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), change.apply(s.server()), s.tls(), s.tuning());
+  }
+
+  static VideoEdgeSpec withTuning(VideoEdgeSpec s, UnaryOperator<TuningSpec> change) {
+    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), s.server(), s.tls(), change.apply(s.tuning()));
+  }
+
+  static VideoEdgeSpec withSysctl(VideoEdgeSpec s, String name, String value) {
+    return withTuning(s, t -> {
+      Map<String, String> sysctls = new LinkedHashMap<>(t.sysctls());
+      sysctls.put(name, value);
+      return new TuningSpec(t.mode(), t.congestionControl(), sysctls, t.cpusetRelaxDomainLevel(), t.numaInterleave(),
+          t.kernelModules());
+    });
+  }
+
+  /** The node's agent, once the NodeTuning names the edge-server pod there (the last spec change before serving). */
+  static FakeAgent placed(String node) {
+    eventually().until(() -> tuning(node) != null && tuning(node).getSpec().server().podUid() != null);
+    return new FakeAgent(admin, node);
+  }
+
+  static NodeTuning tuning(String node) {
+    return admin.resources(NodeTuning.class).withName(node).get();
+  }
+
+  static List<NodeTuning> tunings(String owner, String ns) {
+    return admin.resources(NodeTuning.class).withLabel(VideoEdgeApi.LABEL_OWNER_NAME, owner)
+        .withLabel(VideoEdgeApi.LABEL_OWNER_NAMESPACE, ns).list().getItems().stream()
+        .sorted(java.util.Comparator.comparing(nt -> nt.getMetadata().getName())).toList();
+  }
+
+  static Pod podOn(String ns, String node) {
+    return admin.pods().inNamespace(ns).list().getItems().stream()
+        .filter(p -> node.equals(p.getSpec().getNodeName()) && p.getMetadata().getDeletionTimestamp() == null)
+        .findFirst().orElseThrow(() -> new AssertionError("no pod on " + node));
+  }
+
+  static PodCondition gate(Pod pod) {
+    return pod.getStatus().getConditions().stream()
+        .filter(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())).findFirst()
+        .orElseThrow(() -> new AssertionError("no gate condition on " + pod.getMetadata().getName()));
+  }
+
+  static boolean ready(Pod pod) {
+    return pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  static Condition condition(VideoEdgeStatus s, String type) {
+    return s.conditions().stream().filter(c -> type.equals(c.getType())).findFirst()
+        .orElseThrow(() -> new AssertionError("no condition " + type));
+  }
+
+  static void assertCondition(VideoEdgeStatus s, String type, String status, String reason) {
+    Condition c = condition(s, type);
+    assertThat(c.getStatus() + " " + c.getReason()).as(type + ": " + c.getMessage()).isEqualTo(status + " " + reason);
+  }
+
+  static List<String> events(String ns) {
+    return admin.v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getType() + " " + e.getReason()).toList();
+  }
+
+  static void assertNothingRolledOut(String ns, String name) {
+    assertThat(admin.configMaps().inNamespace(ns).withName(name + "-edge-server").get()).isNull();
+    assertThat(admin.apps().daemonSets().inNamespace(ns).withName(name + "-edge-server").get()).isNull();
+    assertThat(tunings(name, ns)).isEmpty();
+  }
+
+  /** resourceVersions of everything the operator writes for one VideoEdge: its status, config, DaemonSet, NodeTunings, pods. */
+  static Map<String, String> resourceVersions(String ns, String name) {
+    Map<String, String> versions = new LinkedHashMap<>();
+    List<HasMetadata> objects = new ArrayList<>();
+    objects.add(get(ns, name));
+    objects.add(admin.configMaps().inNamespace(ns).withName(name + "-edge-server").get());
+    objects.add(admin.apps().daemonSets().inNamespace(ns).withName(name + "-edge-server").get());
+    objects.addAll(tunings(name, ns));
+    objects.addAll(admin.pods().inNamespace(ns).list().getItems());
+    objects.forEach(o -> versions.put(o.getKind() + "/" + o.getMetadata().getName(), o.getMetadata().getResourceVersion()));
+    return versions;
+  }
+
+  /** The status as `kubectl get ve -o yaml` shows it, kept in target/it-status for the docs and the report. */
+  static void excerpt(String name, VideoEdge ve) {
+    try {
+      Path dir = Path.of("target", "it-status");
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve(name + ".yaml"), Serialization.asYaml(Map.of("status", ve.getStatus())));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

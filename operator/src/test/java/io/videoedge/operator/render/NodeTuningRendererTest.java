@@ -1,0 +1,74 @@
+package io.videoedge.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.TlsMode;
+import io.videoedge.api.TlsSpec;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.testing.CrdDefaulting;
+import io.videoedge.operator.testing.TestFiles;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NodeTuningRendererTest {
+  static final Node NODE = new NodeBuilder().withNewMetadata().withName("edge-1").endMetadata().build();
+  static final Pod POD = new PodBuilder().withNewMetadata().withName("edge-edge-server-x7k2p").withNamespace("video")
+      .withUid("5f0c0de0-0000-4000-8000-00000000000a").endMetadata().build();
+
+  @Test
+  void exampleOnANodeWithItsServerPodRendersTheGoldenNodeTuning() {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+    String yaml = Serialization.asYaml(NodeTuningRenderer.render(ve, NODE, POD));
+    assertThat(yaml).isEqualTo(TestFiles.golden("testdata/operator/nodetuning-edge-1.yaml", yaml));
+  }
+
+  @Test
+  void aNodeTuningIsWhatTheCrdAccepts() {
+    // defaulting by the NodeTuning schema changes nothing: every field rendered is explicit
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+    NodeTuning nt = NodeTuningRenderer.render(ve, NODE, POD);
+    assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
+  }
+
+  @Test
+  void namedAfterTheNodeAndLabelledWithItsOwnerInsteadOfAnOwnerReference() {
+    NodeTuning nt = NodeTuningRenderer.render(TestFiles.exampleVideoEdge("video", 3), NODE, null);
+    assertThat(nt.getMetadata().getName()).isEqualTo("edge-1");
+    assertThat(nt.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    assertThat(nt.getMetadata().getLabels())
+        .containsEntry(VideoEdgeApi.LABEL_OWNER_NAME, "edge")
+        .containsEntry(VideoEdgeApi.LABEL_OWNER_NAMESPACE, "video")
+        .containsEntry(VideoEdgeApi.LABEL_NODE, "edge-1")
+        .containsEntry(VideoEdgeApi.LABEL_MANAGED_BY, VideoEdgeApi.MANAGED_BY);
+    assertThat(nt.getSpec().source().generation()).isEqualTo(3L);
+    assertThat(nt.getSpec().server().cpus()).isEqualTo(1);
+    assertThat(nt.getSpec().server().podUid()).isNull();
+  }
+
+  @Test
+  void kernelTlsAddsTheTlsModuleOnceAndOtherModesDoNot() {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tls");
+
+    var t = ve.getSpec().tuning();
+    ve.setSpec(new io.videoedge.api.VideoEdgeSpec(ve.getSpec().nodeSelector(), null, ve.getSpec().nic(), ve.getSpec().server(),
+        ve.getSpec().tls(), new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
+            t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of("tcp_bbr", "tls"))));
+    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+
+    ve.setSpec(EdgeServerConfigRendererTest.withTls(ve.getSpec(),
+        new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), true, null)));
+    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+    ve.setSpec(new io.videoedge.api.VideoEdgeSpec(ve.getSpec().nodeSelector(), null, ve.getSpec().nic(), ve.getSpec().server(),
+        ve.getSpec().tls(), new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
+            t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of())));
+    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).isEmpty();
+  }
+}

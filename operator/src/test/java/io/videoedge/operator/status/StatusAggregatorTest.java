@@ -1,0 +1,158 @@
+package io.videoedge.operator.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeStatus;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class StatusAggregatorTest {
+  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  static final Instant T1 = Instant.parse("2026-03-01T10:05:00Z");
+
+  static VideoEdge ve(long generation) {
+    VideoEdge ve = new VideoEdge();
+    ve.getMetadata().setName("edge");
+    ve.getMetadata().setNamespace("video");
+    ve.getMetadata().setGeneration(generation);
+    return ve;
+  }
+
+  static NodeReport tunedAndServing(String node) {
+    return NodeReport.of(node, NodeReportTest.applied(node, 1, 1), NodeReportTest.readyPod(node), 1, false, null);
+  }
+
+  static Condition condition(VideoEdgeStatus status, String type) {
+    return status.conditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+  }
+
+  @Test
+  void allNodesTunedAndServingIsReadyAsExpectedWithCounts() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+        .node(tunedAndServing("a"), true).node(tunedAndServing("b"), true)
+        .build(null);
+    assertThat(s.observedGeneration()).isEqualTo(1L);
+    assertThat(s.conditions()).extracting(Condition::getType)
+        .containsExactly(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.DEGRADED);
+    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.AS_EXPECTED);
+    assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
+    assertThat(s.conditions()).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
+    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2));
+    assertThat(s.tuned()).isEqualTo("2/2");
+    assertThat(s.serving()).isEqualTo("2/2");
+    assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("a", "b");
+  }
+
+  @Test
+  void lastTransitionTimeIsKeptWhenNothingChanged() {
+    VideoEdgeStatus first = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+    VideoEdgeStatus again = new StatusAggregator(ve(1), T1).node(tunedAndServing("a"), true).build(first);
+    assertThat(again).isEqualTo(first);
+    assertThat(condition(again, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
+  }
+
+  @Test
+  void lastTransitionTimeMovesOnlyForConditionsWhoseStatusChanged() {
+    VideoEdgeStatus first = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+    VideoEdgeStatus next = new StatusAggregator(ve(1), T1).node(tunedAndServing("a"), true)
+        .warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on a")
+        .build(first);
+    assertThat(condition(next, Conditions.DEGRADED).getLastTransitionTime()).isEqualTo(T1.toString());
+    assertThat(condition(next, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
+    assertThat(condition(next, Conditions.READY).getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  void notReadyHoldsReadyBackWithTheFirstReason() {
+    VideoEdgeStatus s = new StatusAggregator(ve(2), T0)
+        .node(tunedAndServing("a"), true)
+        .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned for generation 2 on b")
+        .notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY, "edge server not ready on b")
+        .build(null);
+    assertThat(condition(s, Conditions.READY)).satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
+      assertThat(c.getMessage()).isEqualTo("not tuned for generation 2 on b; edge server not ready on b");
+    });
+    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
+    assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.SERVER_NOT_READY);
+    assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  void anErrorComesFirstInReadyAndMakesDegraded() {
+    VideoEdgeStatus s = new StatusAggregator(ve(3), T0)
+        .node(tunedAndServing("a"), true)
+        .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned")
+        .error(Conditions.INVALID_SPEC, "TLS Secret video/edge-tls (tls.secretName) not found")
+        .build(null);
+    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.INVALID_SPEC);
+    assertThat(condition(s, Conditions.DEGRADED)).satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).isEqualTo(Conditions.INVALID_SPEC);
+    });
+  }
+
+  @Test
+  void aWarningDegradesWithoutHoldingReadyBack() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
+        .warning(Conditions.CONFLICT, "node c is also selected by the older VideoEdge video/old, which keeps it")
+        .build(null);
+    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+    assertThat(condition(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.CONFLICT);
+  }
+
+  @Test
+  void byRequestSetsTheConditionFalseButNotReady() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
+        .byRequest(Conditions.TUNING_APPLIED, Conditions.PLAN_ONLY, "tuning.mode is Plan")
+        .build(null);
+    assertThat(condition(s, Conditions.TUNING_APPLIED).getStatus()).isEqualTo("False");
+    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
+    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  void noNodesSelectedIsNotReady() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).build(null);
+    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+    assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+    assertThat(s.tuned()).isEqualTo("0/0");
+  }
+
+  @Test
+  void uncountedNodesAreListedButNotCounted() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+        .node(tunedAndServing("a"), true)
+        .node(NodeReport.notOurs("c", NodeReport.Tuning.CONFLICT, "selected by the older VideoEdge video/old"), false)
+        .build(null);
+    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1));
+    assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tuning).containsExactly("Applied", "Conflict");
+  }
+
+  @Test
+  void longMessagesAreCut() {
+    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
+        .warning("X", "m".repeat(5000)).build(null);
+    assertThat(condition(s, Conditions.DEGRADED).getMessage()).hasSize(StatusAggregator.MAX_MESSAGE).endsWith("...");
+  }
+
+  @Test
+  void aFailedReconcileDegradesButLeavesWhatServesAndTheObservedGenerationAlone() {
+    VideoEdgeStatus ok = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+    VideoEdgeStatus failed = StatusAggregator.reconcileFailed(ve(2), ok, T1, "forbidden");
+    assertThat(failed.observedGeneration()).isEqualTo(1L);
+    assertThat(condition(failed, Conditions.READY)).isEqualTo(condition(ok, Conditions.READY));
+    assertThat(condition(failed, Conditions.DEGRADED)).satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).isEqualTo(StatusAggregator.RECONCILE_FAILED);
+      assertThat(c.getLastTransitionTime()).isEqualTo(T1.toString());
+    });
+    assertThat(failed.nodes()).isEqualTo(ok.nodes());
+  }
+}
