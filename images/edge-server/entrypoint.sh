@@ -1,0 +1,14 @@
+#!/bin/sh
+# Edge server entry point: the operator's DaemonSet passes the arguments (--config ...) and sets
+# VIDEOEDGE_NUMA_INTERLEAVE=true for tuning.numaInterleave. numactl needs set_mempolicy, which a
+# seccomp profile may refuse; then the server runs without interleave and says so.
+set -eu
+CP=/opt/videoedge/app.jar:/opt/videoedge/lib/*
+MAIN=io.videoedge.server.EdgeServerMain
+if [ "${VIDEOEDGE_NUMA_INTERLEAVE:-false}" = true ]; then
+  if numactl --interleave=all true 2>/dev/null; then
+    exec numactl --interleave=all java -cp "$CP" "$MAIN" "$@"
+  fi
+  echo '{"level":"WARN","logger":"entrypoint","message":"numaInterleave requested but numactl --interleave=all is refused here (set_mempolicy); running without it"}' >&2
+fi
+exec java -cp "$CP" "$MAIN" "$@"
