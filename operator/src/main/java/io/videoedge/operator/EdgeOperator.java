@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.videoedge.operator.reconciler.VideoEdgeReconciler;
+import io.videoedge.operator.status.StatusMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -61,7 +62,7 @@ public final class EdgeOperator implements AutoCloseable {
             false));
       }
     });
-    operator.register(new VideoEdgeReconciler(options.settings(), options.clock()), c -> {
+    operator.register(new VideoEdgeReconciler(options.settings(), options.clock(), new StatusMetrics(options.registry())), c -> {
       if (!options.namespaces().isEmpty()) {
         c.settingNamespaces(options.namespaces());
       }

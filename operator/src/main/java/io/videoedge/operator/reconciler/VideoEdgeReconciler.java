@@ -36,6 +36,7 @@ import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.status.EventRecorder;
 import io.videoedge.operator.status.NodeReport;
 import io.videoedge.operator.status.StatusAggregator;
+import io.videoedge.operator.status.StatusMetrics;
 import io.videoedge.operator.status.TransitionEvents;
 import java.time.Clock;
 import java.util.Comparator;
@@ -79,10 +80,12 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
   private final OperatorSettings settings;
   private final Clock clock;
+  private final StatusMetrics metrics;
 
-  public VideoEdgeReconciler(OperatorSettings settings, Clock clock) {
+  public VideoEdgeReconciler(OperatorSettings settings, Clock clock, StatusMetrics metrics) {
     this.settings = settings;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
@@ -116,6 +119,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     reportNodes(ve, claims, cluster, pods, valid, status, context);
 
     VideoEdgeStatus next = status.build(ve.getStatus());
+    metrics.record(ve, next);
     UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
     if (!next.equals(ve.getStatus())) {
       EventRecorder.of(context, settings).record(ve, TransitionEvents.between(ve.getStatus(), next));
@@ -236,6 +240,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         .toList();
     if (remaining.isEmpty()) {
       log.info("All NodeTunings of {} are gone: the nodes are restored", Names.namespacedName(ve));
+      metrics.remove(ve);
       return DeleteControl.defaultDelete();
     }
     // the agents restore each node's originals, then release their finalizers
@@ -247,6 +252,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     status.notReady(Conditions.SERVER_AVAILABLE, Conditions.RESTORING,
         "deleting: the edge servers go with the VideoEdge (garbage collected)");
     VideoEdgeStatus next = status.build(ve.getStatus());
+    metrics.record(ve, next);
     if (!next.equals(ve.getStatus())) {
       StatusPatch.apply(context, ve, next);
     }

@@ -468,7 +468,9 @@ class VideoEdgeOperatorIT {
       assertThat(metrics.statusCode()).isEqualTo(200);
       assertThat(metrics.body())
           .contains("operator_sdk_reconciliations_success_total{group=\"videoedge.io\",kind=\"VideoEdge\",name=\"edge\",namespace=\"" + ns + "\"")
-          .contains("operator_sdk_controllers_execution_reconcile_seconds");
+          .contains("operator_sdk_controllers_execution_reconcile_seconds")
+          .contains("videoedge_nodes{namespace=\"" + ns + "\",state=\"selected\",videoedge=\"edge\"}")
+          .contains("videoedge_condition{namespace=\"" + ns + "\",type=\"Ready\",videoedge=\"edge\"}");
     });
     for (String probe : List.of("/healthz", "/readyz")) {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"

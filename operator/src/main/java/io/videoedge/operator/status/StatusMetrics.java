@@ -1,0 +1,93 @@
+package io.videoedge.operator.status;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Each VideoEdge's status as gauges, so alerts need no kube-state-metrics:
+ * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving}} and
+ * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True).
+ */
+public final class StatusMetrics {
+  private static final List<String> CONDITION_TYPES =
+      List.of(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.DEGRADED);
+
+  private final MeterRegistry registry;
+  private final Map<String, VideoEdgeStatus> latest = new ConcurrentHashMap<>();
+  private final Map<String, List<Meter>> meters = new ConcurrentHashMap<>();
+
+  public StatusMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** The status the operator just computed for this VideoEdge. */
+  public void record(VideoEdge ve, VideoEdgeStatus status) {
+    String key = key(ve);
+    latest.put(key, status);
+    meters.computeIfAbsent(key, k -> register(ve, k));
+  }
+
+  /** The VideoEdge is gone: its series go too. */
+  public void remove(VideoEdge ve) {
+    String key = key(ve);
+    latest.remove(key);
+    List<Meter> gone = meters.remove(key);
+    if (gone != null) {
+      gone.forEach(registry::remove);
+    }
+  }
+
+  private List<Meter> register(VideoEdge ve, String key) {
+    String namespace = ve.getMetadata().getNamespace();
+    String name = ve.getMetadata().getName();
+    List<Meter> registered = new ArrayList<>();
+    registered.add(nodes(namespace, name, key, "selected", VideoEdgeStatus.NodeCounts::selected));
+    registered.add(nodes(namespace, name, key, "tuned", VideoEdgeStatus.NodeCounts::tuned));
+    registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
+    for (String type : CONDITION_TYPES) {
+      registered.add(Gauge.builder("videoedge.condition", () -> conditionTrue(key, type) ? 1 : 0)
+          .tags("namespace", namespace, "videoedge", name, "type", type)
+          .description("1 when the VideoEdge's condition of this type is True")
+          .register(registry));
+    }
+    return registered;
+  }
+
+  private Gauge nodes(String namespace, String name, String key, String state,
+      ToDoubleFunction<VideoEdgeStatus.NodeCounts> count) {
+    return Gauge.builder("videoedge.nodes", () -> {
+      VideoEdgeStatus status = latest.get(key);
+      return status == null || status.nodes() == null ? 0 : count.applyAsDouble(status.nodes());
+    }).tags("namespace", namespace, "videoedge", name, "state", state)
+        .description("Nodes of the VideoEdge: selected, tuned for the current generation, serving")
+        .register(registry);
+  }
+
+  private boolean conditionTrue(String key, String type) {
+    VideoEdgeStatus status = latest.get(key);
+    if (status == null || status.conditions() == null) {
+      return false;
+    }
+    for (Condition c : status.conditions()) {
+      if (type.equals(c.getType())) {
+        return Conditions.TRUE.equals(c.getStatus());
+      }
+    }
+    return false;
+  }
+
+  private static String key(VideoEdge ve) {
+    return Objects.requireNonNull(ve.getMetadata().getNamespace()) + "/" + ve.getMetadata().getName();
+  }
+}
