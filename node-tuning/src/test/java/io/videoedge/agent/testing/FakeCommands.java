@@ -55,9 +55,9 @@ public final class FakeCommands implements CommandRunner {
     return this;
   }
 
-  /** The NIC accepts ethtool -C param but rounds to value (read back differs). */
-  public FakeCommands clamp(String iface, String param, String value) {
-    clamps.put(iface + " " + param, value);
+  /** The NIC accepts ethtool -C param asked but keeps held instead (rounds it: read back differs). */
+  public FakeCommands clamp(String iface, String param, String asked, String held) {
+    clamps.put(iface + " " + param + " " + asked, held);
     return this;
   }
 
@@ -143,7 +143,7 @@ public final class FakeCommands implements CommandRunner {
     if (m == null || "n/a".equals(m.get(param))) {
       return notSupported("coalesce");
     }
-    m.put(param, clamps.getOrDefault(iface + " " + param, value));
+    m.put(param, clamps.getOrDefault(iface + " " + param + " " + value, value));
     return ok("");
   }
 

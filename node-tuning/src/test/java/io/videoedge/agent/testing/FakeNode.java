@@ -219,6 +219,21 @@ public final class FakeNode {
     }
   }
 
+  /**
+   * Makes a kernel file refuse writes while reads still work, as the kernel does (EIO for a
+   * managed IRQ, EINVAL for a value out of range): a link to /proc/version, which root can read
+   * but no one can write.
+   */
+  public void refuseWrites(String relative) {
+    Path f = root.resolve(relative);
+    try {
+      Files.deleteIfExists(f);
+      Files.createSymbolicLink(f, Path.of("/proc/version"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private void link(String from, String to) {
     Path f = root.resolve(from);
     try {
