@@ -285,7 +285,10 @@ public final class ApplyEngine {
       String error, List<String> notes) {
     Map<String, String> originals = new LinkedHashMap<>();
     journal.entries().forEach(e -> originals.put(e.name(), e.original()));
-    return new PassResult(o, plan, facts, drifted, wrote, error, notes, originals);
+    // a value the agent set earlier stays Applied on later passes (Unchanged means it was already so)
+    Plan shown = new Plan(plan.settings().stream().map(s -> s.state() == SettingState.UNCHANGED && originals.containsKey(s.name())
+        ? s.with(SettingState.APPLIED, s.current(), s.message()) : s).toList());
+    return new PassResult(o, shown, facts, drifted, wrote, error, notes, originals);
   }
 
   private static String describe(Map<String, String> m) {
