@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.Appliers;
 import io.videoedge.agent.apply.Journal;
@@ -16,6 +14,8 @@ import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.host.ProcessRunner;
 import io.videoedge.agent.k8s.EventRecorder;
+import io.videoedge.agent.k8s.KubeClient;
+import io.videoedge.agent.k8s.KubeConfig;
 import io.videoedge.agent.k8s.NodeTuningAgent;
 import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.metrics.MetricsServer;
@@ -121,7 +121,7 @@ public final class NodeTuningMain implements Runnable {
         return 2;
       }
       AgentMetrics metrics = new AgentMetrics();
-      KubernetesClient client = new KubernetesClientBuilder().build();
+      KubeClient client = new KubeClient(KubeConfig.load());
       NodeTuningAgent agent = new NodeTuningAgent(client, node, host.engine(), metrics,
           new EventRecorder(client, eventsNamespace, node, Clock.systemUTC()), driftInterval, Clock.systemUTC());
       try (MetricsServer ignored = new MetricsServer(metricsPort, metrics, agent::healthy)) {

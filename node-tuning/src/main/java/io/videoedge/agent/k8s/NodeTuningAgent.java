@@ -1,11 +1,7 @@
 package io.videoedge.agent.k8s;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.util.Map;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
@@ -31,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches this node's NodeTuning only (field selector metadata.name=NODE) and keeps the node as
+ * Watches this node's NodeTuning only (list+watch with field selector metadata.name=NODE) and keeps the node as
  * it asks: finalizer first, then a pass on every change, every drift interval, and retries with
  * backoff while something waits or fails; originals restored, then the finalizer released, when
  * it is deleted. All work runs on one thread, so passes never overlap. Stopping the agent
@@ -42,7 +38,7 @@ public final class NodeTuningAgent implements AutoCloseable {
   private static final Duration MIN_RETRY = Duration.ofSeconds(2);
   private static final Duration MAX_RETRY = Duration.ofMinutes(2);
 
-  private final KubernetesClient client;
+  private final KubeClient kube;
   private final String node;
   private final ApplyEngine engine;
   private final AgentMetrics metrics;
@@ -55,14 +51,14 @@ public final class NodeTuningAgent implements AutoCloseable {
     return t;
   });
   private final AtomicBoolean queued = new AtomicBoolean();
-  private SharedIndexInformer<NodeTuning> informer;
+  private NodeTuningWatch watch;
   private ScheduledFuture<?> retry;
   private Duration backoff = MIN_RETRY;
   private String lastEventKey;
 
-  public NodeTuningAgent(KubernetesClient client, String node, ApplyEngine engine, AgentMetrics metrics,
+  public NodeTuningAgent(KubeClient kube, String node, ApplyEngine engine, AgentMetrics metrics,
       EventRecorder events, Duration driftInterval, Clock clock) {
-    this.client = client;
+    this.kube = kube;
     this.node = node;
     this.engine = engine;
     this.metrics = metrics;
@@ -72,22 +68,8 @@ public final class NodeTuningAgent implements AutoCloseable {
   }
 
   public void start() {
-    informer = client.resources(NodeTuning.class).withField("metadata.name", node).inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(NodeTuning obj) {
-        trigger();
-      }
-
-      @Override
-      public void onUpdate(NodeTuning oldObj, NodeTuning newObj) {
-        trigger();
-      }
-
-      @Override
-      public void onDelete(NodeTuning obj, boolean deletedFinalStateUnknown) {
-        LOG.info("NodeTuning {} is gone", node);
-      }
-    }, 0);
+    watch = new NodeTuningWatch(kube, node, this::trigger);
+    watch.start();
     // drift: periodic re-check of every value; events trigger one too
     worker.scheduleWithFixedDelay(this::trigger, driftInterval.toMillis(), driftInterval.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info("watching NodeTuning {} (drift check every {} s)", node, driftInterval.toSeconds());
@@ -95,7 +77,7 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   /** Whether the agent is watching its NodeTuning (for /healthz). */
   public boolean healthy() {
-    return informer != null && informer.isRunning() && informer.hasSynced() && !worker.isShutdown();
+    return watch != null && watch.synced() && !worker.isShutdown();
   }
 
   /** Queues one pass; passes requested while one is queued collapse into it. */
@@ -114,7 +96,7 @@ public final class NodeTuningAgent implements AutoCloseable {
   }
 
   private void reconcile() {
-    NodeTuning nt = informer.getStore().getByKey(node);
+    NodeTuning nt = watch.current();
     if (nt == null) {
       return; // nothing asked; the journal stays for whoever comes next
     }
@@ -199,9 +181,8 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   private void patchJson(NodeTuning nt, String patch) {
     try {
-      client.resources(NodeTuning.class).withName(nt.getMetadata().getName())
-          .patch(PatchContext.of(PatchType.JSON), patch);
-    } catch (KubernetesClientException e) {
+      kube.patch(NodeTuningWatch.PATH + "/" + nt.getMetadata().getName(), "application/json-patch+json", patch);
+    } catch (IOException e) {
       // a concurrent change failed the test op: the watch brings the new object and another pass
       LOG.warn("patch of {} failed ({}), retrying", node, e.getMessage());
       retryLater();
@@ -212,12 +193,11 @@ public final class NodeTuningAgent implements AutoCloseable {
     if (status.equals(nt.getStatus())) {
       return; // written only when it changed
     }
-    NodeTuning patch = new NodeTuning();
-    patch.getMetadata().setName(nt.getMetadata().getName());
-    patch.setStatus(status);
     try {
-      client.resources(NodeTuning.class).resource(patch).patchStatus();
-    } catch (KubernetesClientException e) {
+      // "add" replaces the whole status, so fields that became empty do not linger
+      String patch = KubeClient.JSON.writeValueAsString(java.util.List.of(Map.of("op", "add", "path", "/status", "value", status)));
+      kube.patch(NodeTuningWatch.PATH + "/" + nt.getMetadata().getName() + "/status", "application/json-patch+json", patch);
+    } catch (IOException e) {
       LOG.warn("status of {} not written ({}), retrying", node, e.getMessage());
       retryLater();
     }
@@ -238,8 +218,8 @@ public final class NodeTuningAgent implements AutoCloseable {
   @Override
   public void close() {
     worker.shutdownNow();
-    if (informer != null) {
-      informer.close();
+    if (watch != null) {
+      watch.close();
     }
   }
 }

@@ -56,6 +56,8 @@ class NodeTuningAgentIT {
   private static RealApiServer api;
   private static KubernetesClient admin;
   private static KubernetesClient asAgent;
+  /** The agent's own client, acting as the ServiceAccount. */
+  private static KubeClient agentClient;
 
   @TempDir
   Path tmp;
@@ -78,6 +80,8 @@ class NodeTuningAgentIT {
     config.setImpersonateUsername("system:serviceaccount:" + ns + ":" + SA);
     config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
     asAgent = new KubernetesClientBuilder().withConfig(config).build();
+    agentClient = new KubeClient(KubeConfig.fromKubeconfig(api.kubeconfigFile())
+        .impersonating(config.getImpersonateUsername(), List.of(config.getImpersonateGroups())));
   }
 
   /** The chart's rules file, as the chart will include it. */
@@ -93,6 +97,7 @@ class NodeTuningAgentIT {
   @AfterAll
   static void close() {
     asAgent.close();
+    agentClient.close();
     admin.close();
   }
 
@@ -110,8 +115,8 @@ class NodeTuningAgentIT {
         .nic("eth0", "mlx5_core", 4, 40, 0);
     FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
     AgentMetrics metrics = new AgentMetrics();
-    NodeTuningAgent agent = new NodeTuningAgent(asAgent, name, Agents.engine(fs, cmds, tmp.resolve(name + "-journal.json")),
-        metrics, new EventRecorder(asAgent, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
+    NodeTuningAgent agent = new NodeTuningAgent(agentClient, name, Agents.engine(fs, cmds, tmp.resolve(name + "-journal.json")),
+        metrics, new EventRecorder(agentClient, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
     agents.add(agent);
     agent.start();
     return new Node(name, fs, cmds, metrics, agent);
