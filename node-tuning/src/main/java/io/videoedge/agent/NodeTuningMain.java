@@ -45,6 +45,11 @@ public final class NodeTuningMain implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // LOG_LEVEL (error, warn, info, debug; the chart sets it) before the first logger exists
+    String level = System.getenv("LOG_LEVEL");
+    if (level != null && !level.isBlank() && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level.strip().toLowerCase(java.util.Locale.ROOT));
+    }
     System.exit(run(args));
   }
 
