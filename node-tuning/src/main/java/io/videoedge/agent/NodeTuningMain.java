@@ -54,7 +54,13 @@ public final class NodeTuningMain implements Runnable {
   }
 
   public static int run(String... args) {
-    return new CommandLine(new NodeTuningMain()).registerConverter(Duration.class, NodeTuningMain::duration).execute(args);
+    return run(new PrintWriter(System.out, true), args);
+  }
+
+  /** Runs a command with its output on out (tests). */
+  public static int run(PrintWriter out, String... args) {
+    return new CommandLine(new NodeTuningMain()).registerConverter(Duration.class, NodeTuningMain::duration)
+        .setOut(out).execute(args);
   }
 
   @Override
