@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.Appliers;
 import io.videoedge.agent.apply.Journal;
@@ -13,9 +15,8 @@ import io.videoedge.agent.apply.Validator;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.host.ProcessRunner;
+import io.videoedge.agent.k8s.AgentClient;
 import io.videoedge.agent.k8s.EventRecorder;
-import io.videoedge.agent.k8s.KubeClient;
-import io.videoedge.agent.k8s.KubeConfig;
 import io.videoedge.agent.k8s.NodeTuningAgent;
 import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.metrics.MetricsServer;
@@ -132,7 +133,8 @@ public final class NodeTuningMain implements Runnable {
         return 2;
       }
       AgentMetrics metrics = new AgentMetrics();
-      KubeClient client = new KubeClient(KubeConfig.load());
+      // in-cluster (ServiceAccount, token re-read as it rotates) or $KUBECONFIG, as Fabric8 finds it
+      KubernetesClient client = AgentClient.create(Config.autoConfigure(null));
       NodeTuningAgent agent = new NodeTuningAgent(client, node, host.engine(), metrics,
           new EventRecorder(client, eventsNamespace, node, Clock.systemUTC()), driftInterval, Clock.systemUTC());
       try (MetricsServer ignored = new MetricsServer(metricsPort, metrics, agent::healthy)) {

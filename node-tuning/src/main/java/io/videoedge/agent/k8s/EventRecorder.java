@@ -1,11 +1,12 @@
 package io.videoedge.agent.k8s;
 
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.videoedge.api.NodeTuning;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,14 +19,14 @@ public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   public static final String COMPONENT = "videoedge-node-agent";
 
-  private final KubeClient kube;
+  private final KubernetesClient client;
   private final String namespace;
   private final String node;
   private final Clock clock;
   private final AtomicLong seq = new AtomicLong();
 
-  public EventRecorder(KubeClient kube, String namespace, String node, Clock clock) {
-    this.kube = kube;
+  public EventRecorder(KubernetesClient client, String namespace, String node, Clock clock) {
+    this.client = client;
     this.namespace = namespace;
     this.node = node;
     this.clock = clock;
@@ -41,30 +42,20 @@ public final class EventRecorder {
 
   private void emit(NodeTuning nt, String type, String reason, String message) {
     String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
-    Map<String, Object> involved = new LinkedHashMap<>();
-    involved.put("apiVersion", nt.getApiVersion());
-    involved.put("kind", nt.getKind());
-    involved.put("name", nt.getMetadata().getName());
-    involved.put("uid", nt.getMetadata().getUid());
-    involved.put("resourceVersion", nt.getMetadata().getResourceVersion());
-    Map<String, Object> ev = new LinkedHashMap<>();
-    ev.put("apiVersion", "v1");
-    ev.put("kind", "Event");
-    ev.put("metadata", Map.of("name", nt.getMetadata().getName() + "." + Long.toHexString(clock.millis()) + seq.incrementAndGet(),
-        "namespace", namespace));
-    ev.put("involvedObject", involved);
-    ev.put("type", type);
-    ev.put("reason", reason);
-    ev.put("message", message.length() > 1024 ? message.substring(0, 1021) + "..." : message);
-    ev.put("source", Map.of("component", COMPONENT, "host", node));
-    ev.put("reportingComponent", COMPONENT);
-    ev.put("reportingInstance", node);
-    ev.put("firstTimestamp", now);
-    ev.put("lastTimestamp", now);
-    ev.put("count", 1);
+    String name = nt.getMetadata().getName() + "." + Long.toHexString(clock.millis()) + seq.incrementAndGet();
     try {
-      kube.post("/api/v1/namespaces/" + namespace + "/events", KubeClient.JSON.writeValueAsString(ev));
-    } catch (IOException e) {
+      client.v1().events().inNamespace(namespace).resource(new EventBuilder()
+          .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+          .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(nt.getApiVersion()).withKind(nt.getKind())
+              .withName(nt.getMetadata().getName()).withUid(nt.getMetadata().getUid())
+              .withResourceVersion(nt.getMetadata().getResourceVersion()).build())
+          .withType(type).withReason(reason)
+          .withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
+          .withNewSource().withComponent(COMPONENT).withHost(node).endSource()
+          .withReportingComponent(COMPONENT).withReportingInstance(node)
+          .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+          .build()).create();
+    } catch (KubernetesClientException e) {
       LOG.warn("event {} {} not recorded: {}", reason, message, e.getMessage());
     }
   }

@@ -1,7 +1,11 @@
 package io.videoedge.agent.k8s;
 
-import java.io.IOException;
-import java.util.Map;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
@@ -13,6 +17,7 @@ import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.VideoEdgeApi;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -27,18 +32,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches this node's NodeTuning only (list+watch with field selector metadata.name=NODE) and keeps the node as
- * it asks: finalizer first, then a pass on every change, every drift interval, and retries with
- * backoff while something waits or fails; originals restored, then the finalizer released, when
- * it is deleted. All work runs on one thread, so passes never overlap. Stopping the agent
- * changes nothing on the node: rolling back on exit caused outages elsewhere.
+ * Watches this node's NodeTuning only (a Fabric8 informer with the field selector
+ * metadata.name=NODE, resync off: it lists, watches, and relists after 410 Gone or a broken
+ * watch by itself) and keeps the node as it asks: finalizer first, then a pass on every change,
+ * every drift interval, and retries with backoff while something waits or fails; originals
+ * restored, then the finalizer released, when it is deleted. All work runs on one thread, so
+ * passes never overlap. Stopping the agent changes nothing on the node: rolling back on exit
+ * caused outages elsewhere.
  */
 public final class NodeTuningAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeTuningAgent.class);
   private static final Duration MIN_RETRY = Duration.ofSeconds(2);
   private static final Duration MAX_RETRY = Duration.ofMinutes(2);
 
-  private final KubeClient kube;
+  private final KubernetesClient client;
   private final String node;
   private final ApplyEngine engine;
   private final AgentMetrics metrics;
@@ -51,14 +58,14 @@ public final class NodeTuningAgent implements AutoCloseable {
     return t;
   });
   private final AtomicBoolean queued = new AtomicBoolean();
-  private NodeTuningWatch watch;
+  private SharedIndexInformer<NodeTuning> informer;
   private ScheduledFuture<?> retry;
   private Duration backoff = MIN_RETRY;
   private String lastEventKey;
 
-  public NodeTuningAgent(KubeClient kube, String node, ApplyEngine engine, AgentMetrics metrics,
+  public NodeTuningAgent(KubernetesClient client, String node, ApplyEngine engine, AgentMetrics metrics,
       EventRecorder events, Duration driftInterval, Clock clock) {
-    this.kube = kube;
+    this.client = client;
     this.node = node;
     this.engine = engine;
     this.metrics = metrics;
@@ -68,8 +75,29 @@ public final class NodeTuningAgent implements AutoCloseable {
   }
 
   public void start() {
-    watch = new NodeTuningWatch(kube, node, this::trigger);
-    watch.start();
+    // resync 0: no periodic replay of the cache; the drift check below is the agent's own timer
+    informer = client.resources(NodeTuning.class).withField("metadata.name", node).runnableInformer(0);
+    // keep list+watch going through any failure (API server away at start-up, a watch error other
+    // than 410): Fabric8 logs each one and reconnects with its backoff; the default would stop the
+    // informer for good, and /healthz would only say so
+    informer.exceptionHandler((started, t) -> true);
+    informer.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(NodeTuning obj) {
+        trigger();
+      }
+
+      @Override
+      public void onUpdate(NodeTuning oldObj, NodeTuning newObj) {
+        trigger();
+      }
+
+      @Override
+      public void onDelete(NodeTuning obj, boolean deletedFinalStateUnknown) {
+        LOG.info("NodeTuning {} is gone", node);
+      }
+    });
+    informer.start(); // not waited for: the first list (or relist) triggers the first pass
     // drift: periodic re-check of every value; events trigger one too
     worker.scheduleWithFixedDelay(this::trigger, driftInterval.toMillis(), driftInterval.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info("watching NodeTuning {} (drift check every {} s)", node, driftInterval.toSeconds());
@@ -77,7 +105,7 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   /** Whether the agent is watching its NodeTuning (for /healthz). */
   public boolean healthy() {
-    return watch != null && watch.synced() && !worker.isShutdown();
+    return informer != null && informer.isRunning() && informer.hasSynced() && !worker.isShutdown();
   }
 
   /** Queues one pass; passes requested while one is queued collapse into it. */
@@ -96,7 +124,7 @@ public final class NodeTuningAgent implements AutoCloseable {
   }
 
   private void reconcile() {
-    NodeTuning nt = watch.current();
+    NodeTuning nt = informer.getStore().getByKey(node); // cluster-scoped: the key is the name
     if (nt == null) {
       return; // nothing asked; the journal stays for whoever comes next
     }
@@ -181,9 +209,9 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   private void patchJson(NodeTuning nt, String patch) {
     try {
-      kube.patch(NodeTuningWatch.PATH + "/" + nt.getMetadata().getName(), "application/json-patch+json", patch);
-    } catch (IOException e) {
-      // a concurrent change failed the test op: the watch brings the new object and another pass
+      client.resources(NodeTuning.class).withName(nt.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch);
+    } catch (KubernetesClientException e) {
+      // a concurrent change failed the test op: the informer brings the new object and another pass
       LOG.warn("patch of {} failed ({}), retrying", node, e.getMessage());
       retryLater();
     }
@@ -193,11 +221,19 @@ public final class NodeTuningAgent implements AutoCloseable {
     if (status.equals(nt.getStatus())) {
       return; // written only when it changed
     }
+    // a copy: the informer's object is its cache. The whole status is replaced (fields that became
+    // empty do not linger), at the resourceVersion the pass saw
+    NodeTuning update = client.getKubernetesSerialization().clone(nt);
+    update.setStatus(status);
     try {
-      // "add" replaces the whole status, so fields that became empty do not linger
-      String patch = KubeClient.JSON.writeValueAsString(java.util.List.of(Map.of("op", "add", "path", "/status", "value", status)));
-      kube.patch(NodeTuningWatch.PATH + "/" + nt.getMetadata().getName() + "/status", "application/json-patch+json", patch);
-    } catch (IOException e) {
+      client.resource(update).updateStatus();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+        // the object changed since this pass read it (often: our own last status write): the
+        // informer delivers the newer one, and its event brings another pass
+        LOG.debug("status of {} not written: the object changed meanwhile", node);
+        return;
+      }
       LOG.warn("status of {} not written ({}), retrying", node, e.getMessage());
       retryLater();
     }
@@ -218,8 +254,8 @@ public final class NodeTuningAgent implements AutoCloseable {
   @Override
   public void close() {
     worker.shutdownNow();
-    if (watch != null) {
-      watch.close();
+    if (informer != null) {
+      informer.close();
     }
   }
 }

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.testing.Agents;
@@ -55,9 +54,8 @@ class NodeTuningAgentIT {
   private static final String SA = "node-agent";
   private static RealApiServer api;
   private static KubernetesClient admin;
+  /** The agent's client (built as in production), acting as the ServiceAccount. */
   private static KubernetesClient asAgent;
-  /** The agent's own client, acting as the ServiceAccount. */
-  private static KubeClient agentClient;
 
   @TempDir
   Path tmp;
@@ -79,9 +77,7 @@ class NodeTuningAgentIT {
     Config config = Config.fromKubeconfig(api.kubeconfigYaml());
     config.setImpersonateUsername("system:serviceaccount:" + ns + ":" + SA);
     config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
-    asAgent = new KubernetesClientBuilder().withConfig(config).build();
-    agentClient = new KubeClient(KubeConfig.fromKubeconfig(api.kubeconfigFile())
-        .impersonating(config.getImpersonateUsername(), List.of(config.getImpersonateGroups())));
+    asAgent = AgentClient.create(config);
   }
 
   /** The chart's rules file, as the chart will include it. */
@@ -97,7 +93,6 @@ class NodeTuningAgentIT {
   @AfterAll
   static void close() {
     asAgent.close();
-    agentClient.close();
     admin.close();
   }
 
@@ -115,8 +110,8 @@ class NodeTuningAgentIT {
         .nic("eth0", "mlx5_core", 4, 40, 0);
     FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
     AgentMetrics metrics = new AgentMetrics();
-    NodeTuningAgent agent = new NodeTuningAgent(agentClient, name, Agents.engine(fs, cmds, tmp.resolve(name + "-journal.json")),
-        metrics, new EventRecorder(agentClient, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
+    NodeTuningAgent agent = new NodeTuningAgent(asAgent, name, Agents.engine(fs, cmds, tmp.resolve(name + "-journal.json")),
+        metrics, new EventRecorder(asAgent, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
     agents.add(agent);
     agent.start();
     return new Node(name, fs, cmds, metrics, agent);
