@@ -1,0 +1,38 @@
+package io.videoedge.agent.apply;
+
+import io.videoedge.agent.plan.Plan;
+import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.probe.NodeFacts;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one pass did.
+ *
+ * @param plan every setting with its final state (Applied, Unchanged, Planned, Pending, Unsupported, Failed)
+ * @param drifted settings of the same plan found rewritten since the last pass (found value in current)
+ * @param wrote whether anything on the node was changed and kept
+ * @param error why the pass failed, null when it did not
+ * @param notes things a person may want to know (originals restored for settings no longer asked for)
+ * @param originals the journal's original value per setting name, after the pass
+ */
+public record PassResult(Outcome outcome, Plan plan, NodeFacts facts, List<Setting> drifted, boolean wrote, String error,
+    List<String> notes, Map<String, String> originals) {
+
+  public enum Outcome {
+    /** Everything the node can take is in place. */
+    APPLIED,
+    /** Plan mode: nothing changed. */
+    PLANNED,
+    /** A value was refused before any write. */
+    INVALID,
+    /** A write failed; everything this pass changed was restored. */
+    ROLLED_BACK,
+    /** A write failed and restoring this pass's changes failed too. */
+    ROLLBACK_INCOMPLETE
+  }
+
+  public String fingerprint() {
+    return plan.fingerprint();
+  }
+}

@@ -1,0 +1,17 @@
+package io.videoedge.agent.apply;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What restoring the originals did.
+ *
+ * @param restored settings written back to their original
+ * @param gone settings whose target no longer exists (nothing to restore), dropped from the journal
+ * @param failed settings that could not be restored, with why; still in the journal
+ */
+public record RevertResult(List<String> restored, List<String> gone, Map<String, String> failed) {
+  public boolean complete() {
+    return failed.isEmpty();
+  }
+}

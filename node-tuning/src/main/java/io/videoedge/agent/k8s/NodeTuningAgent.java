@@ -1,0 +1,261 @@
+package io.videoedge.agent.k8s;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.videoedge.agent.apply.ApplyEngine;
+import io.videoedge.agent.apply.PassResult;
+import io.videoedge.agent.apply.RevertResult;
+import io.videoedge.agent.metrics.AgentMetrics;
+import io.videoedge.agent.plan.Desired;
+import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.report.StatusBuilder;
+import io.videoedge.api.Conditions;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.NodeTuningStatus;
+import io.videoedge.api.VideoEdgeApi;
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches this node's NodeTuning only (a Fabric8 informer with the field selector
+ * metadata.name=NODE, resync off: it lists, watches, and relists after 410 Gone or a broken
+ * watch by itself) and keeps the node as it asks: finalizer first, then a pass on every change,
+ * every drift interval, and retries with backoff while something waits or fails; originals
+ * restored, then the finalizer released, when it is deleted. All work runs on one thread, so
+ * passes never overlap. Stopping the agent changes nothing on the node: rolling back on exit
+ * caused outages elsewhere.
+ */
+public final class NodeTuningAgent implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeTuningAgent.class);
+  private static final Duration MIN_RETRY = Duration.ofSeconds(2);
+  private static final Duration MAX_RETRY = Duration.ofMinutes(2);
+
+  private final KubernetesClient client;
+  private final String node;
+  private final ApplyEngine engine;
+  private final AgentMetrics metrics;
+  private final EventRecorder events;
+  private final Duration driftInterval;
+  private final Clock clock;
+  private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "node-tuning");
+    t.setDaemon(true);
+    return t;
+  });
+  private final AtomicBoolean queued = new AtomicBoolean();
+  private SharedIndexInformer<NodeTuning> informer;
+  private ScheduledFuture<?> retry;
+  private Duration backoff = MIN_RETRY;
+  private String lastEventKey;
+
+  public NodeTuningAgent(KubernetesClient client, String node, ApplyEngine engine, AgentMetrics metrics,
+      EventRecorder events, Duration driftInterval, Clock clock) {
+    this.client = client;
+    this.node = node;
+    this.engine = engine;
+    this.metrics = metrics;
+    this.events = events;
+    this.driftInterval = driftInterval;
+    this.clock = clock;
+  }
+
+  public void start() {
+    // resync 0: no periodic replay of the cache; the drift check below is the agent's own timer
+    informer = client.resources(NodeTuning.class).withField("metadata.name", node).runnableInformer(0);
+    // keep list+watch going through any failure (API server away at start-up, a watch error other
+    // than 410): Fabric8 logs each one and reconnects with its backoff; the default would stop the
+    // informer for good, and /healthz would only say so
+    informer.exceptionHandler((started, t) -> true);
+    informer.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(NodeTuning obj) {
+        trigger();
+      }
+
+      @Override
+      public void onUpdate(NodeTuning oldObj, NodeTuning newObj) {
+        trigger();
+      }
+
+      @Override
+      public void onDelete(NodeTuning obj, boolean deletedFinalStateUnknown) {
+        LOG.info("NodeTuning {} is gone", node);
+      }
+    });
+    informer.start(); // not waited for: the first list (or relist) triggers the first pass
+    // drift: periodic re-check of every value; events trigger one too
+    worker.scheduleWithFixedDelay(this::trigger, driftInterval.toMillis(), driftInterval.toMillis(), TimeUnit.MILLISECONDS);
+    LOG.info("watching NodeTuning {} (drift check every {} s)", node, driftInterval.toSeconds());
+  }
+
+  /** Whether the agent is watching its NodeTuning (for /healthz). */
+  public boolean healthy() {
+    return informer != null && informer.isRunning() && informer.hasSynced() && !worker.isShutdown();
+  }
+
+  /** Queues one pass; passes requested while one is queued collapse into it. */
+  public void trigger() {
+    if (queued.compareAndSet(false, true)) {
+      worker.execute(() -> {
+        queued.set(false);
+        try {
+          reconcile();
+        } catch (RuntimeException e) {
+          LOG.error("pass failed", e);
+          retryLater();
+        }
+      });
+    }
+  }
+
+  private void reconcile() {
+    NodeTuning nt = informer.getStore().getByKey(node); // cluster-scoped: the key is the name
+    if (nt == null) {
+      return; // nothing asked; the journal stays for whoever comes next
+    }
+    if (nt.getMetadata().getDeletionTimestamp() != null) {
+      if (hasFinalizer(nt)) {
+        restoreAndRelease(nt);
+      }
+      return;
+    }
+    if (!hasFinalizer(nt)) {
+      addFinalizer(nt); // before the first change, so a deletion always waits for the restore
+      return; // the update event brings the next pass
+    }
+    Desired desired = Desired.of(nt.getSpec());
+    PassResult r = engine.pass(desired);
+    metrics.recordPass(r, clock.instant());
+    long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
+    NodeTuningStatus status = StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant());
+    recordEvents(nt, r);
+    writeStatus(nt, status);
+    boolean waiting = r.outcome() != PassResult.Outcome.APPLIED && r.outcome() != PassResult.Outcome.PLANNED
+        || Conditions.APPLYING.equals(status.conditions().getFirst().getReason());
+    if (waiting) {
+      retryLater();
+    } else {
+      backoff = MIN_RETRY;
+    }
+  }
+
+  private void recordEvents(NodeTuning nt, PassResult r) {
+    if (!r.drifted().isEmpty()) {
+      events.warning(nt, "DriftCorrected", "settings rewritten on the node, re-applied: "
+          + r.drifted().stream().map(s -> s.name() + " was " + s.current()).collect(Collectors.joining(", ")));
+    }
+    String key = switch (r.outcome()) {
+      case APPLIED -> r.wrote() ? "Applied:" + r.fingerprint() : null;
+      case PLANNED -> "PlanOnly:" + r.fingerprint();
+      default -> r.outcome() + ":" + r.error();
+    };
+    // one event per outcome, not one per retry
+    if (key == null || key.equals(lastEventKey)) {
+      return;
+    }
+    lastEventKey = key;
+    switch (r.outcome()) {
+      case APPLIED -> events.normal(nt, "Applied", "applied " + r.plan().inState(io.videoedge.api.SettingState.APPLIED)
+          .stream().map(Setting::name).collect(Collectors.joining(", ")));
+      case PLANNED -> events.normal(nt, Conditions.PLAN_ONLY, r.plan().changes().size() + " setting(s) would change");
+      case INVALID -> events.warning(nt, Conditions.INVALID_SPEC, r.error());
+      case ROLLED_BACK -> events.warning(nt, Conditions.ROLLED_BACK, r.error());
+      case ROLLBACK_INCOMPLETE -> events.warning(nt, Conditions.APPLY_FAILED, r.error());
+    }
+    r.notes().forEach(n -> events.normal(nt, "Released", n));
+  }
+
+  private void restoreAndRelease(NodeTuning nt) {
+    RevertResult r = engine.revert();
+    if (!r.complete()) {
+      String msg = r.failed().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
+          .collect(Collectors.joining("; "));
+      events.warning(nt, Conditions.RESTORING, "could not restore: " + msg);
+      writeStatus(nt, StatusBuilder.restoring(r, nt.getStatus(),
+          Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant()));
+      retryLater();
+      return;
+    }
+    metrics.recordRevert();
+    events.normal(nt, "Restored", "originals restored (" + r.restored().size() + " settings); finalizer released");
+    List<String> finalizers = nt.getMetadata().getFinalizers();
+    int i = finalizers.indexOf(VideoEdgeApi.AGENT_FINALIZER);
+    patchJson(nt, "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/" + i + "\",\"value\":\"" + VideoEdgeApi.AGENT_FINALIZER
+        + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/" + i + "\"}]");
+    LOG.info("originals restored ({}), finalizer released", r.restored().size());
+  }
+
+  private void addFinalizer(NodeTuning nt) {
+    String patch = nt.getMetadata().getFinalizers() == null || nt.getMetadata().getFinalizers().isEmpty()
+        ? "[{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":[\"" + VideoEdgeApi.AGENT_FINALIZER + "\"]}]"
+        : "[{\"op\":\"add\",\"path\":\"/metadata/finalizers/-\",\"value\":\"" + VideoEdgeApi.AGENT_FINALIZER + "\"}]";
+    patchJson(nt, patch);
+  }
+
+  private void patchJson(NodeTuning nt, String patch) {
+    try {
+      client.resources(NodeTuning.class).withName(nt.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch);
+    } catch (KubernetesClientException e) {
+      // a concurrent change failed the test op: the informer brings the new object and another pass
+      LOG.warn("patch of {} failed ({}), retrying", node, e.getMessage());
+      retryLater();
+    }
+  }
+
+  private void writeStatus(NodeTuning nt, NodeTuningStatus status) {
+    if (status.equals(nt.getStatus())) {
+      return; // written only when it changed
+    }
+    // a copy: the informer's object is its cache. The whole status is replaced (fields that became
+    // empty do not linger), at the resourceVersion the pass saw
+    NodeTuning update = client.getKubernetesSerialization().clone(nt);
+    update.setStatus(status);
+    try {
+      client.resource(update).updateStatus();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+        // the object changed since this pass read it (often: our own last status write): the
+        // informer delivers the newer one, and its event brings another pass
+        LOG.debug("status of {} not written: the object changed meanwhile", node);
+        return;
+      }
+      LOG.warn("status of {} not written ({}), retrying", node, e.getMessage());
+      retryLater();
+    }
+  }
+
+  private static boolean hasFinalizer(NodeTuning nt) {
+    return nt.getMetadata().getFinalizers() != null && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
+  }
+
+  private void retryLater() {
+    if (retry != null && !retry.isDone()) {
+      return;
+    }
+    retry = worker.schedule(this::trigger, backoff.toMillis(), TimeUnit.MILLISECONDS);
+    backoff = backoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : backoff.multipliedBy(2);
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    if (informer != null) {
+      informer.close();
+    }
+  }
+}

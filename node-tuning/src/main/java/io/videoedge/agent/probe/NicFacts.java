@@ -1,0 +1,48 @@
+package io.videoedge.agent.probe;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One network interface as probed.
+ *
+ * @param driver kernel driver (mlx5_core, ixgbe, virtio_net, veth, ...), null when unknown
+ * @param numaNode NUMA node of the device, -1 when none
+ * @param rxQueues names of the RX queues (rx-0, rx-1, ...)
+ * @param queueIrqs IRQs of the device's RX/TX queues (control vectors left out), ascending
+ * @param irqAffinity current smp_affinity_list per queue IRQ
+ * @param rpsCpus current rps_cpus per RX queue
+ * @param rpsFlowCnt current rps_flow_cnt per RX queue
+ * @param channels ethtool -l, null when the query is not supported
+ * @param coalescing ethtool -c values by parameter (rx-usecs, tx-usecs, adaptive-rx); null when
+ *     not supported; a parameter the NIC does not have is absent
+ * @param tlsOffload ethtool -k tls-hw-tx-offload, null when unknown
+ */
+public record NicFacts(
+    String name,
+    String driver,
+    int numaNode,
+    List<String> rxQueues,
+    int txQueues,
+    List<Integer> queueIrqs,
+    Map<Integer, String> irqAffinity,
+    Map<String, String> rpsCpus,
+    Map<String, String> rpsFlowCnt,
+    Channels channels,
+    Map<String, String> coalescing,
+    Boolean tlsOffload) {
+
+  /**
+   * ethtool -l: maximum and current channel counts; a null count is "n/a" (the NIC has no
+   * such channel kind: veth has separate rx/tx, most multi-queue NICs have combined).
+   */
+  public record Channels(Integer maxCombined, Integer combined, Integer maxRx, Integer rx, Integer maxTx, Integer tx) {
+    public boolean hasCombined() {
+      return maxCombined != null && maxCombined > 0;
+    }
+
+    public boolean hasSeparate() {
+      return maxRx != null && maxRx > 0 && maxTx != null && maxTx > 0;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package io.videoedge.agent.probe;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the probe found on the node: hardware, capabilities and the current value of every
+ * setting the spec touches. Plain data: the planner decides from it without any I/O.
+ *
+ * @param sysctls current value per sysctl name asked for; a name is absent when its file is
+ *     (unknown sysctl, or one not visible in this network namespace)
+ * @param loadableModules modules that have a file under /lib/modules/KERNEL (or are built in)
+ * @param cgroupVersion "v1" or "v2"
+ * @param possibleCpus nr_cpu_ids: the width of the kernel's CPU bitmaps
+ * @param numaNodes CPUs of each NUMA node (one entry when the machine is not NUMA)
+ * @param defaultRouteInterface the interface of the IPv4 default route, when there is one
+ * @param pod the edge server pod's cgroup, when the spec names a pod
+ */
+public record NodeFacts(
+    String kernel,
+    List<String> congestionControls,
+    Set<String> loadableModules,
+    Set<String> loadedModules,
+    boolean tlsUlp,
+    String cgroupVersion,
+    int possibleCpus,
+    CpuSet onlineCpus,
+    Map<Integer, CpuSet> numaNodes,
+    String defaultRouteInterface,
+    Map<String, NicFacts> nics,
+    Map<String, String> sysctls,
+    boolean ethtoolAvailable,
+    boolean modprobeAvailable,
+    Optional<PodFacts> pod) {
+
+  /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
+  public String ktls() {
+    if (tlsUlp) {
+      return "available";
+    }
+    return loadableModules.contains("tls") ? "loadable" : "unavailable";
+  }
+
+  /** A congestion control the kernel offers now, or can load (tcp_NAME module present). */
+  public boolean congestionControlUsable(String name) {
+    return congestionControls.contains(name) || loadableModules.contains("tcp_" + name);
+  }
+
+  /** The NUMA node of a CPU, 0 when unknown. */
+  public int nodeOf(int cpu) {
+    return numaNodes.entrySet().stream().filter(e -> e.getValue().contains(cpu)).map(Map.Entry::getKey)
+        .findFirst().orElse(0);
+  }
+}

@@ -1,0 +1,257 @@
+package io.videoedge.agent.apply;
+
+import static io.videoedge.agent.testing.Specs.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.testing.Agents;
+import io.videoedge.agent.testing.FakeCommands;
+import io.videoedge.agent.testing.FakeNode;
+import io.videoedge.agent.testing.Specs;
+import io.videoedge.api.IrqAffinity;
+import io.videoedge.api.SettingState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Appliers and the engine against a fake /proc and /sys tree and fake ethtool/modprobe. */
+class ApplyEngineTest {
+  @TempDir
+  Path tmp;
+  FakeNode node;
+  FakeCommands cmds;
+  Path journal;
+
+  @BeforeEach
+  void node() throws IOException {
+    node = new FakeNode(Files.createDirectories(tmp.resolve("root"))).cpus(8).defaultRoute("eth0")
+        .nic("eth0", "mlx5_core", 4, 40, 0);
+    cmds = new FakeCommands(node).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
+    journal = tmp.resolve("state/journal.json");
+  }
+
+  private static Specs seed() {
+    return spec().queues(4).rfs(32768).sysctls(Map.of("net.ipv4.tcp_mem", "15000000 15000000 15000000",
+        "net.ipv4.tcp_notsent_lowat", "262144", "vm.min_free_kbytes", "1048576", "vm.swappiness", "0"));
+  }
+
+  private ApplyEngine engine() {
+    return Agents.engine(node, cmds, journal);
+  }
+
+  /** Every file of the fake tree with its content: to prove a pass or a revert left it exactly so. */
+  private Map<String, String> snapshot() throws IOException {
+    Map<String, String> m = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(node.root())) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        m.put(node.root().relativize(p).toString(), Files.readString(p));
+      }
+    }
+    return m;
+  }
+
+  @Test
+  void appliesEverySettingJournalsOriginalsAndReadsBack() throws IOException {
+    PassResult r = engine().pass(seed().desired());
+
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    assertThat(r.error()).isNull();
+    assertThat(node.value("proc/sys/net/ipv4/tcp_congestion_control")).isEqualTo("cubic"); // bbr not available here
+    assertThat(r.plan().find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow().state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(node.value("proc/sys/net/ipv4/tcp_mem")).isEqualTo("15000000 15000000 15000000");
+    assertThat(node.value("proc/sys/vm/min_free_kbytes")).isEqualTo("1048576");
+    assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("2");
+    assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_cpus")).isEqualTo("ff");
+    assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_flow_cnt")).isEqualTo("8192");
+    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("off");
+    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("64");
+    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+    assertThat(r.originals()).containsEntry("sysctl/net.ipv4.tcp_mem", "287901\t383869\t575802")
+        .containsEntry("irq/eth0/41", "0-7").containsEntry("ethtool/eth0/rx-usecs", "8");
+    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).fingerprint()).isEqualTo(r.fingerprint());
+  }
+
+  @Test
+  void secondPassWithNothingChangedWritesNothing() {
+    ApplyEngine e = engine();
+    e.pass(seed().desired());
+    int commands = cmds.log().size();
+    PassResult again = e.pass(seed().desired());
+    assertThat(again.wrote()).isFalse();
+    assertThat(again.drifted()).isEmpty();
+    assertThat(again.plan().changes()).isEmpty();
+    assertThat(cmds.log().subList(commands, cmds.log().size())).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
+  }
+
+  @Test
+  void queueCountChangeIsAppliedFirstAndTheNewQueuesGetRpsAndRfs() {
+    PassResult r = engine().pass(seed().queues(8).desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
+    assertThat(r.plan().find("ethtool/eth0/combined").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+    assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_cpus")).isEqualTo("ff");
+    assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_flow_cnt")).isEqualTo("4096"); // 32768 / 8 queues
+  }
+
+  @Test
+  void failedWriteMidPassRestoresEverythingThisPassChanged() throws IOException {
+    Map<String, String> coalescingBefore = Map.of("adaptive-rx", cmds.coalesce("eth0", "adaptive-rx"),
+        "rx-usecs", cmds.coalesce("eth0", "rx-usecs"));
+    node.refuseWrites("sys/class/net/eth0/queues/rx-2/rps_cpus");
+    Map<String, String> before = snapshot();
+
+    PassResult r = engine().pass(seed().desired());
+
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+    assertThat(r.error()).startsWith("rps/eth0/rx-2: write ff to /sys/class/net/eth0/queues/rx-2/rps_cpus");
+    assertThat(r.plan().find("rps/eth0/rx-2").orElseThrow().state()).isEqualTo(SettingState.FAILED);
+    Setting sysctl = r.plan().find("sysctl/vm.swappiness").orElseThrow();
+    assertThat(sysctl.state()).isEqualTo(SettingState.PENDING);
+    assertThat(sysctl.message()).contains("rolled back after rps/eth0/rx-2 failed");
+    assertThat(snapshot()).isEqualTo(before); // sysctls, IRQs, RPS of rx-0/1: all as they were
+    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo(coalescingBefore.get("adaptive-rx"));
+    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo(coalescingBefore.get("rx-usecs"));
+    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
+  }
+
+  @Test
+  void valueTheNicRoundsIsAFailedReadBackAndRollsBack() {
+    cmds.clamp("eth0", "rx-usecs", "64", "62");
+    PassResult r = engine().pass(seed().desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+    assertThat(r.plan().find("ethtool/eth0/rx-usecs").orElseThrow().message()).isEqualTo("wrote 64, read back 62");
+    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("8");
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+  }
+
+  @Test
+  void invalidValueIsRefusedBeforeAnyWrite() throws IOException {
+    Map<String, String> before = snapshot();
+    PassResult r = engine().pass(spec().sysctls(Map.of("net.ipv4.tcp_mem", "300 200 100", "vm.swappiness", "0")).desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.INVALID);
+    assertThat(r.plan().find("sysctl/net.ipv4.tcp_mem").orElseThrow().message()).contains("non-decreasing");
+    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PENDING);
+    assertThat(snapshot()).isEqualTo(before);
+    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C"));
+  }
+
+  @Test
+  void planModeReportsTheDiffAndChangesNothing() throws IOException {
+    Map<String, String> before = snapshot();
+    PassResult r = engine().pass(seed().plan().desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.PLANNED);
+    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PLANNED);
+    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().current()).isEqualTo("60");
+    assertThat(snapshot()).isEqualTo(before);
+    assertThat(journal).doesNotExist();
+    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
+  }
+
+  @Test
+  void driftIsDetectedReportedAndReapplied() {
+    ApplyEngine e = engine();
+    e.pass(seed().desired());
+    node.file("proc/sys/vm/swappiness", "30");
+    node.file("proc/irq/42/smp_affinity_list", "0-7");
+
+    PassResult r = e.pass(seed().desired());
+
+    assertThat(r.drifted()).extracting(Setting::name).containsExactly("sysctl/vm.swappiness", "irq/eth0/42");
+    assertThat(r.drifted()).extracting(Setting::current).containsExactly("30", "0-7");
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+    assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("1");
+    assertThat(r.originals()).containsEntry("sysctl/vm.swappiness", "60"); // still the value from before the agent
+  }
+
+  @Test
+  void journalSurvivesARestartAndTheNewAgentRevertsExactly() throws IOException {
+    Map<String, String> before = snapshot();
+    engine().pass(seed().queues(8).desired());
+    assertThat(snapshot()).isNotEqualTo(before);
+
+    // a new agent process: only the journal file carries the originals over
+    ApplyEngine restarted = engine();
+    PassResult again = restarted.pass(seed().queues(8).desired());
+    assertThat(again.wrote()).isFalse();
+    assertThat(again.originals()).containsEntry("sysctl/vm.swappiness", "60").containsEntry("ethtool/eth0/combined", "4");
+
+    RevertResult rev = engine().revert();
+
+    assertThat(rev.complete()).isTrue();
+    assertThat(rev.restored()).contains("sysctl/net.ipv4.tcp_mem", "ethtool/eth0/combined", "irq/eth0/41");
+    assertThat(snapshot()).isEqualTo(before); // byte for byte, tabs of tcp_mem included; queues 4-7 gone again
+    assertThat(cmds.combinedNow("eth0")).isEqualTo(4);
+    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
+    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
+  }
+
+  @Test
+  void settingNoLongerAskedForGetsItsOriginalBack() {
+    ApplyEngine e = engine();
+    e.pass(seed().desired());
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+
+    PassResult r = e.pass(seed().sysctls(Map.of("vm.min_free_kbytes", "1048576")).irq(IrqAffinity.NONE).desired());
+
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+    assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("0-7");
+    assertThat(r.notes()).contains("sysctl/vm.swappiness: no longer asked for, original 60 restored");
+    assertThat(r.originals()).doesNotContainKey("sysctl/vm.swappiness").containsKey("sysctl/vm.min_free_kbytes");
+  }
+
+  @Test
+  void serverPodSettingsApplyOnceItsCgroupExistsAndAreRestoredOnRevert() {
+    node.pod("uid-7", "0-7", "0-7", "4-5");
+    PassResult r = engine().pass(seed().irq(IrqAffinity.SERVER_CORES).relax(1).interleave().pod("uid-7").desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("4");
+    assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("5");
+    assertThat(node.value("sys/class/net/eth0/queues/rx-0/rps_cpus")).isEqualTo("30");
+    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level")).isEqualTo("1");
+    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.memory_spread_page")).isEqualTo("1");
+
+    assertThat(engine().revert().complete()).isTrue();
+    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level")).isEqualTo("-1");
+  }
+
+  @Test
+  void revertOfAPodThatIsGoneDropsItsEntries() {
+    node.pod("uid-7", "0-7", "2-3");
+    engine().pass(spec().relax(1).pod("uid-7").desired());
+    node.delete("sys/fs/cgroup/cpuset/kubepods/poduid-7");
+    RevertResult r = engine().revert();
+    assertThat(r.complete()).isTrue();
+    assertThat(r.gone()).containsExactly("cpuset/sched_relax_domain_level");
+  }
+
+  @Test
+  void kernelModuleIsLoadedWithModprobeAndUnloadedOnRevert() {
+    node.installedModule("tls", "kernel/net/tls/tls.ko.xz");
+    PassResult r = engine().pass(spec().modules("tls").desired());
+    assertThat(r.plan().find("module/tls").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+    assertThat(cmds.log()).contains("modprobe -d " + node.root() + " tls");
+    engine().revert();
+    assertThat(cmds.log()).contains("modprobe -r -d " + node.root() + " tls");
+  }
+
+  @Test
+  void failedRevertKeepsTheEntryForTheNextTry() {
+    engine().pass(seed().desired());
+    cmds.failOn("ethtool -C eth0 adaptive-rx", "Cannot set device coalesce parameters: Device or resource busy");
+    RevertResult r = engine().revert();
+    assertThat(r.complete()).isFalse();
+    assertThat(r.failed()).containsKey("ethtool/eth0/adaptive-rx");
+    assertThat(r.failed().get("ethtool/eth0/adaptive-rx")).contains("Device or resource busy");
+    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).extracting(Journal.Entry::name)
+        .containsExactly("ethtool/eth0/adaptive-rx");
+    cmds.clearFailures();
+    assertThat(engine().revert().complete()).isTrue();
+    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
+  }
+}

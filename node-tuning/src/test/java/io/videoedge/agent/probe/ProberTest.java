@@ -1,0 +1,80 @@
+package io.videoedge.agent.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoedge.agent.host.HostFs;
+import io.videoedge.agent.testing.FakeCommands;
+import io.videoedge.agent.testing.FakeNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The probe against a fake /proc and /sys tree laid out as the kernel does. */
+class ProberTest {
+  @TempDir
+  Path root;
+
+  @Test
+  void findsCpusNumaDriverQueuesAndQueueIrqsWithoutControlVectors() {
+    FakeNode node = new FakeNode(root).numa(16, 2).defaultRoute("eth0").nic("eth0", "mlx5_core", 4, 40, 1);
+    FakeCommands cmds = new FakeCommands(node).combined("eth0", 16, 4).coalescing("eth0", "on", 8, 16);
+    NodeFacts f = new Prober(new HostFs(root), cmds).probe(new ProbeRequest(List.of(), Set.of("vm.swappiness", "net.no.such"), null));
+
+    assertThat(f.kernel()).isEqualTo("6.18.0-test");
+    assertThat(f.onlineCpus().toList()).isEqualTo("0-15");
+    assertThat(f.possibleCpus()).isEqualTo(16);
+    assertThat(f.numaNodes()).hasSize(2);
+    assertThat(f.nodeOf(9)).isEqualTo(1);
+    assertThat(f.defaultRouteInterface()).isEqualTo("eth0");
+    NicFacts nic = f.nics().get("eth0");
+    assertThat(nic.driver()).isEqualTo("mlx5_core");
+    assertThat(nic.numaNode()).isEqualTo(1);
+    assertThat(nic.rxQueues()).containsExactly("rx-0", "rx-1", "rx-2", "rx-3");
+    assertThat(nic.queueIrqs()).containsExactly(41, 42, 43, 44); // 40 is mlx5_async, a control vector
+    assertThat(nic.irqAffinity()).containsEntry(41, "0-15");
+    assertThat(nic.channels().combined()).isEqualTo(4);
+    assertThat(nic.coalescing()).containsEntry("adaptive-rx", "on").containsEntry("rx-usecs", "8");
+    assertThat(f.sysctls()).containsOnlyKeys("vm.swappiness").containsEntry("vm.swappiness", "60");
+    assertThat(f.ktls()).isEqualTo("unavailable");
+    assertThat(f.cgroupVersion()).isEqualTo("v1");
+  }
+
+  @Test
+  void virtioQueueIrqsAreFoundOnThePciParentOfTheVirtioDevice() {
+    FakeNode node = new FakeNode(root).cpus(2).nic("eth0", "virtio_net", 2, 37, -1);
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of("eth0"), Set.of(), null));
+    assertThat(f.nics().get("eth0").driver()).isEqualTo("virtio_net");
+    assertThat(f.nics().get("eth0").queueIrqs()).containsExactly(38, 39);
+  }
+
+  @Test
+  void findsTheServerPodsCgroupAndTakesItsPinnedContainersCpus() {
+    FakeNode node = new FakeNode(root).cpus(8).pod("1234-ab", "0-7", "0-7", "2-3");
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of(), Set.of(), "1234-ab"));
+    PodFacts pod = f.pod().orElseThrow();
+    assertThat(pod.cpusetDir()).isEqualTo("sys/fs/cgroup/cpuset/kubepods/pod1234-ab");
+    assertThat(pod.cpus().toList()).isEqualTo("2-3");
+    assertThat(pod.relaxDomainLevel()).isEqualTo("-1");
+  }
+
+  @Test
+  void systemdDriverPodCgroupIsFoundToo() {
+    FakeNode node = new FakeNode(root).cpus(4)
+        .file("sys/fs/cgroup/cpuset/kubepods.slice/kubepods-pod1234_ab.slice/cpuset.cpus", "1")
+        .file("sys/fs/cgroup/cpuset/kubepods.slice/kubepods-pod1234_ab.slice/cpuset.sched_relax_domain_level", "-1");
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of(), Set.of(), "1234-ab"));
+    assertThat(f.pod().orElseThrow().found()).isTrue();
+    assertThat(f.pod().orElseThrow().cpus().toList()).isEqualTo("1");
+  }
+
+  @Test
+  void kernelTlsIsLoadableWhenTheModuleFileIsInstalledAndAvailableWhenTheUlpIsRegistered() {
+    FakeNode node = new FakeNode(root).installedModule("tls", "kernel/net/tls/tls.ko.xz");
+    Prober prober = new Prober(new HostFs(root), new FakeCommands(node));
+    assertThat(prober.probe(new ProbeRequest(List.of(), Set.of(), null)).ktls()).isEqualTo("loadable");
+    node.file("proc/sys/net/ipv4/tcp_available_ulp", "espintcp mptcp tls");
+    assertThat(prober.probe(new ProbeRequest(List.of(), Set.of(), null)).ktls()).isEqualTo("available");
+  }
+}
