@@ -42,10 +42,12 @@ PROM_MOD_VERSION=$(printf 'v0.%d%02d.%d' "$pmaj" "$pmin" "$ppat")
 VERSION_PKG=github.com/prometheus/common/version
 
 # ---- image names: the operator's defaults, from its source and its install bundle
+# (OPERATOR_IMAGE, RELOADER_IMAGE, PROMETHEUS_IMAGE override them, e.g. to test a build under other
+# names; the operator then needs --prometheus-config-reloader=... and Prometheus resources spec.image)
 defaults="$OP_SRC/pkg/operator/defaults.go"
-OPERATOR_IMAGE=$(sed -n 's|^ *image: \(.*/prometheus-operator:v.*\)$|\1|p' "$OP_SRC/bundle.yaml" | head -n 1)
-RELOADER_IMAGE=$(sed -n 's|.*DefaultPrometheusConfigReloaderImage *= *"\([^"]*\)".*|\1|p' "$defaults")${PROM_OPERATOR_VERSION#v}
-PROMETHEUS_IMAGE=$(sed -n 's|.*DefaultPrometheusBaseImage *= *"\([^"]*\)".*|\1|p' "$defaults"):$PROMETHEUS_VERSION
+OPERATOR_IMAGE=${OPERATOR_IMAGE:-$(sed -n 's|^ *image: \(.*/prometheus-operator:v.*\)$|\1|p' "$OP_SRC/bundle.yaml" | head -n 1)}
+RELOADER_IMAGE=${RELOADER_IMAGE:-$(sed -n 's|.*DefaultPrometheusConfigReloaderImage *= *"\([^"]*\)".*|\1|p' "$defaults")${PROM_OPERATOR_VERSION#v}}
+PROMETHEUS_IMAGE=${PROMETHEUS_IMAGE:-$(sed -n 's|.*DefaultPrometheusBaseImage *= *"\([^"]*\)".*|\1|p' "$defaults"):$PROMETHEUS_VERSION}
 prom_default=$(sed -n '/PrometheusCompatibilityMatrix = \[\]string{/,/}/p' "$defaults" | grep -o '"v[^"]*"' | tail -n 1 | tr -d '"')
 for i in "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE"; do
   [[ $i == */*:v* ]] || die "cannot read the default image names from $OP_MOD@$PROM_OPERATOR_VERSION (got '$i')"

@@ -82,4 +82,8 @@ fi
 if want helm-unittest; then
   "$BIN_DIR/helm" unittest --help >/dev/null 2>&1 || die "'helm unittest' does not run (HELM_PLUGINS=$HELM_PLUGINS_DIR)"
 fi
-log "ready in $BIN_DIR:$(want kind && echo " kind $KIND_VERSION,")$(want helm && echo " helm $HELM_VERSION,")$(want helm-unittest && echo " helm unittest $HELM_UNITTEST_VERSION (HELM_PLUGINS=$HELM_PLUGINS_DIR)")"
+have=()
+want kind && have+=("kind $KIND_VERSION")
+want helm && have+=("helm $HELM_VERSION")
+want helm-unittest && have+=("helm unittest $HELM_UNITTEST_VERSION (HELM_PLUGINS=$HELM_PLUGINS_DIR)")
+log "in $BIN_DIR: $(IFS=,; echo "${have[*]}" | sed 's/,/, /g')"
