@@ -104,6 +104,10 @@ export KIND_CLUSTER KIND_KUBECONFIG
 kind-up: ## Create (or reuse) the kind cluster KIND_CLUSTER (videoedge) and wait until it is Ready; USE_EXISTING_CLUSTER=1 never creates
 	@hack/kind-up.sh
 
+.PHONY: prometheus-up
+prometheus-up: ## Install the Prometheus Operator into the kind cluster (no registry needed); PROM_CHECK=1 also proves a scrape
+	@hack/prometheus-up.sh
+
 .PHONY: kind-down
 kind-down: ## Delete the kind cluster KIND_CLUSTER (kept with USE_EXISTING_CLUSTER=1)
 	@hack/kind-down.sh

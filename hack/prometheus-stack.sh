@@ -10,8 +10,9 @@
 #            `make generate-crds` generates from pkg/apis/monitoring, and what its releases install).
 #            PROM_CRDS=generate: generated here from pkg/apis/monitoring with controller-gen $CONTROLLER_TOOLS_VERSION.
 #            They are too large for client-side apply: `kubectl apply --server-side -f <dir>`.
-#   also     $VIDEOEDGE_CACHE/prometheus-operator/bundle.yaml: upstream's install manifest (CRDs, RBAC,
-#            operator Deployment in namespace default): `kubectl apply --server-side -f bundle.yaml`.
+#   also     in $VIDEOEDGE_CACHE/prometheus-operator: bundle.yaml, upstream's install manifest (CRDs, RBAC,
+#            operator Deployment in namespace default: `kubectl apply --server-side -f bundle.yaml`),
+#            prometheus-rbac.yaml (ServiceAccount "prometheus" + its ClusterRole), images.env (the names).
 # Prometheus is built without its web UI assets (HTTP API, /metrics, /-/ready work; the UI pages do not)
 # and with only the kubernetes, file, http and dns service discovery mechanisms (what the operator's
 # ServiceMonitor/PodMonitor/Probe configs use): that halves a cold build. PROM_ALL_SD=1 builds all of them.
@@ -184,7 +185,14 @@ if [ "$FORCE" != 1 ] && [ "$(cat "$CRDS/.source" 2>/dev/null)" = "$want" ]; then
 else
   step prom-crds gen_crds
 fi
-cp -f "$OP_SRC/bundle.yaml" "$PO/bundle.yaml"; chmod u+w "$PO/bundle.yaml"
+# upstream's install manifest and Prometheus' RBAC, and the image names for scripts (hack/prometheus-up.sh)
+cp -f "$OP_SRC/bundle.yaml" "$PO/bundle.yaml"
+for f in service-account cluster-role cluster-role-binding; do
+  echo "---"; cat "$OP_SRC/example/rbac/prometheus/prometheus-$f.yaml"
+done >"$PO/prometheus-rbac.yaml"
+chmod u+w "$PO"/*.yaml
+printf 'OPERATOR_IMAGE=%s\nRELOADER_IMAGE=%s\nPROMETHEUS_IMAGE=%s\nPROMETHEUS_VERSION=%s\n' \
+  "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE" "$PROMETHEUS_VERSION" >"$PO/images.env"
 log "images: $OPERATOR_IMAGE $RELOADER_IMAGE $PROMETHEUS_IMAGE"
 log "CRDs ($PROM_CRDS, $(ls "$CRDS" | sed -n 's/^monitoring.coreos.com_\(.*\)\.yaml$/\1/p' | tr '\n' ' ')); apply with: kubectl apply --server-side -f $CRDS"
 log "operator install manifest: $PO/bundle.yaml"
