@@ -44,11 +44,24 @@ RECIPE=$( { cd "$ROOT/hack" && cat kind-node-image.sh kind-node/*
             echo "$KUBE_VERSION $ETCD_VERSION $KIND_VERSION $NODE_BASE_IMAGE"; } | sha256sum | cut -c1-16)
 SAVED="$VIDEOEDGE_CACHE/images/$(tr -c 'A-Za-z0-9.-' '_' <<<"$NODE_IMAGE")$RECIPE.tar.zst"
 
+# a zstd copy of a built image, for a quick reload (a new clone, a pruned Docker, a CI cache)
+save_copy() {
+  [ "$NODE_IMAGE_SAVE" = 1 ] && [ ! -s "$SAVED" ] || return 0
+  save() {
+    docker save "$NODE_IMAGE" | zstd -q -T0 -"${ZSTD_LEVEL:-6}" -o "$SAVED.tmp"
+    mv "$SAVED.tmp" "$SAVED"
+    # older recipes of the same image
+    find "$VIDEOEDGE_CACHE/images" -name "$(tr -c 'A-Za-z0-9.-' '_' <<<"$NODE_IMAGE")*.tar.zst" ! -name "$(basename "$SAVED")" -delete
+  }
+  step kind-node-save save
+  log "saved $SAVED ($(( $(stat -c %s "$SAVED") / 1000000 )) MB)"
+}
+
 # ---- 1. what is already here
 if [ "$FORCE" != 1 ] && docker image inspect "$NODE_IMAGE" >/dev/null 2>&1; then
   have=$(image_label "$NODE_IMAGE" "$LABEL")
   if [ "$have" = "$RECIPE" ]; then
-    log "$NODE_IMAGE present (recipe $RECIPE)"; exit 0
+    log "$NODE_IMAGE present (recipe $RECIPE)"; save_copy; exit 0
   elif [ -z "$have" ]; then
     log "$NODE_IMAGE present, not built by this script (pulled, or built elsewhere): using it (FORCE=1 builds it here)"
     exit 0
@@ -211,6 +224,7 @@ DOCKERFILE
     --change 'ENTRYPOINT [ "/usr/local/bin/entrypoint", "/sbin/init" ]' --change 'CMD []' \
     --change "LABEL $LABEL=$RECIPE io.videoedge.kind-node.kubernetes=v$KUBE_VERSION io.videoedge.kind-node.kind=$KIND_VERSION" \
     "$cid" "$NODE_IMAGE"
+  docker rm -f "$cid" >/dev/null; trap - EXIT
   docker rmi "$stage" >/dev/null
   rm -rf "$ctx"
 }
@@ -219,15 +233,5 @@ step kind-node-assemble assemble
 docker images --format '{{.Repository}}:{{.Tag}}' "$TMP_REPO/*" | xargs -r docker rmi >/dev/null 2>&1 || true
 log "$NODE_IMAGE built: $(img_size "$NODE_IMAGE"), recipe $RECIPE"
 
-# ---- 3. a zstd copy for a quick reload (a new clone, a pruned Docker, a CI cache)
-if [ "$NODE_IMAGE_SAVE" = 1 ]; then
-  save() {
-    docker save "$NODE_IMAGE" | zstd -q -T0 -"${ZSTD_LEVEL:-6}" -o "$SAVED.tmp"
-    mv "$SAVED.tmp" "$SAVED"
-    # older recipes of the same image
-    find "$VIDEOEDGE_CACHE/images" -name "$(tr -c 'A-Za-z0-9.-' '_' <<<"$NODE_IMAGE")*.tar.zst" ! -name "$(basename "$SAVED")" -delete
-  }
-  step kind-node-save save
-  log "saved $SAVED ($(( $(stat -c %s "$SAVED") / 1000000 )) MB)"
-fi
+save_copy
 finish

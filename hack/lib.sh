@@ -57,7 +57,8 @@ pull_image() {
   [ "${IMAGE_SOURCE:-auto}" != build ] || return 1
   logf="$VIDEOEDGE_CACHE/logs/pull-$(tr -c 'A-Za-z0-9.-' '_' <<<"$img").log"
   log "trying 'docker pull $img' (IMAGE_SOURCE=build skips this)"
-  docker pull "$img" >"$logf" 2>&1 &
+  : >"$logf"
+  docker pull "$img" >>"$logf" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null && ! grep -q -e 'Pulling from' -e '^Digest:' "$logf"; do
     if (( waited >= probe * 10 )); then

@@ -4,6 +4,8 @@
 # (namespace default) are applied server-side, and the operator's rollout is waited for. Idempotent.
 #   PROM_CHECK=1   also run a Prometheus ("check", namespace default) that scrapes the operator through a
 #                  ServiceMonitor, and wait until Prometheus' HTTP API reports that target up; then remove it.
+#   PROM_OPERATOR_CPU=20m  the operator's CPU request (upstream: 100m). A 2-core kind node has 1900m
+#                  allocatable, the control plane requests ~750m and a Guaranteed edge server 1000m.
 #   KIND_CLUSTER, KIND_KUBECONFIG as for hack/kind-up.sh (the cluster must exist).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -12,6 +14,7 @@ KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
 KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 KIND_WAIT=${KIND_WAIT:-300}
 PROM_CHECK=${PROM_CHECK:-0}
+PROM_OPERATOR_CPU=${PROM_OPERATOR_CPU:-20m}
 export KUBECONFIG="$KIND_KUBECONFIG"
 [ -s "$KUBECONFIG" ] || die "no kubeconfig $KUBECONFIG: run 'make kind-up' first"
 k() { "$BIN_DIR/kubectl" "$@"; }
@@ -31,7 +34,8 @@ install() {
     $(ls "$CRDS" | sed -n 's|^monitoring.coreos.com_\(.*\)\.yaml$|crd/\1.monitoring.coreos.com|p')
   # the bundle names the default images; other names (a test build) are put in here
   sed -e "s|image: .*/prometheus-operator:v.*|image: $OPERATOR_IMAGE|" \
-      -e "s|--prometheus-config-reloader=.*|--prometheus-config-reloader=$RELOADER_IMAGE|" "$PO/bundle.yaml" \
+      -e "s|--prometheus-config-reloader=.*|--prometheus-config-reloader=$RELOADER_IMAGE|" \
+      -e "/^ *requests:$/{n;s|^\( *\)cpu: .*|\1cpu: $PROM_OPERATOR_CPU|}" "$PO/bundle.yaml" \
     | k apply --server-side --force-conflicts -f -
   k -n default rollout status deployment/prometheus-operator --timeout="${KIND_WAIT}s"
 }
@@ -59,16 +63,19 @@ spec:
   serviceAccountName: prometheus
   serviceMonitorSelector: {}
   scrapeInterval: 5s
-  resources: {requests: {cpu: 50m, memory: 100Mi}}
+  resources: {requests: {cpu: 20m, memory: 100Mi}}
 YAML
   k -n default wait --for=condition=Available prometheus/check --timeout="${KIND_WAIT}s"
   k -n default get pods -l app.kubernetes.io/name=prometheus -o wide
+  local api="/api/v1/namespaces/default/services/http:prometheus-operated:9090/proxy/api/v1" pool=serviceMonitor/default/prometheus-operator-check/0
   for ((t = 0; t < KIND_WAIT; t += 2)); do
-    out=$(k get --raw "/api/v1/namespaces/default/services/http:prometheus-operated:9090/proxy/api/v1/query?query=up%7Bjob%3D%22default%2Fprometheus-operator-check%22%7D" 2>/dev/null || true)
-    if jq -e '.data.result[0].value[1] == "1"' <<<"$out" >/dev/null 2>&1; then
-      echo "up: $(jq -c '.data.result' <<<"$out")"
-      k get --raw "/api/v1/namespaces/default/services/http:prometheus-operated:9090/proxy/api/v1/targets" \
-        | jq -c '.data.activeTargets[] | {scrapePool, health, scrapeUrl}'
+    out=$(k get --raw "$api/targets" 2>/dev/null || true)
+    if jq -e --arg p "$pool" '.data.activeTargets[] | select(.scrapePool == $p and .health == "up")' <<<"$out" >/dev/null 2>&1; then
+      jq -c --arg p "$pool" '.data.activeTargets[] | select(.scrapePool == $p) | {scrapePool, health, scrapeUrl}' <<<"$out"
+      # and the scraped data is queryable
+      out=$(k get --raw "$api/query?query=prometheus_operator_reconcile_operations_total%7Bcontroller%3D%22prometheus%22%7D")
+      jq -e '.data.result | length > 0' <<<"$out" >/dev/null || { echo "no series in: $out"; return 1; }
+      echo "query: $(jq -c '.data.result[0] | {metric: .metric.__name__, value: .value[1]}' <<<"$out")"
       k -n default delete prometheus/check servicemonitor/prometheus-operator-check --wait=false
       return 0
     fi
