@@ -51,7 +51,7 @@ RELOADER_IMAGE=${RELOADER_IMAGE:-$(sed -n 's|.*DefaultPrometheusConfigReloaderIm
 PROMETHEUS_IMAGE=${PROMETHEUS_IMAGE:-$(sed -n 's|.*DefaultPrometheusBaseImage *= *"\([^"]*\)".*|\1|p' "$defaults"):$PROMETHEUS_VERSION}
 prom_default=$(sed -n '/PrometheusCompatibilityMatrix = \[\]string{/,/}/p' "$defaults" | grep -o '"v[^"]*"' | tail -n 1 | tr -d '"')
 for i in "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE"; do
-  [[ $i == */*:v* ]] || die "cannot read the default image names from $OP_MOD@$PROM_OPERATOR_VERSION (got '$i')"
+  [[ $i == */*:* ]] || die "cannot read the default image names from $OP_MOD@$PROM_OPERATOR_VERSION (got '$i')"
 done
 [ "$prom_default" = "$PROMETHEUS_VERSION" ] || log "note: operator $PROM_OPERATOR_VERSION defaults to Prometheus $prom_default; Prometheus resources must set spec.version: $PROMETHEUS_VERSION"
 
