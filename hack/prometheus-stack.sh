@@ -138,12 +138,12 @@ build_image() { # image binary [workdir]: FROM scratch + the binary in /bin, as 
 if [ ${#missing[@]} -gt 0 ]; then
   [ "$IMAGE_SOURCE" != pull ] || die "cannot pull ${missing[*]} (IMAGE_SOURCE=pull)"
   if [ "$FORCE" = 1 ] || [ "$(bin_version operator)" != "${PROM_OPERATOR_VERSION#v}" ] || [ "$(bin_version prometheus-config-reloader)" != "${PROM_OPERATOR_VERSION#v}" ]; then
-    log "building the Prometheus Operator $PROM_OPERATOR_VERSION (cold Go cache: about 3 min on 2 cores)"
+    log "building the Prometheus Operator $PROM_OPERATOR_VERSION (cold Go cache: 4-5 min on 2 cores)"
     step prom-operator-build build_operator
   fi
   prom_flavour="$PROMETHEUS_VERSION all-sd=$PROM_ALL_SD"
   if [ "$FORCE" = 1 ] || [ "$(bin_version prometheus)" != "${PROMETHEUS_VERSION#v}" ] || [ "$(cat "$PB/prometheus.flavour" 2>/dev/null)" != "$prom_flavour" ]; then
-    log "building Prometheus $PROMETHEUS_VERSION (cold Go cache: about 2 min on 2 cores)"
+    log "building Prometheus $PROMETHEUS_VERSION (cold Go cache: about 3 min on 2 cores)"
     step prometheus-build build_prometheus
     echo "$prom_flavour" >"$PB/prometheus.flavour"
   fi
