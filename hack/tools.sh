@@ -35,7 +35,7 @@ if ! want helm; then :
 elif [ "$("$BIN_DIR/helm" version --template '{{.Version}}' 2>/dev/null)" = "$HELM_VERSION" ]; then
   log "helm $HELM_VERSION present"
 else
-  log "building helm $HELM_VERSION (cold Go cache: about 3-4 min on 2 cores)"
+  log "building helm $HELM_VERSION (cold Go cache: about 5 min on 2 cores)"
   step helm-build env GOBIN="$BIN_DIR" go install \
     -ldflags "-s -w -X $helm_mod/internal/version.version=$HELM_VERSION -X $helm_mod/internal/version.gitTreeState=clean" \
     "$helm_mod/cmd/helm@$HELM_VERSION"
