@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared helpers for hack/ scripts (sourced). Strict mode is the caller's.
 # Everything built from source is cached under $VIDEOEDGE_CACHE; tools land in $BIN_DIR.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
