@@ -44,6 +44,8 @@ build() {
   docker run --rm "$BASE_IMAGE" sh -c '. /etc/os-release && echo "$PRETTY_NAME, Debian $(cat /etc/debian_version)"'
 }
 log "building $BASE_IMAGE with debootstrap from Debian's archive (about 30-60 s)"
+old_id=$(image_id "$BASE_IMAGE")
 step "base-image-$suite" build
+drop_if_dangling "$old_id"
 log "$BASE_IMAGE built: $(tail -n 1 "$VIDEOEDGE_CACHE/logs/base-image-$suite.log"), $(img_size "$BASE_IMAGE")"
 finish

@@ -231,7 +231,9 @@ DOCKERFILE
   docker rmi "$stage" >/dev/null
   rm -rf "$ctx"
 }
+old_id=$(image_id "$NODE_IMAGE")
 step kind-node-assemble assemble
+drop_if_dangling "$old_id"
 [ "$(image_label "$NODE_IMAGE" "$LABEL")" = "$RECIPE" ] || die "$NODE_IMAGE lacks the label $LABEL=$RECIPE after the build"
 docker images --format '{{.Repository}}:{{.Tag}}' "$TMP_REPO/*" | xargs -r docker rmi >/dev/null 2>&1 || true
 log "$NODE_IMAGE built: $(img_size "$NODE_IMAGE"), recipe $RECIPE"

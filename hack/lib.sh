@@ -76,3 +76,12 @@ pull_image() {
 
 # img_size IMAGE: size in MB as `docker images` counts it.
 img_size() { echo "$(( $(docker image inspect "$1" --format '{{.Size}}') / 1000000 )) MB"; }
+
+# image_id IMAGE: the local image's ID (empty when missing). drop_if_dangling ID: remove an image that a
+# rebuild left without a name (a replaced recipe), unless a container still uses it.
+image_id() { docker image inspect "$1" --format '{{.Id}}' 2>/dev/null || true; }
+drop_if_dangling() {
+  [ -n "$1" ] || return 0
+  [ -z "$(docker image inspect "$1" --format '{{join .RepoTags ","}}' 2>/dev/null)" ] || return 0
+  docker rmi "$1" >/dev/null 2>&1 || true
+}

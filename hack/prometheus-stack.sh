@@ -153,7 +153,9 @@ if [ ${#missing[@]} -gt 0 ]; then
       "$RELOADER_IMAGE") b=prometheus-config-reloader w="" ;;
       *) b=prometheus w=/prometheus ;;
     esac
+    old_id=$(image_id "$i")
     step "prom-image-$b" build_image "$i" "$b" $w
+    drop_if_dangling "$old_id"
     log "$i: $(tail -n 1 "$VIDEOEDGE_CACHE/logs/prom-image-$b.log"), $(img_size "$i")"
   done
 fi
