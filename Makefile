@@ -68,6 +68,46 @@ deps: ## Install missing Debian packages the tests use (as root or with sudo)
 k8s-binaries: ## kube-apiserver, etcd, kubectl for the *IT tier, built from source when missing
 	@hack/k8s-binaries.sh
 
+HELM_PLUGINS ?= $(BIN_DIR)/helm-plugins
+export HELM_PLUGINS
+
+.PHONY: tools
+tools: ## kind, helm and the helm unittest plugin into ./bin, built from the Go module proxy when missing
+	@hack/tools.sh
+
+.PHONY: docker-check
+docker-check: ## Check that Docker can run kind's privileged node containers (explains the fix if not)
+	@hack/docker-check.sh
+
+.PHONY: base-image
+base-image: ## debian:trixie-slim for our Dockerfiles: pulled, or built with debootstrap when no registry answers
+	@hack/base-image.sh
+
+.PHONY: kind-node-image
+kind-node-image: ## kind node image kindest/node:v1.34.4: pulled, or built offline (Go module proxy + Debian) when no registry answers
+	@hack/kind-node-image.sh
+
+.PHONY: prometheus-stack
+prometheus-stack: ## Prometheus Operator + Prometheus images (pulled or built offline) and the monitoring.coreos.com CRDs
+	@hack/prometheus-stack.sh
+
 .PHONY: clean
 clean: java ## Remove build output (keeps ./bin and caches)
 	$(MVN_RUN) -q clean
+
+##@ Cluster (kind; on a machine without a registry the node image is built here)
+KIND_CLUSTER ?= videoedge
+KIND_KUBECONFIG ?= $(VIDEOEDGE_CACHE)/kind/$(KIND_CLUSTER)/kubeconfig
+export KIND_CLUSTER KIND_KUBECONFIG
+
+.PHONY: kind-up
+kind-up: ## Create (or reuse) the kind cluster KIND_CLUSTER (videoedge) and wait until it is Ready; USE_EXISTING_CLUSTER=1 never creates
+	@hack/kind-up.sh
+
+.PHONY: prometheus-up
+prometheus-up: ## Install the Prometheus Operator into the kind cluster (no registry needed); PROM_CHECK=1 also proves a scrape
+	@hack/prometheus-up.sh
+
+.PHONY: kind-down
+kind-down: ## Delete the kind cluster KIND_CLUSTER (kept with USE_EXISTING_CLUSTER=1)
+	@hack/kind-down.sh

@@ -15,8 +15,12 @@ set -euo pipefail
 
 KUBE_VERSION=${KUBE_VERSION:-1.34.4}   # k8s.io/kubernetes v1.34.4, staging modules v0.34.4
 ETCD_VERSION=${ETCD_VERSION:-3.6.5}    # the etcd kubeadm 1.34 deploys
-KUBE_CMDS=${KUBE_CMDS:-"kube-apiserver kubectl"}
+KUBE_CMDS=${KUBE_CMDS:-"kube-apiserver kubectl"}   # "etcd" in the list only asks for etcd
 need_cmd go jq
+# etcd is built for the API-server tests (with kube-apiserver) and when asked for (the kind node image)
+WANT_ETCD=0
+case " $KUBE_CMDS " in *" kube-apiserver "*|*" etcd "*) WANT_ETCD=1 ;; esac
+KUBE_CMDS=$(tr ' ' '\n' <<<"$KUBE_CMDS" | grep -vx -e etcd -e '' | tr '\n' ' ' || true)
 
 OUT="$VIDEOEDGE_CACHE/k8s/v$KUBE_VERSION"
 mkdir -p "$OUT"
@@ -77,7 +81,7 @@ if [ ${#stale[@]} -gt 0 ]; then
   log "building Kubernetes v$KUBE_VERSION: ${stale[*]} (cold: about 5 min on 2 cores; warm Go cache: about 1 min)"
   step k8s-build build_kubernetes "${stale[@]}"
 fi
-if [ "$("$OUT/etcd" --version 2>/dev/null | awk '/^etcd Version/ {print $3}')" != "$ETCD_VERSION" ]; then
+if [ "$WANT_ETCD" = 1 ] && [ "$("$OUT/etcd" --version 2>/dev/null | awk '/^etcd Version/ {print $3}')" != "$ETCD_VERSION" ]; then
   log "building etcd v$ETCD_VERSION"
   step etcd-build build_etcd
 fi
@@ -85,9 +89,11 @@ for c in $KUBE_CMDS; do
   [ "$(version_of "$c")" = "v$KUBE_VERSION" ] || die "$c does not report v$KUBE_VERSION after the build"
 done
 
-ln -sfn "$OUT/kubectl" "$BIN_DIR/kubectl"
-KAT="$BIN_DIR/kubeapitest/k8s/$KUBE_VERSION-linux-$(go_arch)"
-mkdir -p "$KAT"
-for c in kube-apiserver etcd kubectl; do ln -sfn "$OUT/$c" "$KAT/$c"; done
-[ ${#stale[@]} -gt 0 ] && log "binaries in $OUT; API-server test layout in $KAT"
+[ -x "$OUT/kubectl" ] && ln -sfn "$OUT/kubectl" "$BIN_DIR/kubectl"
+if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/etcd" ] && [ -x "$OUT/kubectl" ]; then
+  KAT="$BIN_DIR/kubeapitest/k8s/$KUBE_VERSION-linux-$(go_arch)"
+  mkdir -p "$KAT"
+  for c in kube-apiserver etcd kubectl; do ln -sfn "$OUT/$c" "$KAT/$c"; done
+  [ ${#stale[@]} -gt 0 ] && log "binaries in $OUT; API-server test layout in $KAT"
+fi
 exit 0

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared helpers for hack/ scripts (sourced). Strict mode is the caller's.
 # Everything built from source is cached under $VIDEOEDGE_CACHE; tools land in $BIN_DIR.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -37,3 +38,50 @@ go_arch() { go env GOARCH 2>/dev/null || { case $(uname -m) in x86_64) echo amd6
 mod_dir() { go mod download -json "$1" | jq -r '.Dir // empty'; }
 
 finish() { log "done in $(( $(date +%s) - T_START ))s"; }
+
+# ---- images and Docker (used by the image and cluster scripts)
+
+need_docker() {
+  need_cmd docker
+  docker info >/dev/null 2>&1 || die "no Docker daemon answers ('docker info' fails): start Docker first (see hack/README.md)"
+}
+
+# image_label IMAGE KEY: the label's value on a local image (empty when the image or label is missing).
+image_label() { docker image inspect "$1" --format "{{index .Config.Labels \"$2\"}}" 2>/dev/null || true; }
+
+# pull_image IMAGE: `docker pull` when a registry answers. Air-gapped machines must not wait for a network
+# timeout, so the pull is abandoned when it shows no sign of a registry ("Pulling from ...") within
+# PULL_PROBE_SECONDS (default 20); once a registry answers, the download may take as long as it needs.
+# IMAGE_SOURCE=build never pulls. Returns 1 when the image could not be pulled.
+pull_image() {
+  local img=$1 logf pid waited=0 probe=${PULL_PROBE_SECONDS:-20}
+  [ "${IMAGE_SOURCE:-auto}" != build ] || return 1
+  logf="$VIDEOEDGE_CACHE/logs/pull-$(tr -c 'A-Za-z0-9.-' '_' <<<"$img").log"
+  log "trying 'docker pull $img' (IMAGE_SOURCE=build skips this)"
+  : >"$logf"
+  docker pull "$img" >>"$logf" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && ! grep -q -e 'Pulling from' -e '^Digest:' "$logf"; do
+    if (( waited >= probe * 10 )); then
+      kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+      log "no registry answered within ${probe}s: building $img here instead"
+      return 1
+    fi
+    sleep 0.1; waited=$((waited + 1))
+  done
+  if wait "$pid"; then log "pulled $img"; return 0; fi
+  log "pull failed ($(tail -n 1 "$logf")): building $img here instead"
+  return 1
+}
+
+# img_size IMAGE: size in MB as `docker images` counts it.
+img_size() { echo "$(( $(docker image inspect "$1" --format '{{.Size}}') / 1000000 )) MB"; }
+
+# image_id IMAGE: the local image's ID (empty when missing). drop_if_dangling ID: remove an image that a
+# rebuild left without a name (a replaced recipe), unless a container still uses it.
+image_id() { docker image inspect "$1" --format '{{.Id}}' 2>/dev/null || true; }
+drop_if_dangling() {
+  [ -n "$1" ] || return 0
+  [ -z "$(docker image inspect "$1" --format '{{join .RepoTags ","}}' 2>/dev/null)" ] || return 0
+  docker rmi "$1" >/dev/null 2>&1 || true
+}

@@ -1,0 +1,72 @@
+#!/bin/bash
+# A kind cluster for the e2e tests and the demo, Ready to use. Idempotent: an existing cluster of that
+# name is reused (and waited for); `make kind-down` removes it.
+#   KIND_CLUSTER=videoedge           cluster name
+#   KIND_CONFIG=e2e/kind/cluster.yaml
+#   KIND_KUBECONFIG                  the cluster's own kubeconfig (default $VIDEOEDGE_CACHE/kind/<name>/kubeconfig);
+#                                    ~/.kube/config is never touched: export KUBECONFIG=<that file>
+#   USE_EXISTING_CLUSTER=1           never create: the cluster must exist (and kind-down keeps it)
+#   KIND_NODE_IMAGE, IMAGE_SOURCE    see hack/kind-node-image.sh (pulled when a registry answers, else built)
+#   KIND_WAIT=300                    seconds to wait for each readiness condition
+# Steps: Docker check, kind and kubectl, node image, create, then wait for the node and every
+# kube-system workload to be Ready (conditions, no fixed sleeps).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KUBE_VERSION=${KUBE_VERSION:-1.34.4}
+KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
+KIND_CONFIG=${KIND_CONFIG:-$ROOT/e2e/kind/cluster.yaml}
+KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
+KIND_NODE_IMAGE=${KIND_NODE_IMAGE:-kindest/node:v$KUBE_VERSION}
+USE_EXISTING_CLUSTER=${USE_EXISTING_CLUSTER:-0}
+KIND_WAIT=${KIND_WAIT:-300}
+export KUBE_VERSION KIND_NODE_IMAGE
+mkdir -p "$(dirname "$KIND_KUBECONFIG")"
+
+"$ROOT/hack/docker-check.sh"
+TOOLS=kind "$ROOT/hack/tools.sh"
+kind="$BIN_DIR/kind"
+
+if "$kind" get clusters 2>/dev/null | grep -qx "$KIND_CLUSTER"; then
+  log "kind cluster '$KIND_CLUSTER' exists: using it"
+  node_img=$(docker inspect "$KIND_CLUSTER-control-plane" --format '{{.Image}}' 2>/dev/null || true)
+  if [ "$USE_EXISTING_CLUSTER" != 1 ] && [ -n "$node_img" ] \
+     && [ "$node_img" != "$(docker image inspect "$KIND_NODE_IMAGE" --format '{{.Id}}' 2>/dev/null || true)" ]; then
+    log "note: it does not run the current $KIND_NODE_IMAGE; 'make kind-down kind-up' recreates it"
+  fi
+elif [ "$USE_EXISTING_CLUSTER" = 1 ]; then
+  die "USE_EXISTING_CLUSTER=1, but there is no kind cluster '$KIND_CLUSTER' (kind get clusters: $("$kind" get clusters 2>/dev/null | tr '\n' ' '))"
+else
+  "$ROOT/hack/kind-node-image.sh"
+  log "creating kind cluster '$KIND_CLUSTER' from $KIND_NODE_IMAGE with $KIND_CONFIG"
+  step "kind-create-$KIND_CLUSTER" "$kind" create cluster --name "$KIND_CLUSTER" --image "$KIND_NODE_IMAGE" \
+    --config "$KIND_CONFIG" --kubeconfig "$KIND_KUBECONFIG"
+  created=1
+fi
+KUBE_CMDS=kubectl "$ROOT/hack/k8s-binaries.sh"
+"$kind" export kubeconfig --name "$KIND_CLUSTER" --kubeconfig "$KIND_KUBECONFIG" 2>/dev/null
+export KUBECONFIG="$KIND_KUBECONFIG"
+k() { "$BIN_DIR/kubectl" "$@"; }
+
+# CPU budget of a 2-core node: 1900m allocatable, the control plane requests 850m of it, 200m of that for
+# two coredns replicas. One replica is as good on one node and leaves 100m more for the workloads.
+if [ "${created:-0}" = 1 ] && [ "$(k get nodes --no-headers | wc -l)" = 1 ]; then
+  k -n kube-system scale deployment/coredns --replicas=1 >/dev/null
+fi
+
+# ---- wait for Ready: nodes, then every kube-system DaemonSet and Deployment, then every kube-system pod
+wait_ready() {
+  k wait --for=condition=Ready node --all --timeout="${KIND_WAIT}s"
+  local w
+  for w in $(k -n kube-system get daemonsets,deployments -o name); do
+    k -n kube-system rollout status "$w" --timeout="${KIND_WAIT}s"
+  done
+  k -n kube-system wait --for=condition=Ready pod --all --timeout="${KIND_WAIT}s"
+  k get nodes -o wide
+  k -n kube-system get pods -o wide
+}
+step "kind-ready-$KIND_CLUSTER" wait_ready
+node=$(k get nodes -o jsonpath='{.items[0].metadata.name}')
+log "cluster '$KIND_CLUSTER' Ready: $(k get nodes --no-headers | wc -l) node(s), node $node at $(k get node "$node" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}'), allocatable cpu $(k get node "$node" -o jsonpath='{.status.allocatable.cpu}')"
+log "use it with: export KUBECONFIG=$KIND_KUBECONFIG"
+finish
