@@ -41,6 +41,15 @@ build: java ## Compile and package every module (no tests)
 crds: java ## Regenerate crds/ from the Java model (api/)
 	$(MVN_RUN) -q -pl api -Pcrds -DskipTests process-test-classes
 
+IMAGE_PREFIX ?= videoedge/
+IMAGE_TAG ?= $(shell awk '/^appVersion:/ {gsub(/"/, "", $$2); print $$2}' charts/videoedge/Chart.yaml)
+export IMAGE_PREFIX IMAGE_TAG
+
+.PHONY: images
+images: build ## Container images of operator, node agent and edge server (FROM debian:trixie-slim, built here when no registry answers)
+	@hack/base-image.sh
+	@hack/images.sh
+
 ##@ Test
 .PHONY: test
 test: java deps k8s-binaries crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers)
