@@ -20,7 +20,9 @@ ETCD_VERSION ?= 3.6.5
 export KUBE_VERSION ETCD_VERSION
 KUBE_API_TEST_DIR ?= $(BIN_DIR)/kubeapitest
 
-MVN_RUN = $(MVN) $(MVN_FLAGS) -Dkube.version=$(KUBE_VERSION) -Dkube.api.test.dir=$(KUBE_API_TEST_DIR)
+MVN_RUN = $(MVN) $(MVN_FLAGS) -Dkube.version=$(KUBE_VERSION) -Dkube.api.test.dir=$(KUBE_API_TEST_DIR) \
+  -Dvideoedge.helm=$(BIN_DIR)/helm -Dvideoedge.helm.plugins=$(HELM_PLUGINS) \
+  -Dvideoedge.prometheus.crds.dir=$(VIDEOEDGE_CACHE)/prometheus-operator/crds
 
 .PHONY: help
 help: ## Show this help
@@ -50,19 +52,23 @@ images: build ## Container images of operator, node agent and edge server (FROM 
 	@hack/base-image.sh
 	@hack/images.sh
 
+.PHONY: manifests
+manifests: tools ## Render the chart into deploy/videoedge.yaml (kubectl apply -f crds/ -f deploy/videoedge.yaml)
+	@hack/manifests.sh
+
 ##@ Test
 .PHONY: test
-test: java deps k8s-binaries crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers)
+test: java deps k8s-binaries tools prometheus-crds crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers, the chart)
 	$(MVN_RUN) verify
 
 .PHONY: test-unit
 test-unit: java ## Unit tests only (*Test)
 	$(MVN_RUN) test
 
-GENERATED := crds charts/videoedge/files/crds
+GENERATED := crds charts/videoedge/files/crds deploy
 
 .PHONY: verify
-verify: crds ## Regenerate generated files and fail if the committed ones are stale
+verify: crds manifests ## Regenerate generated files and fail if the committed ones are stale
 	@if ! git diff --quiet -- $(GENERATED) || [ -n "$$(git ls-files --others --exclude-standard -- $(GENERATED))" ]; then \
 	  git --no-pager diff --stat -- $(GENERATED); git ls-files --others --exclude-standard -- $(GENERATED); \
 	  echo "generated files are stale: run 'make crds' (and 'make manifests') and commit the result" >&2; exit 1; fi
@@ -95,6 +101,10 @@ base-image: ## debian:trixie-slim for our Dockerfiles: pulled, or built with deb
 .PHONY: kind-node-image
 kind-node-image: ## kind node image kindest/node:v1.34.4: pulled, or built offline (Go module proxy + Debian) when no registry answers
 	@hack/kind-node-image.sh
+
+.PHONY: prometheus-crds
+prometheus-crds: ## The monitoring.coreos.com CRDs only (from the Prometheus Operator's Go module; no Docker)
+	@PROM_PARTS=crds hack/prometheus-stack.sh >/dev/null
 
 .PHONY: prometheus-stack
 prometheus-stack: ## Prometheus Operator + Prometheus images (pulled or built offline) and the monitoring.coreos.com CRDs

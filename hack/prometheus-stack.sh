@@ -17,6 +17,7 @@
 # and with only the kubernetes, file, http and dns service discovery mechanisms (what the operator's
 # ServiceMonitor/PodMonitor/Probe configs use): that halves a cold build. PROM_ALL_SD=1 builds all of them.
 #   IMAGE_SOURCE=auto|pull|build   FORCE=1 (rebuild images and binaries)
+#   PROM_PARTS="images crds" (default) or "crds": only the CRDs, no Docker needed (`make test` uses them)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,8 +28,11 @@ PROM_CRDS=${PROM_CRDS:-upstream}
 PROM_ALL_SD=${PROM_ALL_SD:-0}
 IMAGE_SOURCE=${IMAGE_SOURCE:-auto}
 FORCE=${FORCE:-0}
+PROM_PARTS=${PROM_PARTS:-images crds}
+WANT_IMAGES=0
+[[ " $PROM_PARTS " == *" images "* ]] && WANT_IMAGES=1
 need_cmd go jq
-need_docker
+[ "$WANT_IMAGES" = 0 ] || need_docker
 export CGO_ENABLED=0
 
 PO="$VIDEOEDGE_CACHE/prometheus-operator"
@@ -64,6 +68,7 @@ usable() { # image: present, and either not ours (pulled) or built from this rec
 }
 missing=()
 for i in "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE"; do
+  [ "$WANT_IMAGES" = 1 ] || break
   if [ "$FORCE" != 1 ] && usable "$i"; then log "$i present"; else missing+=("$i"); fi
 done
 

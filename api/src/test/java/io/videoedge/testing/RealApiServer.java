@@ -119,16 +119,21 @@ public final class RealApiServer {
         try (InputStream in = Files.newInputStream(file)) {
           CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
           client.resource(crd).forceConflicts().serverSideApply();
-          client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-              .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
-                  && c.getStatus().getConditions().stream()
-                  .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-                  30, TimeUnit.SECONDS);
+          awaitEstablished(client, crd.getMetadata().getName());
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
       }
     }
+  }
+
+  /** Waits until the API server serves the named CRD (its status may have no conditions at first). */
+  public static void awaitEstablished(KubernetesClient client, String crdName) {
+    client.apiextensions().v1().customResourceDefinitions().withName(crdName)
+        .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+            && c.getStatus().getConditions().stream()
+            .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
+            60, TimeUnit.SECONDS);
   }
 
   /** Runs the real kubectl against this API server; returns stdout, fails with stderr on a non-zero exit. */

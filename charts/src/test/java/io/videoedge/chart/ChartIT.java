@@ -1,0 +1,259 @@
+package io.videoedge.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.testing.RealApiServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Helm chart and the plain manifests on a real kube-apiserver with our CRDs and the Prometheus
+ * Operator's CRDs: lint, helm-unittest, the values schema, server-side dry runs, a real
+ * install/upgrade/uninstall, the admission policy that confines each agent to its own node, and
+ * `kubectl apply -f crds/ -f deploy/videoedge.yaml`. There is no kubelet: nothing here runs a pod
+ * (the kind e2e does).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChartIT {
+  private static final Path ROOT = Path.of(System.getProperty("videoedge.root", ".."));
+  private static final Path CHART = ROOT.resolve("charts/videoedge");
+  private static final String HELM = System.getProperty("videoedge.helm", ROOT.resolve("bin/helm").toString());
+  private static final String RELEASE = "chart-it";
+  private static final String NAMESPACE = "chart-it";
+
+  private static RealApiServer api;
+  private static KubernetesClient admin;
+
+  @BeforeAll
+  static void apiServerWithPrometheusOperatorCrds() {
+    if (!Files.isExecutable(Path.of(HELM))) {
+      throw new IllegalStateException("helm not found at " + HELM + ": run `make tools` (`make test` does)");
+    }
+    Path promCrds = Path.of(System.getProperty("videoedge.prometheus.crds.dir", ""));
+    if (!Files.isDirectory(promCrds)) {
+      throw new IllegalStateException("Prometheus Operator CRDs not found in " + promCrds
+          + ": run `make prometheus-crds` (`make test` does)");
+    }
+    api = RealApiServer.shared();
+    admin = api.newClient();
+    // too large for client-side apply's annotation: server-side, as the Prometheus Operator documents
+    api.kubectl("apply", "--server-side", "-f", promCrds.toString());
+    for (String crd : List.of("servicemonitors", "podmonitors", "prometheusrules")) {
+      RealApiServer.awaitEstablished(admin, crd + ".monitoring.coreos.com");
+    }
+  }
+
+  @AfterAll
+  static void closeClient() {
+    admin.close();
+  }
+
+  @Test
+  @Order(1)
+  void lintPassesWithDefaultAndMonitoringValues() {
+    assertThat(helm("lint", CHART.toString()).stdout()).contains("0 chart(s) failed");
+    assertThat(helm("lint", CHART.toString(), "--set", "monitoring.enabled=true", "--set", "example.enabled=true").stdout())
+        .contains("0 chart(s) failed");
+  }
+
+  @Test
+  @Order(2)
+  void chartUnitTestsPass() {
+    Result r = helm("unittest", CHART.toString());
+    assertThat(r.stdout()).contains("Charts:      1 passed").doesNotContain("FAIL");
+  }
+
+  @ParameterizedTest(name = "{0} is refused: {1}")
+  @Order(3)
+  @CsvSource(delimiter = '|', value = {
+      "unknownKey=1                         | additional properties 'unknownKey' not allowed",
+      "operator.replica=2                   | at '/operator': additional properties 'replica' not allowed",
+      "operator.replicas=-1                 | at '/operator/replicas'",
+      "nodeAgent.driftInterval=soon         | at '/nodeAgent/driftInterval': 'soon' does not match pattern",
+      "image.pullPolicy=Sometimes           | at '/image/pullPolicy'",
+      "operator.metricsPort=0               | at '/operator/metricsPort'",
+      "nodeAgent.journalDir=relative/path   | at '/nodeAgent/journalDir'",
+      "monitoring.enabled=yes-please        | at '/monitoring/enabled'",
+      "example.name=Not_A_Name              | at '/example/name'",
+  })
+  void badValuesAreRefusedByTheSchemaNamingTheKey(String value, String message) {
+    Result r = run(HELM, "template", "t", CHART.toString(), "--set", value);
+    assertThat(r.exitCode()).as(value).isNotZero();
+    assertThat(r.stderr()).contains(message);
+  }
+
+  @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")
+  @Order(4)
+  @ValueSource(strings = {"defaults", "monitoring"})
+  void renderedChartPassesAServerSideDryRun(String values) throws IOException {
+    List<String> args = new ArrayList<>(List.of("template", "dry-" + values, CHART.toString(), "--namespace", "chart-dry"));
+    if (values.equals("monitoring")) {
+      args.addAll(List.of("--set", "monitoring.enabled=true", "--set", "example.enabled=true"));
+    }
+    Path rendered = Files.createTempFile("chart-" + values, ".yaml");
+    Files.writeString(rendered, helm(args.toArray(String[]::new)).stdout());
+    if (admin.namespaces().withName("chart-dry").get() == null) {
+      api.kubectl("create", "namespace", "chart-dry");
+    }
+    String out = api.kubectl("apply", "--dry-run=server", "-n", "chart-dry", "-f", rendered.toString());
+    assertThat(out).contains("deployment.apps/dry-" + values + "-videoedge-operator created (server dry run)")
+        .contains("daemonset.apps/dry-" + values + "-videoedge-node-agent created (server dry run)");
+    if (values.equals("monitoring")) {
+      assertThat(out).contains("servicemonitor.monitoring.coreos.com/", "podmonitor.monitoring.coreos.com/",
+          "prometheusrule.monitoring.coreos.com/", "videoedge.videoedge.io/edge");
+    }
+  }
+
+  @Test
+  @Order(5)
+  void installsUpgradesWithMonitoringAndUninstallKeepingTheCrds() {
+    // the CRDs are already there (applied by another field manager, as kubectl users and this harness
+    // do): the documented way to let the chart adopt and update them (README, "Install")
+    helm("install", RELEASE, CHART.toString(), "--namespace", NAMESPACE, "--create-namespace",
+        "--take-ownership", "--force-conflicts");
+    assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName("chart-it-videoedge-operator").get()).isNotNull();
+    assertThat(admin.apps().daemonSets().inNamespace(NAMESPACE).withName("chart-it-videoedge-node-agent").get()).isNotNull();
+    assertThat(admin.admissionRegistration().v1().validatingAdmissionPolicies()
+        .withName("chart-it-videoedge-node-agent-own-node").get())
+        .as("admissionPolicy.enabled=auto creates the policy on a cluster that serves it").isNotNull();
+    assertThat(crd("videoedges.videoedge.io").getMetadata().getAnnotations())
+        .containsEntry("helm.sh/resource-policy", "keep");
+
+    helm("upgrade", RELEASE, CHART.toString(), "--namespace", NAMESPACE, "--set", "monitoring.enabled=true");
+    assertThat(api.kubectl("get", "servicemonitor,podmonitor,prometheusrule", "-n", NAMESPACE, "-o", "name"))
+        .contains("servicemonitor.monitoring.coreos.com/chart-it-videoedge-operator",
+            "podmonitor.monitoring.coreos.com/chart-it-videoedge-node-agent",
+            "prometheusrule.monitoring.coreos.com/chart-it-videoedge");
+  }
+
+  @Test
+  @Order(6)
+  void anAgentMayWriteOnlyTheNodeTuningOfItsOwnNode() {
+    for (String node : List.of("vap-a", "vap-b")) {
+      admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+      NodeTuning nt = new NodeTuning();
+      nt.getMetadata().setName(node);
+      nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source("ns", "edge", "uid", 1L), null, null, null));
+      admin.resource(nt).create();
+    }
+    // the agent pod on vap-a and a token bound to it: Kubernetes puts the pod's node into the token
+    String sa = "chart-it-videoedge-node-agent";
+    Pod pod = admin.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName("agent-on-a").endMetadata()
+        .withNewSpec().withNodeName("vap-a").withServiceAccountName(sa)
+        .addNewContainer().withName("agent").withImage("videoedge/node-tuning:test").endContainer().endSpec().build()).create();
+    TokenRequest request = new TokenRequestBuilder().withNewSpec().withAudiences("https://localhost").withExpirationSeconds(600L)
+        .withNewBoundObjectRef().withKind("Pod").withApiVersion("v1").withName(pod.getMetadata().getName())
+        .withUid(pod.getMetadata().getUid()).endBoundObjectRef().endSpec().build();
+    String token = admin.serviceAccounts().inNamespace(NAMESPACE).withName(sa).tokenRequest(request).getStatus().getToken();
+
+    Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
+        .withClientCertData(null).withClientKeyData(null).withClientCertFile(null).withClientKeyFile(null)
+        .withOauthToken(token).build();
+    String status = "{\"status\":{\"message\":\"written by the agent\"}}";
+    try (KubernetesClient agent = new KubernetesClientBuilder().withConfig(config).build()) {
+      NodeTuning own = agent.resources(NodeTuning.class).withName("vap-a").subresource("status")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), status);
+      assertThat(own.getStatus().message()).isEqualTo("written by the agent");
+
+      assertThatThrownBy(() -> agent.resources(NodeTuning.class).withName("vap-b").subresource("status")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), status))
+          .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+            assertThat(e.getCode()).isEqualTo(403);
+            assertThat(e.getMessage()).contains("a node agent may only write the NodeTuning of its own node");
+          });
+      // and RBAC still forbids what the agent never does
+      assertThatThrownBy(() -> agent.resources(NodeTuning.class).withName("vap-a").delete())
+          .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+    }
+    assertThat(admin.resources(NodeTuning.class).withName("vap-b").get().getStatus()).isNull();
+  }
+
+  @Test
+  @Order(7)
+  void uninstallKeepsTheCrdsAndTheResources() {
+    helm("uninstall", RELEASE, "--namespace", NAMESPACE);
+    assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName("chart-it-videoedge-operator").get()).isNull();
+    assertThat(crd("videoedges.videoedge.io")).isNotNull();
+    assertThat(crd("nodetunings.videoedge.io")).isNotNull();
+    assertThat(admin.resources(NodeTuning.class).withName("vap-a").get()).as("NodeTunings survive an uninstall").isNotNull();
+  }
+
+  @Test
+  @Order(8)
+  void plainManifestsApplyWithKubectl() {
+    String out = api.kubectl("apply", "-f", ROOT.resolve("crds").toString(), "-f", ROOT.resolve("deploy/videoedge.yaml").toString());
+    assertThat(out).contains("namespace/videoedge-system", "deployment.apps/videoedge-operator", "daemonset.apps/videoedge-node-agent",
+        "validatingadmissionpolicy.admissionregistration.k8s.io/videoedge-node-agent-own-node");
+    assertThat(admin.apps().deployments().inNamespace("videoedge-system").withName("videoedge-operator").get()).isNotNull();
+  }
+
+  // --- helpers ---------------------------------------------------------------------------------
+
+  private static io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition crd(String name) {
+    return admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
+  }
+
+  /** helm with the test API server's kubeconfig; fails the test on a non-zero exit. */
+  private static Result helm(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(HELM, "--kubeconfig", api == null ? "/dev/null" : api.kubeconfigFile().toString()));
+    cmd.addAll(List.of(args));
+    Result r = run(cmd.toArray(String[]::new));
+    if (r.exitCode() != 0) {
+      throw new AssertionError(String.join(" ", args) + " exited " + r.exitCode() + ":\n" + r.stdout() + r.stderr());
+    }
+    return r;
+  }
+
+  private static Result run(String... cmd) {
+    try {
+      Path out = Files.createTempFile("cmd", ".out");
+      Path err = Files.createTempFile("cmd", ".err");
+      Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError(String.join(" ", cmd) + " did not finish in 120 s");
+      }
+      Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+      Files.delete(out);
+      Files.delete(err);
+      return r;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private record Result(int exitCode, String stdout, String stderr) {
+  }
+}
