@@ -1,0 +1,57 @@
+package io.videoedge.server;
+
+import java.io.IOException;
+
+import io.videoedge.server.content.ContentPath;
+import io.videoedge.server.content.ContentStore;
+import io.videoedge.server.content.ContentStore.StoredFile;
+import io.videoedge.server.http.Decision;
+import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.send.BodyResponse;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+
+/**
+ * The request path for video objects: method check, path normalisation, lookup, the pure
+ * conditional/range decision, then the head and a sendfile body. Runs on the selector thread.
+ */
+final class ContentHandler {
+    private final ContentStore content;
+
+    ContentHandler(ContentStore content) {
+        this.content = content;
+    }
+
+    void handle(Request request, HttpSession session) throws IOException {
+        int method = request.getMethod();
+        if (method != Request.METHOD_GET && method != Request.METHOD_HEAD) {
+            session.sendResponse(Responses.methodNotAllowed());
+            return;
+        }
+        String path = ContentPath.normalize(request.getPath());
+        if (path == null) {
+            session.sendResponse(Responses.error(Response.BAD_REQUEST));
+            return;
+        }
+        StoredFile file = content == null ? null : content.find(path);
+        if (file == null) {
+            session.sendResponse(Responses.error(Response.NOT_FOUND));
+            return;
+        }
+        Decision decision = Negotiation.decide(file.validators(),
+                request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
+                request.getHeader("Range:"), request.getHeader("If-Range:"));
+        send(session, Responses.forObject(decision, file, method == Request.METHOD_GET));
+    }
+
+    private static void send(HttpSession session, Response response) throws IOException {
+        try {
+            session.sendResponse(response);
+        } finally {
+            if (response instanceof BodyResponse br) {
+                br.discardIfNotSent();
+            }
+        }
+    }
+}
