@@ -27,7 +27,6 @@ import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.os.Proc;
 import one.nio.server.AcceptorConfig;
-import one.nio.server.RejectedSessionException;
 import one.nio.server.SelectorThread;
 import one.nio.server.ServerConfig;
 
@@ -153,13 +152,18 @@ public final class EdgeServer extends HttpServer {
         return true;
     }
 
+    /**
+     * Over {@code limits.maxConnections} a connection is still accepted but answered 503 and closed:
+     * throwing RejectedSessionException here would end one-nio 2.3.0's MultiAcceptorThread, which
+     * only catches RejectedExecutionException, and the server would silently stop accepting.
+     */
     @Override
-    public HttpSession createSession(Socket socket) throws RejectedSessionException {
-        if (getConnections() >= config.limits.maxConnections) {
+    public HttpSession createSession(Socket socket) {
+        boolean overLimit = getConnections() >= config.limits.maxConnections;
+        if (overLimit) {
             metrics.rejectedConnection();
-            throw new RejectedSessionException("limits.maxConnections reached");
         }
-        return new EdgeSession(socket, this, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.idleTimeout);
+        return new EdgeSession(socket, this, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.idleTimeout, overLimit);
     }
 
     @Override
@@ -218,7 +222,7 @@ public final class EdgeServer extends HttpServer {
     public void drainAndStop(long timeoutMillis) {
         ready = false;
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        acceptor.shutdown();
+        closeListeners();
         int initial = getConnections();
         log.atInfo().addKeyValue("connections", initial).addKeyValue("timeoutMs", timeoutMillis).log("draining: no longer accepting");
         forEachSession(EdgeSession::drain);
@@ -235,6 +239,20 @@ public final class EdgeServer extends HttpServer {
         forEachSession(Session::close);
         stop();
         log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
+    }
+
+    /**
+     * Closes the listening sockets. With multiAcceptor, one-nio 2.3.0's acceptor shutdown only stops
+     * its thread and leaves the sockets listening (the kernel keeps completing handshakes nobody
+     * accepts); reconfiguring to no acceptors closes every group's sockets for both acceptor kinds.
+     */
+    private void closeListeners() {
+        try {
+            acceptor.reconfigure();
+        } catch (IOException e) {
+            log.atWarn().setCause(e).log("closing listening sockets failed");
+        }
+        acceptor.shutdown();
     }
 
     private void forEachSession(java.util.function.Consumer<EdgeSession> action) {

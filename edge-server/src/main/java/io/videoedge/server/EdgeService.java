@@ -37,6 +37,7 @@ public final class EdgeService implements AutoCloseable {
         EdgeMetrics metrics = new EdgeMetrics();
         int selectors = config.selectors > 0 ? config.selectors : Runtime.getRuntime().availableProcessors();
         BufferPool pool = new BufferPool((long) Math.max(16, selectors * 4) * CHUNK_SIZE, CHUNK_SIZE);
+        ProcessMetrics.register(metrics);
         EdgeServer server = EdgeServer.create(config, metrics, pool);
         AdminServer admin;
         try {

@@ -44,11 +44,13 @@ final class EdgeSession extends HttpSession {
     private long bodyToSkip;
     private boolean refusingInput;
     private boolean draining;
+    private final boolean overLimit;
 
     private TlsSessionFacts tls;
 
-    EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout) {
+    EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
         super(socket, edge);
+        this.overLimit = overLimit;
         this.edge = edge;
         this.maxHeaderSize = maxHeaderSize;
         this.maxUriLength = maxUriLength;
@@ -114,6 +116,10 @@ final class EdgeSession extends HttpSession {
     }
 
     private void startRequest(byte[] b, int start, int length) throws IOException {
+        if (overLimit) {
+            refuse(new RejectedRequest(0, Response.SERVICE_UNAVAILABLE, "limits.maxConnections reached", true, true));
+            return;
+        }
         headStartedAt = System.currentTimeMillis();
         headBytes = length + 2;
         hostHeaders = 0;

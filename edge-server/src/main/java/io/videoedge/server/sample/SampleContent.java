@@ -20,6 +20,8 @@ import java.util.SplittableRandom;
 public final class SampleContent {
     public static final int MANIFEST_BYTES = 1024;
     public static final int SEGMENTS = 6;
+    /** Bytes of box headers around a media segment's payload: styp 16, moof+mfhd 24, mdat header 8. */
+    static final int SEGMENT_OVERHEAD = 48;
 
     private SampleContent() {
     }
@@ -60,8 +62,8 @@ public final class SampleContent {
         write(root, "ts/seg-00001.ts", tsSegment(2000, random), written);
         write(root, "mp4/clip.mp4", mediaSegment(0, 256 * 1024, random), written);
         if (benchSizes) {
-            write(root, "bench/seg-2m.m4s", mediaSegment(1, (2 << 20) - 32, random), written);
-            write(root, "bench/seg-16m.m4s", mediaSegment(2, (16 << 20) - 32, random), written);
+            write(root, "bench/seg-2m.m4s", mediaSegment(1, (2 << 20) - SEGMENT_OVERHEAD, random), written);
+            write(root, "bench/seg-16m.m4s", mediaSegment(2, (16 << 20) - SEGMENT_OVERHEAD, random), written);
             write(root, "bench/manifest-1k.m3u8", manifest(SEGMENTS), written);
         }
         return written;

@@ -29,6 +29,8 @@ public final class EdgeFixture implements AutoCloseable {
     public int httpsPort;
     public int adminPort;
     public EdgeService service;
+    public Process process;
+    public Path processLog;
     private final String extraYaml;
     private final HttpClient http;
     private final HttpClient https;
@@ -57,6 +59,58 @@ public final class EdgeFixture implements AutoCloseable {
         EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
         f.startService();
         return f;
+    }
+
+    /**
+     * The server as a separate JVM running EdgeServerMain, as the container does (for measuring the
+     * server process alone: direct memory, file descriptors).
+     */
+    public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, String... jvmArgs) throws Exception {
+        EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
+        f.startProcess(jvmArgs);
+        return f;
+    }
+
+    private void startProcess(String... jvmArgs) throws Exception {
+        String classpath = System.getProperty("videoedge.runtime.classpath");
+        if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
+        for (int attempt = 1; ; attempt++) {
+            httpPort = freePort();
+            httpsPort = freePort();
+            adminPort = freePort();
+            Path config = dir.resolve("edge-server.yaml");
+            Files.writeString(config, configText());
+            java.util.List<String> cmd = new java.util.ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+            cmd.addAll(java.util.List.of(jvmArgs));
+            cmd.addAll(java.util.List.of("-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
+            processLog = dir.resolve("server-" + attempt + ".log");
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(processLog.toFile()).start();
+            try {
+                org.awaitility.Awaitility.await("server process ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> !process.isAlive() || ready());
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                process.destroyForcibly();
+                throw new AssertionError("server did not become ready:\n" + Files.readString(processLog), e);
+            }
+            if (process.isAlive()) return;
+            String log = Files.readString(processLog);
+            if (attempt == 3 || !log.contains("Address already in use")) {
+                throw new AssertionError("server exited with " + process.exitValue() + ":\n" + log);
+            }
+        }
+    }
+
+    private boolean ready() {
+        try {
+            return get(admin("/readyz")).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private void startService() throws Exception {
@@ -149,6 +203,11 @@ public final class EdgeFixture implements AutoCloseable {
         return Metrics.value(metrics(), series);
     }
 
+    /** A sample that must be exposed (gauges, unlabelled counters); fails when it is not. */
+    public double gauge(String series) throws IOException, InterruptedException {
+        return Metrics.required(metrics(), series);
+    }
+
     public byte[] file(String relative) throws IOException {
         return Files.readAllBytes(content.resolve(relative));
     }
@@ -157,6 +216,15 @@ public final class EdgeFixture implements AutoCloseable {
     public void close() throws IOException {
         if (service != null) {
             service.shutdown();
+        }
+        if (process != null) {
+            process.destroy(); // SIGTERM: the graceful path
+            try {
+                if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
         }
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
