@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# make bench: the edge server and nginx (Debian package, sendfile on) side by side on loopback, same
+# files, same certificate, same TLS 1.3 cipher suite, driven by wrk in alternating rounds; plus the
+# loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
+# A benchmark, not a test: slow results never fail anything.
+#   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+module=$(dirname "$here")
+. "$here/jvm-flags.sh"
+: "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
+
+duration=${BENCH_DURATION:-8}
+rounds=${BENCH_ROUNDS:-3}
+conns_list=${BENCH_CONNS:-64 512}
+threads=${BENCH_THREADS:-$(nproc)}
+cpus=$(nproc)
+dir=${BENCH_DIR:-$module/target/bench}
+classpath="$module/target/classes:$module/target/lib/*"
+edge_http=28080 edge_https=28443 edge_admin=29400 nginx_http=28081 nginx_https=28444 loop_port=28999
+cipher_suite=TLS_AES_128_GCM_SHA256
+
+for tool in wrk nginx openssl gcc curl; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool not found (DEPS_SET=all make deps)" >&2; exit 1; }
+done
+mkdir -p "$dir/logs" "$dir/nginx"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+# ---- content, certificate, loopback probe ----
+if [ ! -f "$dir/content/bench/seg-16m.m4s" ]; then
+  "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.sample.SampleContent "$dir/content" --bench >/dev/null
+fi
+if [ ! -f "$dir/tls.crt" ]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$dir/tls.key" -out "$dir/tls.crt" 2>/dev/null
+fi
+gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
+
+# ---- edge server ----
+cat > "$dir/edge-server.yaml" <<YAML
+selectors: 0
+affinity: true
+pinAcceptors: true
+multiAcceptor: true
+keepAlive: 120s
+acceptors:
+- address: 127.0.0.1
+  port: $edge_http
+  recvBuf: 64k
+  sendBuf: 4m
+  notsentLowat: 512k
+  reusePort: true
+  backlog: 4096
+- address: 127.0.0.1
+  port: $edge_https
+  recvBuf: 64k
+  sendBuf: 4m
+  notsentLowat: 512k
+  reusePort: true
+  backlog: 4096
+  ssl:
+    protocols: TLSv1.2 TLSv1.3
+    ciphersuites: $cipher_suite
+    ciphers: ECDHE-ECDSA-AES128-GCM-SHA256
+    certFile: $dir/tls.crt
+    privateKeyFile: $dir/tls.key
+    ticketDir: $dir/tickets
+    kernelTlsEnabled: true
+    cacheMode: none
+admin:
+  address: 127.0.0.1
+  port: $edge_admin
+content:
+  root: $dir/content
+limits:
+  maxConnections: 100000
+drainTimeout: 1s
+${BENCH_EDGE_EXTRA:-}
+YAML
+# shellcheck disable=SC2046
+"$JAVA_HOME/bin/java" $(edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \
+  > "$dir/logs/edge.log" 2>&1 &
+pids+=($!)
+
+# ---- nginx, tuned as one would in production ----
+cat > "$dir/nginx/nginx.conf" <<NGINX
+worker_processes $cpus;
+worker_cpu_affinity auto;
+daemon off;
+pid $dir/nginx/nginx.pid;
+error_log $dir/logs/nginx-error.log warn;
+events { worker_connections 8192; use epoll; }
+http {
+  types { video/mp4 mp4; video/iso.segment m4s; application/vnd.apple.mpegurl m3u8; application/dash+xml mpd; video/mp2t ts; text/vtt vtt; }
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; tcp_nodelay on;
+  keepalive_timeout 120s; keepalive_requests 1000000;
+  access_log off;
+  open_file_cache max=1000 inactive=60s;
+  client_body_temp_path $dir/nginx/body; proxy_temp_path $dir/nginx/proxy; fastcgi_temp_path $dir/nginx/fastcgi;
+  uwsgi_temp_path $dir/nginx/uwsgi; scgi_temp_path $dir/nginx/scgi;
+  ssl_certificate $dir/tls.crt; ssl_certificate_key $dir/tls.key;
+  ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256;
+  ssl_conf_command Ciphersuites $cipher_suite;
+  ssl_session_tickets on;
+  server {
+    listen 127.0.0.1:$nginx_http reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
+    listen 127.0.0.1:$nginx_https ssl reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
+    root $dir/content;
+  }
+${BENCH_NGINX_EXTRA:-}
+}
+NGINX
+nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/logs/nginx-error.log" &
+pids+=($!)
+
+"$dir/loopback" serve $loop_port "$dir/content/bench/seg-16m.m4s" "$cpus" &
+pids+=($!)
+
+for i in $(seq 1 300); do
+  curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" && break
+  [ "$i" = 300 ] && { echo "bench: servers did not come up; see $dir/logs" >&2; exit 1; }
+  sleep 0.2
+done
+
+# same bytes from both, and the negotiated TLS parameters
+for path in bench/seg-2m.m4s bench/seg-16m.m4s bench/manifest-1k.m3u8; do
+  a=$(curl -fs --cacert "$dir/tls.crt" "https://localhost:$edge_https/$path" | sha256sum)
+  b=$(curl -fs --cacert "$dir/tls.crt" "https://localhost:$nginx_https/$path" | sha256sum)
+  [ "$a" = "$b" ] || { echo "bench: $path differs between edge and nginx" >&2; exit 1; }
+done
+tls_of() { openssl s_client -connect "127.0.0.1:$1" -servername localhost </dev/null 2>/dev/null | grep -E '^(New|Reused),' | head -1; }
+echo "edge  TLS: $(tls_of $edge_https)"
+echo "nginx TLS: $(tls_of $nginx_https)"
+echo "edge  native library: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_native_library_info' | sed 's/.*origin="\([^"]*\)".*/\1/'), kTLS: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_ktls_info' | sed 's/.*kernel="\([^"]*\)".*/kernel \1/')"
+echo "machine: $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), kernel $(uname -r); wrk -t$threads, ${duration}s per run, $rounds rounds, alternating"
+echo
+
+# ---- wrk rounds ----
+# name|path|scheme|bytes per response (0: report requests/s)
+default_cases="seg-2m-http|/bench/seg-2m.m4s|http|2097152
+seg-2m-https|/bench/seg-2m.m4s|https|2097152
+seg-16m-http|/bench/seg-16m.m4s|http|16777216
+seg-16m-https|/bench/seg-16m.m4s|https|16777216
+manifest-1k-http|/bench/manifest-1k.m3u8|http|0
+manifest-1k-https|/bench/manifest-1k.m3u8|https|0"
+cases=${BENCH_CASES:-$default_cases}
+
+url_of() { # server scheme path
+  local port
+  case "$1-$2" in
+    edge-http) port=$edge_http ;; edge-https) port=$edge_https ;; nginx-http) port=$nginx_http ;; nginx-https) port=$nginx_https ;;
+  esac
+  if [ "$2" = https ]; then echo "https://localhost:$port$3"; else echo "http://127.0.0.1:$port$3"; fi
+}
+
+run_wrk() { # url conns bytes-per-response -> "value errors": requests/s, or MiB/s read (partial responses count)
+  local out
+  out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "$1" 2>&1)
+  printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
+  local rps errors non2xx
+  if [ "$3" = 0 ]; then
+    rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+  else
+    rps=$(echo "$out" | awk '/^Transfer\/sec:/ {v=$2; u=v; sub(/[0-9.]+/, "", u); sub(/[A-Z]+$/, "", v);
+      m = u=="GB" ? 1024 : u=="MB" ? 1 : u=="KB" ? 1/1024 : u=="TB" ? 1048576 : 1/1048576; printf "%.1f", v*m}')
+  fi
+  errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors:/ {print $4+$6+$8+$10}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} ))"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+results=()
+while IFS='|' read -r name path scheme size; do
+  [ -z "$name" ] && continue
+  for conns in $conns_list; do
+    edge_runs=() nginx_runs=() errs=0
+    for round in $(seq 1 "$rounds"); do
+      if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
+      for server in $order; do
+        read -r rps e < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size")
+        errs=$((errs + e))
+        if [ "$server" = edge ]; then edge_runs+=("$rps"); else nginx_runs+=("$rps"); fi
+      done
+    done
+    edge_rps=$(printf '%s\n' "${edge_runs[@]}" | median)
+    nginx_rps=$(printf '%s\n' "${nginx_runs[@]}" | median)
+    if [ "$size" = 0 ]; then unit="req/s"; else unit="MiB/s"; fi
+    edge_v=$edge_rps nginx_v=$nginx_rps
+    ratio=$(awk -v a="$edge_v" -v b="$nginx_v" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
+    line=$(printf '%-18s %6s %7s %12s %12s %8s %7s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" "$errs")
+    echo "$line"
+    results+=("$line|$name|$conns|$size|$edge_v")
+  done
+done <<< "$cases"
+
+# ---- loopback ceiling ----
+echo
+declare -A ceiling
+for conns in $conns_list; do
+  bps=$("$dir/loopback" pull $loop_port "$conns" "$duration" "$threads")
+  ceiling[$conns]=$(awk -v b="$bps" 'BEGIN {printf "%.1f", b/1048576}')
+done
+
+echo "RESULTS (medians of $rounds alternating rounds; errors = wrk socket errors + non-2xx over all runs)"
+printf '%-18s %6s %7s %12s %12s %8s %7s %s\n' case conns unit edge nginx edge/ngx errors "edge/loopback-ceiling"
+for r in "${results[@]}"; do
+  IFS='|' read -r line name conns size edge_v <<< "$r"
+  frac=""
+  if [ "$size" != 0 ]; then
+    frac=$(awk -v e="$edge_v" -v c="${ceiling[$conns]}" 'BEGIN {if (c>0) printf "%.2f", e/c}')
+  fi
+  echo "$line $frac"
+done
+for conns in $conns_list; do
+  echo "loopback ceiling (raw sendfile TCP copy, $conns connections): ${ceiling[$conns]} MiB/s"
+done
+echo "logs: $dir/logs (wrk.log has every run)"
