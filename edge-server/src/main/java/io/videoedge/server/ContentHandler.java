@@ -4,7 +4,7 @@ import java.io.IOException;
 
 import io.videoedge.server.content.ContentPath;
 import io.videoedge.server.content.ContentStore;
-import io.videoedge.server.content.ContentStore.StoredFile;
+import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
 import io.videoedge.server.send.BodyResponse;
@@ -34,15 +34,27 @@ final class ContentHandler {
             session.sendResponse(Responses.error(Response.BAD_REQUEST));
             return;
         }
-        StoredFile file = content == null ? null : content.find(path);
+        OpenFile file = content == null ? null : content.open(path);
         if (file == null) {
             session.sendResponse(Responses.error(Response.NOT_FOUND));
             return;
         }
-        Decision decision = Negotiation.decide(file.validators(),
-                request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                request.getHeader("Range:"), request.getHeader("If-Range:"));
-        send(session, Responses.forObject(decision, file, method == Request.METHOD_GET));
+        try {
+            Decision decision = Negotiation.decide(file.validators(),
+                    request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
+                    request.getHeader("Range:"), request.getHeader("If-Range:"));
+            send(session, Responses.forObject(decision, file, method == Request.METHOD_GET));
+        } finally {
+            file.release(); // the body, if any, holds its own reference
+        }
+    }
+
+    void close() {
+        if (content != null) content.close();
+    }
+
+    int openFiles() {
+        return content == null ? 0 : content.openFiles();
     }
 
     private static void send(HttpSession session, Response response) throws IOException {

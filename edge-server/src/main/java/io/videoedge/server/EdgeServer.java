@@ -78,7 +78,7 @@ public final class EdgeServer extends HttpServer {
                         .log("no session ticket keys found: generated one for this process (mount shared keys for several replicas)");
             }
         }
-        ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root)) : null;
+        ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid) : null;
         EdgeServer server = new EdgeServer(config, plan, metrics, bufferPool, store);
         log.atInfo().addKeyValue("selectors", plan.selectors).addKeyValue("allowedCpus", CpuList.format(allowed))
                 .addKeyValue("plannedCpus", plan.cpus == null ? "none" : CpuList.format(plan.cpus))
@@ -238,6 +238,7 @@ public final class EdgeServer extends HttpServer {
         int left = getConnections();
         forEachSession(Session::close);
         stop();
+        content.close();
         log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
     }
 
@@ -275,6 +276,7 @@ public final class EdgeServer extends HttpServer {
     private void registerMetrics() {
         metrics.gauge("videoedge_connections", "Open client connections", this::getConnections);
         metrics.gauge("videoedge_selectors", "Selector threads", () -> selectors.length);
+        metrics.gauge("videoedge_content_open_files", "Content-root files held open for reuse (content.fileCacheValid)", content::openFiles);
         metrics.gauge("videoedge_buffer_pool_capacity_bytes", "Direct memory held by the buffer pool", bufferPool::capacityBytes);
         metrics.gauge("videoedge_buffer_pool_used_bytes", "Pool buffers currently lent out", bufferPool::usedBytes);
         metrics.counter("videoedge_buffer_pool_exhausted_total", "Times a buffer was wanted and none was free", bufferPool::exhaustedCount);

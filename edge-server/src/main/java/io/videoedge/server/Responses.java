@@ -1,8 +1,6 @@
 package io.videoedge.server;
 
-import java.io.IOException;
-
-import io.videoedge.server.content.ContentStore.StoredFile;
+import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Validators;
@@ -15,14 +13,15 @@ final class Responses {
     private Responses() {
     }
 
-    /** 200/206 with a body (opened only when it will be sent), or 304/416 without one. */
-    static Response forObject(Decision d, StoredFile file, boolean sendBody) throws IOException {
+    /** 200/206 with a body (which takes its own reference to the file), or 304/416 without one. */
+    static Response forObject(Decision d, OpenFile file, boolean sendBody) {
         Validators v = file.validators();
         Response r;
         switch (d.status()) {
             case 304 -> {
                 r = new Response(Response.NOT_MODIFIED);
-                validators(r, v);
+                r.addHeader("Last-Modified: " + file.lastModified());
+                r.addHeader("ETag: " + v.etag());
                 return dated(r);
             }
             case 416 -> {
@@ -32,10 +31,11 @@ final class Responses {
             }
             default -> {
                 String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
-                Body body = sendBody && d.length() > 0
-                        ? new Body.FileRegion(file.open(), d.offset(), d.length())
-                        : new Body.FileRegion(null, d.offset(), 0);
-                r = new BodyResponse(status, body);
+                if (sendBody && d.length() > 0 && file.retain()) {
+                    r = new BodyResponse(status, new Body.FileRegion(file, d.offset(), d.length()));
+                } else {
+                    r = new Response(status); // HEAD, or an empty file: the head only
+                }
                 r.addHeader("Content-Length: " + d.length());
                 if (d.status() == 206) {
                     r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/" + v.length());
@@ -44,7 +44,8 @@ final class Responses {
         }
         r.addHeader("Content-Type: " + file.contentType());
         r.addHeader("Accept-Ranges: bytes");
-        validators(r, v);
+        r.addHeader("Last-Modified: " + file.lastModified());
+        r.addHeader("ETag: " + v.etag());
         return dated(r);
     }
 
@@ -56,11 +57,6 @@ final class Responses {
         Response r = new Response(Response.METHOD_NOT_ALLOWED, Response.EMPTY);
         r.addHeader("Allow: GET, HEAD");
         return dated(r);
-    }
-
-    private static void validators(Response r, Validators v) {
-        r.addHeader("Last-Modified: " + HttpDates.format(v.lastModifiedMillis()));
-        r.addHeader("ETag: " + v.etag());
     }
 
     private static Response dated(Response r) {

@@ -1,7 +1,6 @@
 package io.videoedge.server.send;
 
-import java.io.RandomAccessFile;
-
+import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 
@@ -19,8 +18,8 @@ public sealed interface Body permits Body.FileRegion {
 
     void discard();
 
-    /** A region of an open file. */
-    record FileRegion(RandomAccessFile file, long offset, long length) implements Body {
+    /** A region of an open file; the body holds one reference to it. */
+    record FileRegion(OpenFile file, long offset, long length) implements Body {
         @Override
         public Session.QueueItem toQueueItem(boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
             return kernelSend
@@ -30,7 +29,7 @@ public sealed interface Body permits Body.FileRegion {
 
         @Override
         public void discard() {
-            Files.closeQuietly(file);
+            file.release();
         }
     }
 }

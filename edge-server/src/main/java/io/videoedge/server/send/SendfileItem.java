@@ -1,20 +1,20 @@
 package io.videoedge.server.send;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 
+import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
 
 /** A file region sent with sendfile(2): the bytes go from the page cache to the socket in the kernel. */
 final class SendfileItem extends Session.QueueItem {
-    private final RandomAccessFile file;
+    private final OpenFile file;
     private final EdgeMetrics metrics;
     private long offset;
     private long remaining;
 
-    SendfileItem(RandomAccessFile file, long offset, long length, EdgeMetrics metrics) {
+    SendfileItem(OpenFile file, long offset, long length, EdgeMetrics metrics) {
         this.file = file;
         this.offset = offset;
         this.remaining = length;
@@ -28,7 +28,7 @@ final class SendfileItem extends Session.QueueItem {
 
     @Override
     public int write(Socket socket) throws IOException {
-        long sent = socket.sendFile(file, offset, remaining);
+        long sent = socket.sendFile(file.file(), offset, remaining);
         if (sent > 0) {
             offset += sent;
             remaining -= sent;
@@ -39,6 +39,6 @@ final class SendfileItem extends Session.QueueItem {
 
     @Override
     public void release() {
-        Files.closeQuietly(file);
+        file.release();
     }
 }

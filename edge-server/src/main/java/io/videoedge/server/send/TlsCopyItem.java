@@ -2,10 +2,10 @@ package io.videoedge.server.send;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
+import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
@@ -18,16 +18,16 @@ import one.nio.net.Socket;
  * same length, which is what SSL_write's retry rule requires.
  */
 final class TlsCopyItem extends Session.QueueItem {
-    private final RandomAccessFile file;
+    private final OpenFile file;
     private final FileChannel channel;
     private final BufferPool pool;
     private final EdgeMetrics metrics;
     private long offset;
     private long remaining;
 
-    TlsCopyItem(RandomAccessFile file, long offset, long length, BufferPool pool, EdgeMetrics metrics) {
+    TlsCopyItem(OpenFile file, long offset, long length, BufferPool pool, EdgeMetrics metrics) {
         this.file = file;
-        this.channel = file.getChannel();
+        this.channel = file.file().getChannel();
         this.offset = offset;
         this.remaining = length;
         this.pool = pool;
@@ -68,6 +68,6 @@ final class TlsCopyItem extends Session.QueueItem {
 
     @Override
     public void release() {
-        Files.closeQuietly(file);
+        file.release();
     }
 }
