@@ -4,8 +4,22 @@
 # loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
 # A benchmark, not a test: slow results never fail anything.
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
+#   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
+#   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
+#   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
+#   edge's acceptor setting, and keeps other processes on this machine out of the loopback.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${BENCH_NETNS:-1}" = 1 ] && [ -z "${BENCH_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
+  exec env BENCH_IN_NETNS=1 unshare --net "$0" "$@"
+fi
+if [ -n "${BENCH_IN_NETNS:-}" ]; then
+  ip link set lo up
+  sysctl -qw net.ipv4.tcp_notsent_lowat="${BENCH_NOTSENT_LOWAT:-524288}"
+  netinfo="private netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) for every socket"
+else
+  netinfo="host netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) (edge sets 512k on its sockets, nginx cannot)"
+fi
 module=$(dirname "$here")
 . "$here/jvm-flags.sh"
 : "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
@@ -82,7 +96,8 @@ YAML
 # shellcheck disable=SC2046
 "$JAVA_HOME/bin/java" $(edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \
   > "$dir/logs/edge.log" 2>&1 &
-pids+=($!)
+edge_pid=$!
+pids+=($edge_pid)
 
 # ---- nginx, tuned as one would in production ----
 cat > "$dir/nginx/nginx.conf" <<NGINX
@@ -114,7 +129,8 @@ ${BENCH_NGINX_EXTRA:-}
 }
 NGINX
 nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/logs/nginx-error.log" &
-pids+=($!)
+nginx_pid=$!
+pids+=($nginx_pid)
 
 "$dir/loopback" serve $loop_port "$dir/content/bench/seg-16m.m4s" "$cpus" &
 pids+=($!)
@@ -135,6 +151,7 @@ tls_of() { openssl s_client -connect "127.0.0.1:$1" -servername localhost </dev/
 echo "edge  TLS: $(tls_of $edge_https)"
 echo "nginx TLS: $(tls_of $nginx_https)"
 echo "edge  native library: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_native_library_info' | sed 's/.*origin="\([^"]*\)".*/\1/'), kTLS: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_ktls_info' | sed 's/.*kernel="\([^"]*\)".*/kernel \1/')"
+echo "network: $netinfo, congestion control $(sysctl -n net.ipv4.tcp_congestion_control)"
 echo "machine: $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), kernel $(uname -r); wrk -t$threads, ${duration}s per run, $rounds rounds, alternating"
 echo
 
@@ -156,9 +173,21 @@ url_of() { # server scheme path
   if [ "$2" = https ]; then echo "https://localhost:$port$3"; else echo "http://127.0.0.1:$port$3"; fi
 }
 
-run_wrk() { # url conns bytes-per-response -> "value errors": requests/s, or MiB/s read (partial responses count)
-  local out
+# CPU ticks (user+system) used so far by a process and its children processes (nginx workers)
+cpu_ticks() {
+  local total=0 p
+  for p in "$1" $(pgrep -P "$1" || true); do
+    total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+
+run_wrk() { # url conns bytes-per-response server-pid -> "value errors cpu-seconds"
+  local out before after
+  before=$(cpu_ticks "$4")
   out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "$1" 2>&1)
+  after=$(cpu_ticks "$4")
   printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
   local rps errors non2xx
   if [ "$3" = 0 ]; then
@@ -169,30 +198,43 @@ run_wrk() { # url conns bytes-per-response -> "value errors": requests/s, or MiB
   fi
   errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors:/ {print $4+$6+$8+$10}')
   non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
-  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} ))"
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) $(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN {printf "%.3f", t/hz}')"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+# warm-up (JIT, page cache, TLS session setup) for both servers, not measured
+while IFS='|' read -r name path scheme size; do
+  [ -z "$name" ] && continue
+  for server in edge nginx; do
+    wrk -t"$threads" -c64 -d"${BENCH_WARMUP:-3}s" --timeout 60s "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
+  done
+done <<< "$cases"
 
 results=()
 while IFS='|' read -r name path scheme size; do
   [ -z "$name" ] && continue
   for conns in $conns_list; do
-    edge_runs=() nginx_runs=() errs=0
+    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() errs=0
     for round in $(seq 1 "$rounds"); do
       if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
       for server in $order; do
-        read -r rps e < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size")
+        if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
+        read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid")
         errs=$((errs + e))
-        if [ "$server" = edge ]; then edge_runs+=("$rps"); else nginx_runs+=("$rps"); fi
+        # efficiency: work done per CPU-second of the server process (robust to other load on the box)
+        eff=$(awk -v r="$rps" -v d="$duration" -v c="$cpu" 'BEGIN {if (c>0) printf "%.1f", r*d/c; else print 0}')
+        if [ "$server" = edge ]; then edge_runs+=("$rps"); edge_eff+=("$eff"); else nginx_runs+=("$rps"); nginx_eff+=("$eff"); fi
       done
     done
-    edge_rps=$(printf '%s\n' "${edge_runs[@]}" | median)
-    nginx_rps=$(printf '%s\n' "${nginx_runs[@]}" | median)
-    if [ "$size" = 0 ]; then unit="req/s"; else unit="MiB/s"; fi
-    edge_v=$edge_rps nginx_v=$nginx_rps
+    edge_v=$(printf '%s\n' "${edge_runs[@]}" | median)
+    nginx_v=$(printf '%s\n' "${nginx_runs[@]}" | median)
+    edge_e=$(printf '%s\n' "${edge_eff[@]}" | median)
+    nginx_e=$(printf '%s\n' "${nginx_eff[@]}" | median)
+    if [ "$size" = 0 ]; then unit="req/s"; eunit="req/cpu-s"; else unit="MiB/s"; eunit="MiB/cpu-s"; fi
     ratio=$(awk -v a="$edge_v" -v b="$nginx_v" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
-    line=$(printf '%-18s %6s %7s %12s %12s %8s %7s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" "$errs")
+    eratio=$(awk -v a="$edge_e" -v b="$nginx_e" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
+    line=$(printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs")
     echo "$line"
     results+=("$line|$name|$conns|$size|$edge_v")
   done
@@ -206,8 +248,9 @@ for conns in $conns_list; do
   ceiling[$conns]=$(awk -v b="$bps" 'BEGIN {printf "%.1f", b/1048576}')
 done
 
-echo "RESULTS (medians of $rounds alternating rounds; errors = wrk socket errors + non-2xx over all runs)"
-printf '%-18s %6s %7s %12s %12s %8s %7s %s\n' case conns unit edge nginx edge/ngx errors "edge/loopback-ceiling"
+echo "RESULTS (medians of $rounds alternating rounds; throughput, then work per CPU-second of the server process;"
+echo "         errors = wrk socket errors + non-2xx over all runs; last column: edge throughput / loopback ceiling)"
+printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s %s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling
 for r in "${results[@]}"; do
   IFS='|' read -r line name conns size edge_v <<< "$r"
   frac=""

