@@ -236,7 +236,7 @@ while IFS='|' read -r name path scheme size; do
     eratio=$(awk -v a="$edge_e" -v b="$nginx_e" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
     line=$(printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs")
     echo "$line"
-    results+=("$line|$name|$conns|$size|$edge_v")
+    results+=("$line"$'\t'"$name"$'\t'"$conns"$'\t'"$size"$'\t'"$edge_v")
   done
 done <<< "$cases"
 
@@ -252,7 +252,7 @@ echo "RESULTS (medians of $rounds alternating rounds; throughput, then work per 
 echo "         errors = wrk socket errors + non-2xx over all runs; last column: edge throughput / loopback ceiling)"
 printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s %s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling
 for r in "${results[@]}"; do
-  IFS='|' read -r line name conns size edge_v <<< "$r"
+  IFS=$'\t' read -r line name conns size edge_v <<< "$r"
   frac=""
   if [ "$size" != 0 ]; then
     frac=$(awk -v e="$edge_v" -v c="${ceiling[$conns]}" 'BEGIN {if (c>0) printf "%.2f", e/c}')

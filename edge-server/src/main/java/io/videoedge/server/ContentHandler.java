@@ -2,6 +2,7 @@ package io.videoedge.server;
 
 import java.io.IOException;
 
+import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.content.ContentPath;
 import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.content.OpenFile;
@@ -13,14 +14,17 @@ import one.nio.http.Request;
 import one.nio.http.Response;
 
 /**
- * The request path for video objects: method check, path normalisation, lookup, the pure
- * conditional/range decision, then the head and a sendfile body. Runs on the selector thread.
+ * The request path for video objects: method check, path normalisation, then the local content root
+ * (the pure conditional/range decision, the head and a sendfile body), else the cache in front of
+ * the origin ({@link CacheHandler}), else 404. Runs on the selector thread.
  */
 final class ContentHandler {
     private final ContentStore content;
+    private final CacheHandler cache;
 
-    ContentHandler(ContentStore content) {
+    ContentHandler(ContentStore content, CacheHandler cache) {
         this.content = content;
+        this.cache = cache;
     }
 
     void handle(Request request, HttpSession session) throws IOException {
@@ -36,7 +40,11 @@ final class ContentHandler {
         }
         OpenFile file = content == null ? null : content.open(path);
         if (file == null) {
-            session.sendResponse(Responses.error(Response.NOT_FOUND));
+            if (cache != null && !path.isEmpty()) {
+                cache.handle(request, session, path);
+            } else {
+                session.sendResponse(Responses.error(Response.NOT_FOUND));
+            }
             return;
         }
         try {

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.videoedge.server.cache.CacheHandler;
+import io.videoedge.server.cache.EdgeCache;
 import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.cpu.CpuList;
@@ -46,12 +48,15 @@ public final class EdgeServer extends HttpServer {
     private final AtomicBoolean firstTlsSessionLogged = new AtomicBoolean();
     private volatile boolean ready;
 
-    private EdgeServer(EdgeServerConfig config, Plan plan, EdgeMetrics metrics, BufferPool bufferPool, ContentStore store) throws IOException {
+    private final EdgeCache cache;
+
+    private EdgeServer(EdgeServerConfig config, Plan plan, EdgeMetrics metrics, BufferPool bufferPool, ContentStore store, EdgeCache cache) throws IOException {
         super(config);
         this.config = config;
         this.metrics = metrics;
         this.bufferPool = bufferPool;
-        this.content = new ContentHandler(store);
+        this.cache = cache;
+        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache));
         this.selectorCpus = plan.cpus;
         if (plan.cpus != null) {
             pinSelectors(plan.cpus);
@@ -79,7 +84,14 @@ public final class EdgeServer extends HttpServer {
             }
         }
         ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid) : null;
-        EdgeServer server = new EdgeServer(config, plan, metrics, bufferPool, store);
+        EdgeCache cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+        EdgeServer server;
+        try {
+            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache);
+        } catch (IOException | RuntimeException e) {
+            if (cache != null) cache.close();
+            throw e;
+        }
         log.atInfo().addKeyValue("selectors", plan.selectors).addKeyValue("allowedCpus", CpuList.format(allowed))
                 .addKeyValue("plannedCpus", plan.cpus == null ? "none" : CpuList.format(plan.cpus))
                 .log(plan.cpus == null ? "selectors not pinned" : "selectors will be pinned to allowed CPUs");
@@ -239,6 +251,7 @@ public final class EdgeServer extends HttpServer {
         forEachSession(Session::close);
         stop();
         content.close();
+        if (cache != null) cache.close();
         log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
     }
 

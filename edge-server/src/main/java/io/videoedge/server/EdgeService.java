@@ -14,7 +14,6 @@ import io.videoedge.server.send.BufferPool;
 /** The running whole: buffer pool, edge server, admin server; started and drained together. */
 public final class EdgeService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EdgeService.class);
-    static final int CHUNK_SIZE = 128 * 1024;
 
     private final EdgeServerConfig config;
     private final EdgeMetrics metrics;
@@ -35,8 +34,7 @@ public final class EdgeService implements AutoCloseable {
     /** Binds and starts everything; on failure nothing is left bound. */
     public static EdgeService start(EdgeServerConfig config) throws IOException {
         EdgeMetrics metrics = new EdgeMetrics();
-        int selectors = config.selectors > 0 ? config.selectors : Runtime.getRuntime().availableProcessors();
-        BufferPool pool = new BufferPool((long) Math.max(16, selectors * 4) * CHUNK_SIZE, CHUNK_SIZE);
+        BufferPool pool = new BufferPool(config.bufferPool.size, config.bufferPool.chunkSize);
         ProcessMetrics.register(metrics);
         EdgeServer server = EdgeServer.create(config, metrics, pool);
         AdminServer admin;

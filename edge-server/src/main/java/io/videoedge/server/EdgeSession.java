@@ -5,7 +5,11 @@ import java.io.IOException;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
+import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
+import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.send.HeadAndBodyItem;
+import io.videoedge.server.send.Parkable;
 import io.videoedge.server.tls.TlsSessionFacts;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -44,6 +48,7 @@ final class EdgeSession extends HttpSession {
     private long bodyToSkip;
     private boolean refusingInput;
     private boolean draining;
+    private boolean clientClosed;
     private final boolean overLimit;
 
     private TlsSessionFacts tls;
@@ -267,16 +272,64 @@ final class EdgeSession extends HttpSession {
             return;
         }
         byte[] head = response.toBytes(false);
-        if (!includeBody || br.body().length() == 0) {
+        Body body = br.body();
+        if (!includeBody || body.length() == 0) {
             super.write(head, 0, head.length);
             return;
         }
         boolean kernelSend = kernelSend();
+        BufferPool pool = edge.bufferPool();
+        if (HeadAndBodyItem.fits(head, body, pool)) {
+            br.handedOver();
+            write(HeadAndBodyItem.of(head, body, isSsl(), pool, edge.metrics()));
+            return;
+        }
         // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet
         super.write(head, 0, head.length, kernelSend && !isSsl() ? Socket.MSG_MORE : 0);
-        Session.QueueItem item = br.body().toQueueItem(kernelSend, edge.bufferPool(), edge.metrics());
+        Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
         br.handedOver();
         write(item);
+    }
+
+    /**
+     * One-nio's write loop, plus parking: an item whose data is still arriving from the origin
+     * ({@link Parkable}) and has caught up with it stops the session from listening for
+     * writability (which would spin) until the fill wakes it through {@link #resumeWrite}.
+     */
+    @Override
+    protected void processWrite() throws Exception {
+        for (QueueItem item = queueHead; item != null; queueHead = item = item.next()) {
+            int written = item.write(socket);
+            if (item.remaining() > 0) {
+                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(this::resumeWrite)) {
+                    listen(clientClosed ? 0 : READABLE);
+                } else {
+                    listen(written >= 0 ? WRITEABLE : SSL | READABLE);
+                }
+                return;
+            }
+            item.release();
+        }
+        if (closing) {
+            close();
+        } else {
+            listen(READABLE);
+        }
+    }
+
+    /** Called by a fill when more data arrived: write again. */
+    private void resumeWrite() {
+        synchronized (this) {
+            if (socket.isOpen() && queueHead != null) {
+                listen(WRITEABLE);
+            }
+        }
+    }
+
+    @Override
+    protected void handleSocketClosed() {
+        clientClosed = true;
+        super.handleSocketClosed();
     }
 
     /** sendfile is possible on plain TCP, and on TLS only when the kernel took over the session (kTLS). */

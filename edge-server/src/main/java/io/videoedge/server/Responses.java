@@ -4,6 +4,7 @@ import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Validators;
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
 import one.nio.http.Response;
@@ -32,7 +33,7 @@ final class Responses {
             default -> {
                 String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
                 if (sendBody && d.length() > 0 && file.retain()) {
-                    r = new BodyResponse(status, new Body.FileRegion(file, d.offset(), d.length()));
+                    r = new BodyResponse(status, new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT));
                 } else {
                     r = new Response(status); // HEAD, or an empty file: the head only
                 }

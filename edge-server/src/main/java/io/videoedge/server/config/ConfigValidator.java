@@ -62,6 +62,7 @@ final class ConfigValidator {
         limits(c.limits);
         cache(c.cache, c.origin != null);
         origin(c.origin);
+        bufferPool(c.bufferPool, c.origin);
     }
 
     private void acceptor(AcceptorConfig a, String path, Set<Integer> ports) {
@@ -131,11 +132,28 @@ final class ConfigValidator {
     private void cache(CacheConfig c, boolean hasOrigin) {
         if (c == null) return;
         check(c.memory >= 0, "cache.memory", "must not be negative");
+        check(c.memoryMaxObject >= 0, "cache.memoryMaxObject", "must not be negative");
+        check(c.ttl >= 0, "cache.ttl", "must not be negative");
+        check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");
         if (c.disk != null) {
             check(c.disk.size >= 0, "cache.disk.size", "must not be negative");
             if (hasOrigin) {
                 check(c.disk.path != null, "cache.disk.path", "required when an origin is configured");
             }
+        }
+    }
+
+    private void bufferPool(BufferPoolConfig p, OriginConfig origin) {
+        if (p == null) {
+            problem("bufferPool", "must not be empty");
+            return;
+        }
+        check(p.chunkSize >= 16 * 1024 && p.chunkSize <= 16 * 1024 * 1024, "bufferPool.chunkSize", "must be between 16k and 16m, is " + p.chunkSize);
+        check(p.size >= 8L * p.chunkSize, "bufferPool.size", "must hold at least 8 chunks (" + 8L * Math.max(p.chunkSize, 0) + " bytes)");
+        if (origin != null && p.chunkSize > 0) {
+            // every origin connection holds one chunk while it streams; the rest is for TLS copies
+            long needed = (long) (origin.maxConnections + 8) * p.chunkSize;
+            check(p.size >= needed, "bufferPool.size", "must hold origin.maxConnections + 8 chunks (" + needed + " bytes)");
         }
     }
 

@@ -44,15 +44,21 @@ import one.nio.http.HttpServerConfig;
  *   maxConnections: 100000
  *   idleTimeout: 60s           # a response that makes no progress for this long is dropped
  * cache:
- *   memory: 128m               # off-heap LRU budget
+ *   memory: 128m               # off-heap LRU budget (one-nio Malloc, outside the Java heap)
+ *   memoryMaxObject: 4m        # larger objects live on disk only
  *   disk:
  *     path: /var/cache/videoedge
  *     size: 1g                 # disk FIFO budget
+ *   ttl: 10m                   # freshness when the origin gives none
+ *   staleWhileError: 1h        # serve expired objects this long while the origin fails
  * origin:                      # optional: fetch misses from here
  *   url: http://origin.example:8080
  *   connectTimeout: 1s
  *   readTimeout: 10s
  *   maxConnections: 64
+ * bufferPool:                  # all direct buffers of the request path
+ *   size: 32m
+ *   chunkSize: 128k
  * drainTimeout: 25s            # graceful shutdown deadline for in-flight responses
  * </pre>
  *
@@ -66,6 +72,7 @@ public class EdgeServerConfig extends HttpServerConfig {
     public LimitsConfig limits = new LimitsConfig();
     public CacheConfig cache = new CacheConfig();
     public OriginConfig origin;
+    public BufferPoolConfig bufferPool = new BufferPoolConfig();
     @Converter(method = "time")
     public int drainTimeout = 25_000;
 }

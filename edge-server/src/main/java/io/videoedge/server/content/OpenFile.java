@@ -15,7 +15,7 @@ import io.videoedge.server.http.Validators;
  * body is written; the descriptor closes when the last is released. The header values derived from
  * the file are formatted once here.
  */
-public final class OpenFile {
+public final class OpenFile implements io.videoedge.server.send.FileSource {
     private final Path path;
     private final RandomAccessFile file;
     private final Validators validators;
@@ -37,6 +37,7 @@ public final class OpenFile {
         return path;
     }
 
+    @Override
     public RandomAccessFile file() {
         return file;
     }
@@ -64,6 +65,7 @@ public final class OpenFile {
     }
 
     /** Gives a reference back; the last one closes the descriptor. */
+    @Override
     public void release() {
         if (refs.decrementAndGet() == 0) {
             try {

@@ -37,7 +37,7 @@ public final class Negotiation {
         }
         String value = ifRange.trim();
         if (value.startsWith("\"") || value.startsWith("W/")) {
-            return value.equals(v.etag());
+            return v.etag() != null && value.equals(v.etag());
         }
         long date = HttpDates.parseSeconds(value);
         return date >= 0 && date == v.lastModifiedSeconds();
@@ -54,7 +54,7 @@ public final class Negotiation {
             if (weak && c.startsWith("W/")) {
                 c = c.substring(2);
             }
-            if (c.equals(etag)) {
+            if (etag != null && c.equals(etag)) {
                 return true;
             }
         }

@@ -1,8 +1,9 @@
 package io.videoedge.server.http;
 
 /**
- * What a stored object says about its version: length, modification time, entity tag.
- * The ETag is strong and derived like nginx's: hex modification seconds and hex length.
+ * What a stored object says about its version: length, modification time, entity tag (may be null
+ * for cached origin objects without one). For local files the ETag is strong and derived like
+ * nginx's: hex modification seconds and hex length.
  */
 public record Validators(long length, long lastModifiedMillis, String etag) {
 

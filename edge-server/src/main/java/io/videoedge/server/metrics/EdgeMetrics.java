@@ -21,11 +21,22 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class EdgeMetrics {
     /** How response body bytes left the process. */
     public enum Via {
-        SENDFILE("sendfile"), TLS_COPY("tls_copy"), MEMORY("memory");
+        SENDFILE("sendfile"), COPY("copy"), TLS_COPY("tls_copy"), MEMORY("memory");
 
         final String label;
 
         Via(String label) {
+            this.label = label;
+        }
+    }
+
+    /** Where response body bytes came from. */
+    public enum Source {
+        CONTENT("content"), MEMORY("memory"), DISK("disk"), ORIGIN("origin");
+
+        final String label;
+
+        Source(String label) {
             this.label = label;
         }
     }
@@ -36,6 +47,7 @@ public final class EdgeMetrics {
     private final Counter requests;
     private final CounterDataPoint[][] requestPoints = new CounterDataPoint[METHODS.length][600];
     private final CounterDataPoint[] bodyBytes = new CounterDataPoint[Via.values().length];
+    private final CounterDataPoint[] sourceBytes = new CounterDataPoint[Source.values().length];
     private final Counter tlsSessions;
     private final CounterDataPoint earlyData;
     private final CounterDataPoint rejectedConnections;
@@ -47,10 +59,16 @@ public final class EdgeMetrics {
         requests = Counter.builder().name("videoedge_http_requests_total")
                 .help("HTTP requests answered, by method and status").labelNames("method", "status").register(registry);
         Counter bytes = Counter.builder().name("videoedge_http_response_body_bytes_total")
-                .help("Response body bytes written to sockets, by path: sendfile (kernel copy), tls_copy (file read into a pooled buffer, encrypted by OpenSSL), memory (from the off-heap cache)")
+                .help("Response body bytes written to sockets, by path: sendfile (kernel copy), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache)")
                 .labelNames("via").register(registry);
         for (Via via : Via.values()) {
             bodyBytes[via.ordinal()] = bytes.labelValues(via.label);
+        }
+        Counter bySource = Counter.builder().name("videoedge_http_response_body_source_bytes_total")
+                .help("Response body bytes by where they came from: content (local root), memory and disk (cache hits), origin (streamed while filling)")
+                .labelNames("source").register(registry);
+        for (Source source : Source.values()) {
+            sourceBytes[source.ordinal()] = bySource.labelValues(source.label);
         }
         tlsSessions = Counter.builder().name("videoedge_tls_sessions_total")
                 .help("TLS sessions that sent a request, by protocol, resumption and whether the kernel took over TLS (kTLS, sendfile possible)")
@@ -89,8 +107,9 @@ public final class EdgeMetrics {
         p.inc();
     }
 
-    public void bodyBytes(Via via, long bytes) {
+    public void bodyBytes(Via via, Source source, long bytes) {
         bodyBytes[via.ordinal()].inc(bytes);
+        sourceBytes[source.ordinal()].inc(bytes);
     }
 
     public void tlsSession(String protocol, boolean resumed, boolean ktls) {

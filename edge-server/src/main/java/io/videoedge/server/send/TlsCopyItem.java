@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
-import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
@@ -30,20 +29,22 @@ final class TlsCopyItem extends Session.QueueItem {
     static final int READ = 32 * 1024;
     static final int BUDGET_PER_CALL = 1024 * 1024;
 
-    private final OpenFile file;
+    private final FileSource file;
     private final FileChannel channel;
     private final BufferPool pool;
     private final EdgeMetrics metrics;
+    private final EdgeMetrics.Source source;
     private long offset;
     private long remaining;
 
-    TlsCopyItem(OpenFile file, long offset, long length, BufferPool pool, EdgeMetrics metrics) {
+    TlsCopyItem(FileSource file, long offset, long length, BufferPool pool, EdgeMetrics metrics, EdgeMetrics.Source source) {
         this.file = file;
         this.channel = file.file().getChannel();
         this.offset = offset;
         this.remaining = length;
         this.pool = pool;
         this.metrics = metrics;
+        this.source = source;
     }
 
     @Override
@@ -53,6 +54,20 @@ final class TlsCopyItem extends Session.QueueItem {
 
     @Override
     public int write(Socket socket) throws IOException {
+        int written = copy(channel, offset, remaining, socket, pool, metrics, source);
+        if (written > 0) {
+            offset += written;
+            remaining -= written;
+        }
+        return written;
+    }
+
+    /**
+     * Writes up to {@code length} bytes of the file from {@code offset} through OpenSSL: returns the
+     * bytes written, 0 when the socket is full, -1 when OpenSSL needs to read first.
+     */
+    static int copy(FileChannel channel, long offset, long length, Socket socket, BufferPool pool,
+                    EdgeMetrics metrics, EdgeMetrics.Source source) throws IOException {
         BufferPool.Chunk chunk = pool.tryAcquire();
         if (chunk == null) {
             throw new IOException("buffer pool exhausted");
@@ -60,12 +75,12 @@ final class TlsCopyItem extends Session.QueueItem {
         int total = 0;
         try {
             ByteBuffer b = chunk.buffer();
-            while (remaining > 0 && total < BUDGET_PER_CALL) {
-                int read = (int) Math.min(Math.min(READ, b.capacity()), remaining);
+            while (total < length && total < BUDGET_PER_CALL) {
+                int read = (int) Math.min(Math.min(READ, b.capacity()), length - total);
                 b.clear().limit(read);
                 while (b.hasRemaining()) {
-                    if (channel.read(b, offset + b.position()) < 0) {
-                        throw new EOFException("file shorter than announced: " + (offset + b.position()));
+                    if (channel.read(b, offset + total + b.position()) < 0) {
+                        throw new EOFException("file shorter than announced: " + (offset + total + b.position()));
                     }
                 }
                 // hand OpenSSL one record at a time from the buffer
@@ -76,8 +91,6 @@ final class TlsCopyItem extends Session.QueueItem {
                         return total > 0 ? total : written; // full (0) or OpenSSL wants to read (-1)
                     }
                     pos += written;
-                    offset += written;
-                    remaining -= written;
                     total += written;
                     if (written < want) {
                         return total;
@@ -87,7 +100,7 @@ final class TlsCopyItem extends Session.QueueItem {
             return total;
         } finally {
             if (total > 0) {
-                metrics.bodyBytes(EdgeMetrics.Via.TLS_COPY, total);
+                metrics.bodyBytes(EdgeMetrics.Via.TLS_COPY, source, total);
             }
             pool.release(chunk);
         }

@@ -61,6 +61,13 @@ public final class EdgeFixture implements AutoCloseable {
         return f;
     }
 
+    /** Stops the in-process server (gracefully) and starts a new one on the same config and directories. */
+    public void restart() throws Exception {
+        service.shutdown();
+        service = null;
+        service = EdgeService.start(ConfigLoader.load(dir.resolve("edge-server.yaml")));
+    }
+
     /**
      * The server as a separate JVM running EdgeServerMain, as the container does (for measuring the
      * server process alone: direct memory, file descriptors).
