@@ -31,7 +31,7 @@ threads=${BENCH_THREADS:-$(nproc)}
 cpus=$(nproc)
 dir=${BENCH_DIR:-$module/target/bench}
 classpath="$module/target/classes:$module/target/lib/*"
-edge_http=28080 edge_https=28443 edge_admin=29400 nginx_http=28081 nginx_https=28444 loop_port=28999
+edge_http=28080 edge_https=28443 edge_admin=29400 nginx_http=28081 nginx_https=28444 loop_port=28999 origin_port=28090
 cipher_suite=TLS_AES_128_GCM_SHA256
 
 for tool in wrk nginx openssl gcc curl; do
@@ -90,11 +90,24 @@ content:
   root: $dir/content
 limits:
   maxConnections: 100000
+origin:
+  url: http://127.0.0.1:$origin_port
+  maxConnections: 64
+cache:
+  memory: 256m
+  memoryMaxObject: 4m
+  disk:
+    path: $dir/edge-cache
+    size: 1g
+bufferPool:
+  size: 64m
+  chunkSize: 128k
 drainTimeout: 1s
 ${BENCH_EDGE_EXTRA:-}
 YAML
 # shellcheck disable=SC2046
-"$JAVA_HOME/bin/java" $(edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \
+rm -rf "$dir/edge-cache" "$dir/nginx/cache"
+EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \
   > "$dir/logs/edge.log" 2>&1 &
 edge_pid=$!
 pids+=($edge_pid)
@@ -120,10 +133,28 @@ http {
   ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256;
   ssl_conf_command Ciphersuites $cipher_suite;
   ssl_session_tickets on;
+  # the origin for both caches: /cached/x and /miss/<id>/x are the bench files
+  server {
+    listen 127.0.0.1:$origin_port reuseport backlog=4096;
+    root $dir/content;
+    rewrite ^/cached/(.*)\$ /\$1 break;
+    rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
+  }
+  upstream origin { server 127.0.0.1:$origin_port; keepalive 64; }
+  proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=edge:64m max_size=1g inactive=1h use_temp_path=off;
   server {
     listen 127.0.0.1:$nginx_http reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
     listen 127.0.0.1:$nginx_https ssl reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
     root $dir/content;
+    location ~ ^/(cached|miss)/ {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache edge;
+      proxy_cache_valid 200 10m;
+      proxy_cache_lock on;
+      add_header X-Cache \$upstream_cache_status;
+    }
   }
 ${BENCH_NGINX_EXTRA:-}
 }
@@ -162,7 +193,12 @@ seg-2m-https|/bench/seg-2m.m4s|https|2097152
 seg-16m-http|/bench/seg-16m.m4s|http|16777216
 seg-16m-https|/bench/seg-16m.m4s|https|16777216
 manifest-1k-http|/bench/manifest-1k.m3u8|http|0
-manifest-1k-https|/bench/manifest-1k.m3u8|https|0"
+manifest-1k-https|/bench/manifest-1k.m3u8|https|0
+cache-mem-1k-http|/cached/bench/manifest-1k.m3u8|http|0
+cache-mem-2m-http|/cached/bench/seg-2m.m4s|http|2097152
+cache-mem-2m-https|/cached/bench/seg-2m.m4s|https|2097152
+cache-disk-16m-http|/cached/bench/seg-16m.m4s|http|16777216
+cache-miss-2m-http|/|http|2097152|$here/miss.lua"
 cases=${BENCH_CASES:-$default_cases}
 
 url_of() { # server scheme path
@@ -183,10 +219,11 @@ cpu_ticks() {
 }
 hz=$(getconf CLK_TCK)
 
-run_wrk() { # url conns bytes-per-response server-pid -> "value errors cpu-seconds"
-  local out before after
+run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value errors cpu-seconds"
+  local out before after script=()
+  [ -n "${5:-}" ] && script=(-s "$5")
   before=$(cpu_ticks "$4")
-  out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "$1" 2>&1)
+  out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1)
   after=$(cpu_ticks "$4")
   printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
   local rps errors non2xx
@@ -203,16 +240,24 @@ run_wrk() { # url conns bytes-per-response server-pid -> "value errors cpu-secon
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
-# warm-up (JIT, page cache, TLS session setup) for both servers, not measured
-while IFS='|' read -r name path scheme size; do
-  [ -z "$name" ] && continue
+# warm-up (JIT, page cache, TLS session setup, and the cache cases' objects into both caches), not measured
+while IFS='|' read -r name path scheme size script; do
+  # the miss case needs no warm-up, and would churn both disk caches before the hit cases run
+  if [ -z "$name" ] || [ -n "${script:-}" ]; then continue; fi
   for server in edge nginx; do
     wrk -t"$threads" -c64 -d"${BENCH_WARMUP:-3}s" --timeout 60s "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
   done
 done <<< "$cases"
+# the hit cases must really be hits on both sides
+for path in /cached/bench/manifest-1k.m3u8 /cached/bench/seg-2m.m4s /cached/bench/seg-16m.m4s; do
+  if grep -q "|$path|" <<< "$cases"; then
+    echo "warm cache $path: edge $(curl -s -o /dev/null -D - "http://127.0.0.1:$edge_http$path" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache" {print $2}')," \
+         "nginx $(curl -s -o /dev/null -D - "http://127.0.0.1:$nginx_http$path" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache" {print $2}')"
+  fi
+done
 
 results=()
-while IFS='|' read -r name path scheme size; do
+while IFS='|' read -r name path scheme size script; do
   [ -z "$name" ] && continue
   for conns in $conns_list; do
     edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() errs=0
@@ -220,7 +265,7 @@ while IFS='|' read -r name path scheme size; do
       if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
       for server in $order; do
         if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
-        read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid")
+        read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
         errs=$((errs + e))
         # efficiency: work done per CPU-second of the server process (robust to other load on the box)
         eff=$(awk -v r="$rps" -v d="$duration" -v c="$cpu" 'BEGIN {if (c>0) printf "%.1f", r*d/c; else print 0}')

@@ -317,11 +317,21 @@ final class EdgeSession extends HttpSession {
         }
     }
 
-    /** Called by a fill when more data arrived: write again. */
+    /**
+     * Called by a fill when more data arrived: the fill's thread writes it now (sockets are
+     * non-blocking; one-nio sessions may be written from any thread under their lock). Waking the
+     * selector instead would cost a thread hand-off per chunk, which under CPU contention costs
+     * milliseconds each; the selector takes over only when the socket is full.
+     */
     private void resumeWrite() {
         synchronized (this) {
-            if (socket.isOpen() && queueHead != null) {
-                listen(WRITEABLE);
+            if (!socket.isOpen() || queueHead == null) {
+                return;
+            }
+            try {
+                processWrite();
+            } catch (Exception e) {
+                handleException(e);
             }
         }
     }

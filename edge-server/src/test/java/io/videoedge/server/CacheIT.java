@@ -134,7 +134,7 @@ class CacheIT {
     @Test
     void rangesAreServedOnAMissWhileFillingAndOnHitsFromBothTiers() throws Exception {
         start();
-        byte[] small = origin.object("/o/r-small.m4s", 300_000);
+        byte[] small = origin.object("/o/r-small.m4s", 200_000);
         byte[] large = origin.object("/o/r-large.m4s", 2_500_000);
         origin.hold();
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
@@ -156,12 +156,12 @@ class CacheIT {
         assertThat(diskRange.body()).isEqualTo(Arrays.copyOfRange(large, 100, 200));
 
         get("/o/r-small.m4s");
-        HttpResponse<byte[]> memRange = get("/o/r-small.m4s", "Range", "bytes=299990-");
+        HttpResponse<byte[]> memRange = get("/o/r-small.m4s", "Range", "bytes=199990-");
         assertThat(xcache(memRange)).isEqualTo("hit-memory");
-        assertThat(memRange.body()).isEqualTo(Arrays.copyOfRange(small, 299_990, 300_000));
-        HttpResponse<byte[]> unsatisfiable = get("/o/r-small.m4s", "Range", "bytes=300000-");
+        assertThat(memRange.body()).isEqualTo(Arrays.copyOfRange(small, 199_990, 200_000));
+        HttpResponse<byte[]> unsatisfiable = get("/o/r-small.m4s", "Range", "bytes=200000-");
         assertThat(unsatisfiable.statusCode()).isEqualTo(416);
-        assertThat(unsatisfiable.headers().firstValue("Content-Range")).hasValue("bytes */300000");
+        assertThat(unsatisfiable.headers().firstValue("Content-Range")).hasValue("bytes */200000");
         String etag = memRange.headers().firstValue("ETag").orElseThrow();
         assertThat(get("/o/r-small.m4s", "If-None-Match", etag).statusCode()).isEqualTo(304);
         assertThat(origin.requests("/o/r-large.m4s")).isEqualTo(1);
@@ -170,18 +170,33 @@ class CacheIT {
     @Test
     void theMemoryTierEvictsTheLeastRecentlyUsedObjectsByBytes() throws Exception {
         start("1m", "512k", "64m", "", "");
-        for (String name : List.of("a", "b", "c", "d")) origin.object("/lru/" + name, 300_000);
+        for (String name : List.of("a", "b", "c", "d", "e")) origin.object("/lru/" + name, 200_000); // enter memory on fill
         get("/lru/a");
         get("/lru/b");
         get("/lru/c");
+        get("/lru/d");
         assertThat(xcache(get("/lru/a"))).isEqualTo("hit-memory"); // a is now more recent than b
-        get("/lru/d"); // 4 x 300k do not fit in 1m: the least recently used goes
+        get("/lru/e"); // 5 x 200k do not fit in 1m: the least recently used goes
         assertThat(edge.metric("videoedge_cache_memory_evictions_total")).isEqualTo(1);
-        assertThat(xcache(get("/lru/a"))).isEqualTo("hit-memory");
-        assertThat(xcache(get("/lru/c"))).isEqualTo("hit-memory");
-        assertThat(xcache(get("/lru/d"))).isEqualTo("hit-memory");
+        for (String kept : List.of("a", "c", "d", "e")) {
+            assertThat(xcache(get("/lru/" + kept))).as(kept).isEqualTo("hit-memory");
+        }
         assertThat(xcache(get("/lru/b"))).as("evicted from memory, still on disk").isEqualTo("hit-disk");
         assertThat(edge.gauge("videoedge_cache_memory_used_bytes")).isLessThanOrEqualTo(1 << 20);
+    }
+
+    @Test
+    void largerObjectsEnterMemoryOnlyWhenRequestedAgain() throws Exception {
+        start("4m", "1m", "64m", "", "");
+        byte[] segment = origin.object("/adm/seg.m4s", 600_000);
+        assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("miss");
+        assertThat(edge.gauge("videoedge_cache_memory_entries")).as("watched once: disk only").isZero();
+        assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("hit-disk");
+        await("promoted after the second request").atMost(Duration.ofSeconds(30))
+                .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
+        HttpResponse<byte[]> hit = get("/adm/seg.m4s");
+        assertThat(xcache(hit)).isEqualTo("hit-memory");
+        assertThat(hit.body()).isEqualTo(segment);
     }
 
     @Test

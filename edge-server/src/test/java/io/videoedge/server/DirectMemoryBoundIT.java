@@ -75,6 +75,9 @@ class DirectMemoryBoundIT {
         // warm the two cached objects (and check them), then everything else runs at once
         assertThat(download(new Download(edge.https("/big/disk.m4s"), digest(onDisk)))).isTrue();
         assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory)))).isTrue();
+        assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory)))).isTrue(); // second request: promoted
+        org.awaitility.Awaitility.await("in the memory tier").atMost(Duration.ofSeconds(30))
+                .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
         for (int i = 0; i < 50; i++) downloads.add(new Download(edge.https("/big/disk.m4s"), digest(onDisk)));
         for (int i = 0; i < 50; i++) downloads.add(new Download(edge.https("/big/memory.m4s"), digest(inMemory)));
         byte[] local = edge.file("bench/seg-16m.m4s");

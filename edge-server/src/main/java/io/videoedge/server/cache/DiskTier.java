@@ -45,6 +45,13 @@ public final class DiskTier {
     private final LongAdder evictions = new LongAdder();
     private final LongAdder corrupted = new LongAdder();
     private final AtomicLong tempSeq = new AtomicLong();
+    /**
+     * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
+     * being written back can block, and a fill releases its last bytes to clients only after its
+     * commit (nginx's cache manager deletes in its own process for the same reason).
+     */
+    private final java.util.concurrent.LinkedBlockingQueue<Path> toDelete = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final Thread janitor = Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
 
     private DiskTier(Path dir, long budget) {
         this.data = dir.resolve("data");
@@ -55,6 +62,7 @@ public final class DiskTier {
     /** Opens (creating) the cache directory and re-indexes what a previous run left. */
     public static DiskTier open(Path dir, long budget, BufferPool buffers) throws IOException {
         DiskTier t = new DiskTier(dir, budget);
+        t.janitor.start();
         Files.createDirectories(t.data);
         Files.createDirectories(t.tmp);
         try (Stream<Path> leftovers = Files.list(t.tmp)) {
@@ -166,7 +174,7 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                deleteQuietly(oldest.file); // responses still sending it keep their open descriptor
+                toDelete.add(oldest.file); // responses still sending it keep their open descriptor
             }
         }
     }
@@ -252,6 +260,21 @@ public final class DiskTier {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private void deleteLoop() {
+        while (true) {
+            try {
+                deleteQuietly(toDelete.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Files evicted but not yet unlinked. */
+    public int pendingDeletes() {
+        return toDelete.size();
     }
 
     private static void deleteQuietly(Path p) {

@@ -234,7 +234,7 @@ public final class Fill implements Runnable {
         headerLength = header.length;
         BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
         if (scratch == null) throw new IOException("no buffer free for a cache write");
-        MemoryTier.Entry memory = storable && length > 0 && cache.memory() != null ? cache.memory().allocate(meta) : null;
+        MemoryTier.Entry memory = storable && cache.memory() != null && cache.memory().admitsOnFill(length) ? cache.memory().allocate(meta) : null;
         ByteBuffer memoryView = memory == null ? null : DirectMemory.wrap(memory.address(), (int) length);
         boolean committed = false;
         try {

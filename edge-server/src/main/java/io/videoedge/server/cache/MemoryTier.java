@@ -27,8 +27,20 @@ public final class MemoryTier {
         this.maxObject = maxObject;
     }
 
+    /** Objects up to this size enter memory while they are fetched (manifests, init segments). */
+    static final int ADMIT_ON_FILL = 256 * 1024;
+
     public boolean accepts(long length) {
         return length > 0 && length <= maxObject;
+    }
+
+    /**
+     * Admission: small objects go to memory as they arrive; larger ones only when requested again
+     * (promoted from disk on their first disk hit), so segments watched once do not push hot objects
+     * out of the LRU.
+     */
+    public boolean admitsOnFill(long length) {
+        return accepts(length) && length <= ADMIT_ON_FILL;
     }
 
     /** A retained entry, or null. The caller releases it. */

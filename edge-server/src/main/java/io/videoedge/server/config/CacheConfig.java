@@ -5,7 +5,8 @@ import one.nio.config.Converter;
 
 /**
  * The two cache tiers in front of the origin: an off-heap memory LRU ({@code memory} bytes, objects up
- * to {@code memoryMaxObject}) and a disk FIFO ({@code disk.size} bytes under {@code disk.path}).
+ * to {@code memoryMaxObject}; objects over 256 KiB enter it on their second request) and a disk FIFO
+ * ({@code disk.size} bytes under {@code disk.path}).
  * Freshness: the origin's Cache-Control max-age / s-maxage or Expires, else {@code ttl}. An expired
  * object is revalidated with the origin; if the origin fails, it is still served for
  * {@code staleWhileError} past its expiry.

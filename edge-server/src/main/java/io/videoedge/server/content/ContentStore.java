@@ -21,6 +21,8 @@ import io.videoedge.server.http.Validators;
  * {@code validMillis}; after that the next request resolves and stats it again (a replaced or
  * changed file gets a new entry, the old descriptor closes when its last response is done). This
  * takes realpath(3), stat and open/close off the request path, which dominated small responses.
+ * Absent paths are remembered for the same period (requests for cached origin objects check the
+ * content root first).
  */
 public final class ContentStore {
     static final int MAX_ENTRIES = 16_384;
@@ -28,6 +30,8 @@ public final class ContentStore {
     private final Path root;
     private final long validMillis;
     private final ConcurrentHashMap<String, OpenFile> open = new ConcurrentHashMap<>();
+    /** Paths found absent, with when: a cache in front of an origin asks for them on every request. */
+    private final ConcurrentHashMap<String, Long> absent = new ConcurrentHashMap<>();
 
     public ContentStore(Path root, long validMillis) throws IOException {
         this.root = root.toRealPath();
@@ -51,13 +55,22 @@ public final class ContentStore {
         if (cached != null && now - cached.checkedAt < validMillis && cached.retain()) {
             return cached;
         }
+        Long absentSince = absent.get(relativePath);
+        if (absentSince != null && now - absentSince < validMillis) {
+            return null;
+        }
         OpenFile fresh = resolve(relativePath, now);
         if (fresh == null) {
             if (cached != null && open.remove(relativePath, cached)) {
                 cached.release();
             }
+            if (absent.size() >= MAX_ENTRIES) {
+                absent.clear();
+            }
+            absent.put(relativePath, now);
             return null;
         }
+        absent.remove(relativePath);
         fresh.retain(); // the caller's reference; the initial one belongs to the cache
         OpenFile previous = open.put(relativePath, fresh);
         if (previous != null) {

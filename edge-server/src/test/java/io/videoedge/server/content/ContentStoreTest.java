@@ -57,6 +57,23 @@ class ContentStoreTest {
     }
 
     @Test
+    void anAbsentPathIsRememberedForTheValidityPeriodThenLookedUpAgain(@TempDir Path root) throws Exception {
+        ContentStore cached = new ContentStore(root, 60_000);
+        assertThat(cached.open("new.m3u8")).isNull();
+        Files.writeString(root.resolve("new.m3u8"), "x");
+        assertThat(cached.open("new.m3u8")).as("still remembered as absent").isNull();
+
+        ContentStore revalidating = new ContentStore(root, 0);
+        Files.delete(root.resolve("new.m3u8"));
+        assertThat(revalidating.open("new.m3u8")).isNull();
+        Files.writeString(root.resolve("new.m3u8"), "x");
+        OpenFile f = revalidating.open("new.m3u8");
+        assertThat(f).isNotNull();
+        f.release();
+        revalidating.close();
+    }
+
+    @Test
     void directoriesAndEscapingSymlinksAreNotFiles(@TempDir Path dir) throws Exception {
         Path root = Files.createDirectory(dir.resolve("root"));
         Files.createDirectory(root.resolve("d"));
