@@ -163,8 +163,12 @@ nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/logs/nginx-error.log" 
 nginx_pid=$!
 pids+=($nginx_pid)
 
-"$dir/loopback" serve $loop_port "$dir/content/bench/seg-16m.m4s" "$cpus" &
+# ceiling probes: the same bytes the large-object cases send (2 MiB and 16 MiB files)
+"$dir/loopback" serve $loop_port "$dir/content/bench/seg-2m.m4s" "$cpus" &
 pids+=($!)
+"$dir/loopback" serve $((loop_port - 1)) "$dir/content/bench/seg-16m.m4s" "$cpus" &
+pids+=($!)
+probe_port() { if [ "$1" -ge 16777216 ]; then echo $((loop_port - 1)); else echo $loop_port; fi; }
 
 for i in $(seq 1 300); do
   curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" && break
@@ -260,9 +264,14 @@ results=()
 while IFS='|' read -r name path scheme size script; do
   [ -z "$name" ] && continue
   for conns in $conns_list; do
-    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() errs=0
+    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() ceiling_runs=() errs=0
     for round in $(seq 1 "$rounds"); do
       if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
+      if [ "$size" != 0 ]; then
+        # the loopback ceiling in the same round, under the same conditions, for the same object size
+        bps=$("$dir/loopback" pull "$(probe_port "$size")" "$conns" "$duration" "$threads")
+        ceiling_runs+=("$(awk -v b="$bps" 'BEGIN {printf "%.1f", b/1048576}')")
+      fi
       for server in $order; do
         if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
         read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
@@ -274,37 +283,28 @@ while IFS='|' read -r name path scheme size script; do
     done
     edge_v=$(printf '%s\n' "${edge_runs[@]}" | median)
     nginx_v=$(printf '%s\n' "${nginx_runs[@]}" | median)
+    ceil=""
+    if [ "$size" != 0 ]; then ceil=$(printf '%s\n' "${ceiling_runs[@]}" | median); fi
     edge_e=$(printf '%s\n' "${edge_eff[@]}" | median)
     nginx_e=$(printf '%s\n' "${nginx_eff[@]}" | median)
     if [ "$size" = 0 ]; then unit="req/s"; eunit="req/cpu-s"; else unit="MiB/s"; eunit="MiB/cpu-s"; fi
     ratio=$(awk -v a="$edge_v" -v b="$nginx_v" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
     eratio=$(awk -v a="$edge_e" -v b="$nginx_e" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
-    line=$(printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs")
+    frac=""
+    if [ -n "$ceil" ]; then frac=$(awk -v e="$edge_v" -v c="$ceil" 'BEGIN {if (c>0) printf "%.2f", e/c}'); fi
+    line=$(printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" \
+      "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs" "$ceil" "$frac")
     echo "$line"
-    results+=("$line"$'\t'"$name"$'\t'"$conns"$'\t'"$size"$'\t'"$edge_v")
+    results+=("$line")
   done
 done <<< "$cases"
 
-# ---- loopback ceiling ----
 echo
-declare -A ceiling
-for conns in $conns_list; do
-  bps=$("$dir/loopback" pull $loop_port "$conns" "$duration" "$threads")
-  ceiling[$conns]=$(awk -v b="$bps" 'BEGIN {printf "%.1f", b/1048576}')
-done
-
-echo "RESULTS (medians of $rounds alternating rounds; throughput, then work per CPU-second of the server process;"
-echo "         errors = wrk socket errors + non-2xx over all runs; last column: edge throughput / loopback ceiling)"
-printf '%-18s %6s %7s %10s %10s %6s | %10s %10s %6s %9s %5s %s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling
+echo "RESULTS (medians of $rounds alternating rounds: throughput; work per CPU-second of the server process;"
+echo "         errors = wrk socket errors + non-2xx; loopback ceiling = raw sendfile TCP copy of the same file"
+echo "         between two processes, measured in the same rounds; frac = edge throughput / ceiling)"
+printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling frac
 for r in "${results[@]}"; do
-  IFS=$'\t' read -r line name conns size edge_v <<< "$r"
-  frac=""
-  if [ "$size" != 0 ]; then
-    frac=$(awk -v e="$edge_v" -v c="${ceiling[$conns]}" 'BEGIN {if (c>0) printf "%.2f", e/c}')
-  fi
-  echo "$line $frac"
-done
-for conns in $conns_list; do
-  echo "loopback ceiling (raw sendfile TCP copy, $conns connections): ${ceiling[$conns]} MiB/s"
+  echo "$r"
 done
 echo "logs: $dir/logs (wrk.log has every run)"

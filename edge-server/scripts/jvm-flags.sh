@@ -4,6 +4,6 @@
 #   jdk.nio.maxCachedBufferSize: stops the JDK's per-thread temporary direct buffer cache from growing
 edge_jvm_flags() {
   local heap=${EDGE_HEAP:-256m} direct=${EDGE_MAX_DIRECT:-256m}
-  echo "-Xms$heap -Xmx$heap -XX:+UseParallelGC -XX:MaxDirectMemorySize=$direct -Djdk.nio.maxCachedBufferSize=262144" \
+  echo "-Xms$heap -Xmx$heap -XX:+UseParallelGC -XX:MaxDirectMemorySize=$direct -Djdk.nio.maxCachedBufferSize=65536" \
        "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
 }

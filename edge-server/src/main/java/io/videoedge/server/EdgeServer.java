@@ -102,7 +102,8 @@ public final class EdgeServer extends HttpServer {
     }
 
     private static Plan plan(EdgeServerConfig config, int[] allowed) {
-        int selectors = config.selectors > 0 ? config.selectors : allowed.length;
+        // 0: one per CPU we may run on; availableProcessors() also honours a CPU quota without a cpuset
+        int selectors = config.selectors > 0 ? config.selectors : Math.min(allowed.length, Runtime.getRuntime().availableProcessors());
         boolean pin = config.affinity && Proc.IS_SUPPORTED;
         if (config.affinity && !Proc.IS_SUPPORTED) {
             log.warn("affinity requested but the native library is not loaded: selectors are not pinned");

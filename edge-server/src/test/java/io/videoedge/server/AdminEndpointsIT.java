@@ -47,7 +47,8 @@ class AdminEndpointsIT {
         String text = new String(r.body());
         assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"200\"}")).isEqualTo(ok + 1);
         assertThat(edge.metric("videoedge_http_requests_total{method=\"HEAD\",status=\"404\"}")).isEqualTo(missing + 1);
-        assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - bytes).isEqualTo(edge.file("mp4/clip.mp4").length);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> // counted after each write call
+                assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - bytes).isEqualTo(edge.file("mp4/clip.mp4").length));
         assertThat(edge.gauge("videoedge_selectors")).isEqualTo(2);
         assertThat(edge.gauge("videoedge_connections")).isGreaterThanOrEqualTo(0);
         assertThat(text).contains("# TYPE videoedge_tls_handshakes_total counter")

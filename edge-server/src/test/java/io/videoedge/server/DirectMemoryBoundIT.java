@@ -54,7 +54,7 @@ class DirectMemoryBoundIT {
                   size: 16m
                   chunkSize: 128k
                 """.formatted(origin.url(), Files.createTempDirectory("edge-cache")), true,
-                "-Xmx256m", "-XX:MaxDirectMemorySize=32m", "-Djdk.nio.maxCachedBufferSize=262144");
+                "-Xmx256m", "-XX:MaxDirectMemorySize=32m", "-Djdk.nio.maxCachedBufferSize=65536");
     }
 
     @AfterAll

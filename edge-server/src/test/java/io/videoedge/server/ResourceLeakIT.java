@@ -29,7 +29,7 @@ class ResourceLeakIT {
 
     @BeforeAll
     static void start() throws Exception {
-        edge = EdgeFixture.startProcess("", false, "-Xmx256m", "-XX:MaxDirectMemorySize=64m", "-Djdk.nio.maxCachedBufferSize=262144");
+        edge = EdgeFixture.startProcess("", false, "-Xmx256m", "-XX:MaxDirectMemorySize=64m", "-Djdk.nio.maxCachedBufferSize=65536");
     }
 
     @AfterAll

@@ -15,14 +15,22 @@ public final class KernelTls {
     }
 
     public static String kernelSupport() {
+        return kernelSupport(Path.of("/proc/sys/net/ipv4/tcp_available_ulp"), Path.of("/sys/module/tls"));
+    }
+
+    /**
+     * The ULP list exists only in the initial network namespace (edge pods use the host's); elsewhere
+     * a loaded tls module is the evidence.
+     */
+    static String kernelSupport(Path availableUlp, Path tlsModule) {
         try {
-            String ulps = Files.readString(Path.of("/proc/sys/net/ipv4/tcp_available_ulp")).trim();
+            String ulps = Files.readString(availableUlp).trim();
             for (String ulp : ulps.split("\\s+")) {
                 if (ulp.equals("tls")) return "available";
             }
             return "unavailable";
         } catch (IOException e) {
-            return "unknown";
+            return Files.isDirectory(tlsModule) ? "available" : "unavailable";
         }
     }
 }
