@@ -323,6 +323,17 @@ class CacheIT {
     }
 
     @Test
+    void aRequestRightAfterAFailedFetchTriesTheOriginAgain() throws Exception {
+        start();
+        origin.object("/retry/seg.m4s", 1000);
+        origin.mode(TestOrigin.Mode.ERROR_500);
+        for (int i = 0; i < 20; i++) {
+            assertThat(get("/retry/seg.m4s").statusCode()).isEqualTo(502);
+        }
+        assertThat(origin.requests("/retry/seg.m4s")).as("every sequential miss asked the origin").isEqualTo(20);
+    }
+
+    @Test
     void expiredObjectsAreRevalidatedAndServedStaleWhileTheOriginFails() throws Exception {
         start();
         byte[] object = origin.object("/s/seg.m4s", 50_000);

@@ -138,7 +138,15 @@ public final class Fill implements Runnable {
         }
     }
 
+    /**
+     * Every terminal state leaves the in-flight map before it becomes visible: a request arriving
+     * afterwards finds the object in the cache, or starts a fresh attempt, instead of joining a fill
+     * that is over (and inheriting, say, its failure).
+     */
     private void publish(Outcome o) {
+        if (o instanceof Failed) {
+            cache.finishedFill(this);
+        }
         List<Consumer<Outcome>> waiters;
         synchronized (this) {
             outcome = o;
@@ -206,6 +214,7 @@ public final class Fill implements Runnable {
                 Freshness f = Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
                 ObjectMeta refreshed = revalidating.withExpiry(f.expiresAt());
                 cache.refreshed(refreshed);
+                cache.finishedFill(this);
                 publish(new NotModified(refreshed));
                 return "not_modified";
             }
@@ -270,6 +279,7 @@ public final class Fill implements Runnable {
             if (storable) {
                 committed = cache.store(this, temp, memory);
             }
+            cache.finishedFill(this); // in the cache now (or not storable): later requests look it up afresh
             filled = total;
             complete = true;
             if (length < 0) {

@@ -31,6 +31,7 @@ public final class TestOrigin implements AutoCloseable {
     private final AtomicInteger total = new AtomicInteger();
     private final long lastModified = (System.currentTimeMillis() / 1000 - 3600) * 1000;
     private volatile Mode mode = Mode.NORMAL;
+    private volatile boolean down;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private final CountDownLatch hangForever = new CountDownLatch(1);
     private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -95,17 +96,26 @@ public final class TestOrigin implements AutoCloseable {
         gate.countDown();
     }
 
-    /** The port closes: connections are refused. */
+    /**
+     * The port closes: new connections are refused, and a kept-alive connection the JDK server has
+     * not closed yet gets no answer either.
+     */
     public void stop() {
+        down = true;
         server.stop(0);
     }
 
     /** Back on the same port. */
     public void restart() throws IOException {
         start(port);
+        down = false;
     }
 
     private void handle(HttpExchange x) throws IOException {
+        if (down) {
+            x.close(); // no response: the connection ends
+            return;
+        }
         String path = x.getRequestURI().getRawPath();
         requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
         total.incrementAndGet();
