@@ -74,6 +74,20 @@ verify: crds manifests ## Regenerate generated files and fail if the committed o
 	  echo "generated files are stale: run 'make crds' (and 'make manifests') and commit the result" >&2; exit 1; fi
 	@echo "generated files are up to date"
 
+BENCH_DURATION ?= 8
+BENCH_ROUNDS ?= 3
+export BENCH_DURATION BENCH_ROUNDS
+.PHONY: bench
+bench: java ## Benchmark the edge server against nginx with wrk (needs DEPS_SET=all make deps); prints ratios, never fails CI
+	$(MVN_RUN) -q -pl edge-server -am -DskipTests package
+	edge-server/scripts/bench.sh
+
+##@ Run
+.PHONY: run
+run: java ## Run the edge server on localhost with a generated sample set and print URLs to try (EDGE_HTTP_PORT, EDGE_HTTPS_PORT, EDGE_ADMIN_PORT)
+	$(MVN_RUN) -q -pl edge-server -am -DskipTests package
+	edge-server/scripts/run-local.sh
+
 ##@ Tools (built from Debian packages and the Go module proxy; no registry or release download needed)
 .PHONY: deps
 deps: ## Install missing Debian packages the tests use (as root or with sudo)

@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-test_pkgs="curl openssl libssl3 gcc libc6-dev iproute2 kmod ethtool jq procps nginx-light"
+test_pkgs="curl openssl libssl3 libssl-dev gcc libc6-dev iproute2 kmod ethtool jq procps nginx-light"
 all_pkgs="$test_pkgs wrk docker.io debootstrap zstd numactl"
 case "${DEPS_SET:-test}" in
   test) pkgs=$test_pkgs ;;

@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# make bench: the edge server and nginx (Debian package, sendfile on) side by side on loopback, same
+# files, same certificate, same TLS 1.3 cipher suite, driven by wrk in alternating rounds; plus the
+# loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
+# A benchmark, not a test: slow results never fail anything.
+#   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
+#   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
+#   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
+#   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
+#   edge's acceptor setting, and keeps other processes on this machine out of the loopback.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "${BENCH_NETNS:-1}" = 1 ] && [ -z "${BENCH_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
+  exec env BENCH_IN_NETNS=1 unshare --net "$0" "$@"
+fi
+if [ -n "${BENCH_IN_NETNS:-}" ]; then
+  ip link set lo up
+  sysctl -qw net.ipv4.tcp_notsent_lowat="${BENCH_NOTSENT_LOWAT:-524288}"
+  netinfo="private netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) for every socket"
+else
+  netinfo="host netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) (edge sets 512k on its sockets, nginx cannot)"
+fi
+module=$(dirname "$here")
+. "$here/jvm-flags.sh"
+: "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
+
+duration=${BENCH_DURATION:-8}
+rounds=${BENCH_ROUNDS:-3}
+conns_list=${BENCH_CONNS:-64 512}
+threads=${BENCH_THREADS:-$(nproc)}
+cpus=$(nproc)
+dir=${BENCH_DIR:-$module/target/bench}
+classpath="$module/target/classes:$module/target/lib/*"
+edge_http=28080 edge_https=28443 edge_admin=29400 nginx_http=28081 nginx_https=28444 loop_port=28999 origin_port=28090
+cipher_suite=TLS_AES_128_GCM_SHA256
+
+for tool in wrk nginx openssl gcc curl; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool not found (DEPS_SET=all make deps)" >&2; exit 1; }
+done
+mkdir -p "$dir/logs" "$dir/nginx"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+# ---- content, certificate, loopback probe ----
+if [ ! -f "$dir/content/bench/seg-16m.m4s" ]; then
+  "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.sample.SampleContent "$dir/content" --bench >/dev/null
+fi
+if [ ! -f "$dir/tls.crt" ]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$dir/tls.key" -out "$dir/tls.crt" 2>/dev/null
+fi
+gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
+
+# ---- edge server ----
+cat > "$dir/edge-server.yaml" <<YAML
+selectors: 0
+affinity: true
+pinAcceptors: true
+multiAcceptor: true
+keepAlive: 120s
+acceptors:
+- address: 127.0.0.1
+  port: $edge_http
+  recvBuf: 64k
+  sendBuf: 4m
+  notsentLowat: 512k
+  reusePort: true
+  backlog: 4096
+- address: 127.0.0.1
+  port: $edge_https
+  recvBuf: 64k
+  sendBuf: 4m
+  notsentLowat: 512k
+  reusePort: true
+  backlog: 4096
+  ssl:
+    protocols: TLSv1.2 TLSv1.3
+    ciphersuites: $cipher_suite
+    ciphers: ECDHE-ECDSA-AES128-GCM-SHA256
+    certFile: $dir/tls.crt
+    privateKeyFile: $dir/tls.key
+    ticketDir: $dir/tickets
+    kernelTlsEnabled: true
+    cacheMode: none
+admin:
+  address: 127.0.0.1
+  port: $edge_admin
+content:
+  root: $dir/content
+limits:
+  maxConnections: 100000
+origin:
+  url: http://127.0.0.1:$origin_port
+  maxConnections: 64
+cache:
+  memory: 256m
+  memoryMaxObject: 4m
+  disk:
+    path: $dir/edge-cache
+    size: 1g
+bufferPool:
+  size: 64m
+  chunkSize: 128k
+drainTimeout: 1s
+${BENCH_EDGE_EXTRA:-}
+YAML
+# shellcheck disable=SC2046
+rm -rf "$dir/edge-cache" "$dir/nginx/cache"
+EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \
+  > "$dir/logs/edge.log" 2>&1 &
+edge_pid=$!
+pids+=($edge_pid)
+
+# ---- nginx, tuned as one would in production ----
+cat > "$dir/nginx/nginx.conf" <<NGINX
+worker_processes $cpus;
+worker_cpu_affinity auto;
+daemon off;
+pid $dir/nginx/nginx.pid;
+error_log $dir/logs/nginx-error.log warn;
+events { worker_connections 8192; use epoll; }
+http {
+  types { video/mp4 mp4; video/iso.segment m4s; application/vnd.apple.mpegurl m3u8; application/dash+xml mpd; video/mp2t ts; text/vtt vtt; }
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; tcp_nodelay on;
+  keepalive_timeout 120s; keepalive_requests 1000000;
+  access_log off;
+  open_file_cache max=1000 inactive=60s;
+  client_body_temp_path $dir/nginx/body; proxy_temp_path $dir/nginx/proxy; fastcgi_temp_path $dir/nginx/fastcgi;
+  uwsgi_temp_path $dir/nginx/uwsgi; scgi_temp_path $dir/nginx/scgi;
+  ssl_certificate $dir/tls.crt; ssl_certificate_key $dir/tls.key;
+  ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256;
+  ssl_conf_command Ciphersuites $cipher_suite;
+  ssl_session_tickets on;
+  # the origin for both caches: /cached/x and /miss/<id>/x are the bench files
+  server {
+    listen 127.0.0.1:$origin_port reuseport backlog=4096;
+    root $dir/content;
+    rewrite ^/cached/(.*)\$ /\$1 break;
+    rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
+  }
+  upstream origin { server 127.0.0.1:$origin_port; keepalive 64; }
+  proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=edge:64m max_size=1g inactive=1h use_temp_path=off;
+  server {
+    listen 127.0.0.1:$nginx_http reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
+    listen 127.0.0.1:$nginx_https ssl reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
+    root $dir/content;
+    location ~ ^/(cached|miss)/ {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache edge;
+      proxy_cache_valid 200 10m;
+      proxy_cache_lock on;
+      add_header X-Cache \$upstream_cache_status;
+    }
+  }
+${BENCH_NGINX_EXTRA:-}
+}
+NGINX
+nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/logs/nginx-error.log" &
+nginx_pid=$!
+pids+=($nginx_pid)
+
+# ceiling probes: the same bytes the large-object cases send (2 MiB and 16 MiB files)
+"$dir/loopback" serve $loop_port "$dir/content/bench/seg-2m.m4s" "$cpus" &
+pids+=($!)
+"$dir/loopback" serve $((loop_port - 1)) "$dir/content/bench/seg-16m.m4s" "$cpus" &
+pids+=($!)
+probe_port() { if [ "$1" -ge 16777216 ]; then echo $((loop_port - 1)); else echo $loop_port; fi; }
+
+for i in $(seq 1 300); do
+  curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" && break
+  [ "$i" = 300 ] && { echo "bench: servers did not come up; see $dir/logs" >&2; exit 1; }
+  sleep 0.2
+done
+
+# same bytes from both, and the negotiated TLS parameters
+for path in bench/seg-2m.m4s bench/seg-16m.m4s bench/manifest-1k.m3u8; do
+  a=$(curl -fs --cacert "$dir/tls.crt" "https://localhost:$edge_https/$path" | sha256sum)
+  b=$(curl -fs --cacert "$dir/tls.crt" "https://localhost:$nginx_https/$path" | sha256sum)
+  [ "$a" = "$b" ] || { echo "bench: $path differs between edge and nginx" >&2; exit 1; }
+done
+tls_of() { openssl s_client -connect "127.0.0.1:$1" -servername localhost </dev/null 2>/dev/null | grep -E '^(New|Reused),' | head -1; }
+echo "edge  TLS: $(tls_of $edge_https)"
+echo "nginx TLS: $(tls_of $nginx_https)"
+echo "edge  native library: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_native_library_info' | sed 's/.*origin="\([^"]*\)".*/\1/'), kTLS: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_ktls_info' | sed 's/.*kernel="\([^"]*\)".*/kernel \1/')"
+echo "network: $netinfo, congestion control $(sysctl -n net.ipv4.tcp_congestion_control)"
+echo "machine: $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), kernel $(uname -r); wrk -t$threads, ${duration}s per run, $rounds rounds, alternating"
+echo
+
+# ---- wrk rounds ----
+# name|path|scheme|bytes per response (0: report requests/s)
+default_cases="seg-2m-http|/bench/seg-2m.m4s|http|2097152
+seg-2m-https|/bench/seg-2m.m4s|https|2097152
+seg-16m-http|/bench/seg-16m.m4s|http|16777216
+seg-16m-https|/bench/seg-16m.m4s|https|16777216
+manifest-1k-http|/bench/manifest-1k.m3u8|http|0
+manifest-1k-https|/bench/manifest-1k.m3u8|https|0
+cache-mem-1k-http|/cached/bench/manifest-1k.m3u8|http|0
+cache-mem-2m-http|/cached/bench/seg-2m.m4s|http|2097152
+cache-mem-2m-https|/cached/bench/seg-2m.m4s|https|2097152
+cache-disk-16m-http|/cached/bench/seg-16m.m4s|http|16777216
+cache-miss-2m-http|/|http|2097152|$here/miss.lua"
+cases=${BENCH_CASES:-$default_cases}
+
+url_of() { # server scheme path
+  local port
+  case "$1-$2" in
+    edge-http) port=$edge_http ;; edge-https) port=$edge_https ;; nginx-http) port=$nginx_http ;; nginx-https) port=$nginx_https ;;
+  esac
+  if [ "$2" = https ]; then echo "https://localhost:$port$3"; else echo "http://127.0.0.1:$port$3"; fi
+}
+
+# CPU ticks (user+system) used so far by a process and its children processes (nginx workers)
+cpu_ticks() {
+  local total=0 p
+  for p in "$1" $(pgrep -P "$1" || true); do
+    total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+
+run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value errors cpu-seconds"
+  local out before after script=()
+  [ -n "${5:-}" ] && script=(-s "$5")
+  before=$(cpu_ticks "$4")
+  out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1)
+  after=$(cpu_ticks "$4")
+  printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
+  local rps errors non2xx
+  if [ "$3" = 0 ]; then
+    rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+  else
+    rps=$(echo "$out" | awk '/^Transfer\/sec:/ {v=$2; u=v; sub(/[0-9.]+/, "", u); sub(/[A-Z]+$/, "", v);
+      m = u=="GB" ? 1024 : u=="MB" ? 1 : u=="KB" ? 1/1024 : u=="TB" ? 1048576 : 1/1048576; printf "%.1f", v*m}')
+  fi
+  errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors:/ {print $4+$6+$8+$10}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) $(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN {printf "%.3f", t/hz}')"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+# warm-up (JIT, page cache, TLS session setup, and the cache cases' objects into both caches), not measured
+while IFS='|' read -r name path scheme size script; do
+  # the miss case needs no warm-up, and would churn both disk caches before the hit cases run
+  if [ -z "$name" ] || [ -n "${script:-}" ]; then continue; fi
+  for server in edge nginx; do
+    wrk -t"$threads" -c64 -d"${BENCH_WARMUP:-3}s" --timeout 60s "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
+  done
+done <<< "$cases"
+# the hit cases must really be hits on both sides
+for path in /cached/bench/manifest-1k.m3u8 /cached/bench/seg-2m.m4s /cached/bench/seg-16m.m4s; do
+  if grep -q "|$path|" <<< "$cases"; then
+    echo "warm cache $path: edge $(curl -s -o /dev/null -D - "http://127.0.0.1:$edge_http$path" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache" {print $2}')," \
+         "nginx $(curl -s -o /dev/null -D - "http://127.0.0.1:$nginx_http$path" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache" {print $2}')"
+  fi
+done
+
+results=()
+while IFS='|' read -r name path scheme size script; do
+  [ -z "$name" ] && continue
+  for conns in $conns_list; do
+    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() ceiling_runs=() errs=0
+    for round in $(seq 1 "$rounds"); do
+      if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
+      if [ "$size" != 0 ]; then
+        # the loopback ceiling in the same round, under the same conditions, for the same object size
+        bps=$("$dir/loopback" pull "$(probe_port "$size")" "$conns" "$duration" "$threads")
+        ceiling_runs+=("$(awk -v b="$bps" 'BEGIN {printf "%.1f", b/1048576}')")
+      fi
+      for server in $order; do
+        if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
+        read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
+        errs=$((errs + e))
+        # efficiency: work done per CPU-second of the server process (robust to other load on the box)
+        eff=$(awk -v r="$rps" -v d="$duration" -v c="$cpu" 'BEGIN {if (c>0) printf "%.1f", r*d/c; else print 0}')
+        if [ "$server" = edge ]; then edge_runs+=("$rps"); edge_eff+=("$eff"); else nginx_runs+=("$rps"); nginx_eff+=("$eff"); fi
+      done
+    done
+    edge_v=$(printf '%s\n' "${edge_runs[@]}" | median)
+    nginx_v=$(printf '%s\n' "${nginx_runs[@]}" | median)
+    ceil=""
+    if [ "$size" != 0 ]; then ceil=$(printf '%s\n' "${ceiling_runs[@]}" | median); fi
+    edge_e=$(printf '%s\n' "${edge_eff[@]}" | median)
+    nginx_e=$(printf '%s\n' "${nginx_eff[@]}" | median)
+    if [ "$size" = 0 ]; then unit="req/s"; eunit="req/cpu-s"; else unit="MiB/s"; eunit="MiB/cpu-s"; fi
+    ratio=$(awk -v a="$edge_v" -v b="$nginx_v" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
+    eratio=$(awk -v a="$edge_e" -v b="$nginx_e" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
+    frac=""
+    if [ -n "$ceil" ]; then frac=$(awk -v e="$edge_v" -v c="$ceil" 'BEGIN {if (c>0) printf "%.2f", e/c}'); fi
+    line=$(printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" \
+      "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs" "$ceil" "$frac")
+    echo "$line"
+    results+=("$line")
+  done
+done <<< "$cases"
+
+echo
+echo "RESULTS (medians of $rounds alternating rounds: throughput; work per CPU-second of the server process;"
+echo "         errors = wrk socket errors + non-2xx; loopback ceiling = raw sendfile TCP copy of the same file"
+echo "         between two processes, measured in the same rounds; frac = edge throughput / ceiling)"
+printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling frac
+for r in "${results[@]}"; do
+  echo "$r"
+done
+echo "logs: $dir/logs (wrk.log has every run)"

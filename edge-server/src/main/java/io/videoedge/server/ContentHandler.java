@@ -1,0 +1,77 @@
+package io.videoedge.server;
+
+import java.io.IOException;
+
+import io.videoedge.server.cache.CacheHandler;
+import io.videoedge.server.content.ContentPath;
+import io.videoedge.server.content.ContentStore;
+import io.videoedge.server.content.OpenFile;
+import io.videoedge.server.http.Decision;
+import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.send.BodyResponse;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+
+/**
+ * The request path for video objects: method check, path normalisation, then the local content root
+ * (the pure conditional/range decision, the head and a sendfile body), else the cache in front of
+ * the origin ({@link CacheHandler}), else 404. Runs on the selector thread.
+ */
+final class ContentHandler {
+    private final ContentStore content;
+    private final CacheHandler cache;
+
+    ContentHandler(ContentStore content, CacheHandler cache) {
+        this.content = content;
+        this.cache = cache;
+    }
+
+    void handle(Request request, HttpSession session) throws IOException {
+        int method = request.getMethod();
+        if (method != Request.METHOD_GET && method != Request.METHOD_HEAD) {
+            session.sendResponse(Responses.methodNotAllowed());
+            return;
+        }
+        String path = ContentPath.normalize(request.getPath());
+        if (path == null) {
+            session.sendResponse(Responses.error(Response.BAD_REQUEST));
+            return;
+        }
+        OpenFile file = content == null ? null : content.open(path);
+        if (file == null) {
+            if (cache != null && !path.isEmpty()) {
+                cache.handle(request, session, path);
+            } else {
+                session.sendResponse(Responses.error(Response.NOT_FOUND));
+            }
+            return;
+        }
+        try {
+            Decision decision = Negotiation.decide(file.validators(),
+                    request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
+                    request.getHeader("Range:"), request.getHeader("If-Range:"));
+            send(session, Responses.forObject(decision, file, method == Request.METHOD_GET));
+        } finally {
+            file.release(); // the body, if any, holds its own reference
+        }
+    }
+
+    void close() {
+        if (content != null) content.close();
+    }
+
+    int openFiles() {
+        return content == null ? 0 : content.openFiles();
+    }
+
+    private static void send(HttpSession session, Response response) throws IOException {
+        try {
+            session.sendResponse(response);
+        } finally {
+            if (response instanceof BodyResponse br) {
+                br.discardIfNotSent();
+            }
+        }
+    }
+}

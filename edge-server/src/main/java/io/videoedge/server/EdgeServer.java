@@ -1,0 +1,311 @@
+package io.videoedge.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.videoedge.server.cache.CacheHandler;
+import io.videoedge.server.cache.EdgeCache;
+import io.videoedge.server.config.EdgeServerConfig;
+import io.videoedge.server.content.ContentStore;
+import io.videoedge.server.cpu.CpuList;
+import io.videoedge.server.cpu.SelectorPinning;
+import io.videoedge.server.http.RejectedRequest;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.nativelib.NativeRuntime;
+import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.tls.KernelTls;
+import io.videoedge.server.tls.OpenSslCounters;
+import io.videoedge.server.tls.TicketKeys;
+import io.videoedge.server.tls.TlsSessionFacts;
+import one.nio.http.HttpServer;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.net.Session;
+import one.nio.net.Socket;
+import one.nio.os.Proc;
+import one.nio.server.AcceptorConfig;
+import one.nio.server.SelectorThread;
+import one.nio.server.ServerConfig;
+
+/**
+ * The video edge: a one-nio HttpServer whose sessions are {@link EdgeSession}s and whose default
+ * handler serves objects ({@link ContentHandler}). Selector threads are pinned to the CPUs this
+ * process may use, in order, instead of one-nio's {@code i % availableProcessors()}.
+ */
+public final class EdgeServer extends HttpServer {
+    private static final Logger log = LoggerFactory.getLogger(EdgeServer.class);
+
+    private final EdgeServerConfig config;
+    private final EdgeMetrics metrics;
+    private final BufferPool bufferPool;
+    private final ContentHandler content;
+    private final int[] selectorCpus;
+    private final AtomicBoolean firstTlsSessionLogged = new AtomicBoolean();
+    private volatile boolean ready;
+
+    private final EdgeCache cache;
+
+    private EdgeServer(EdgeServerConfig config, Plan plan, EdgeMetrics metrics, BufferPool bufferPool, ContentStore store, EdgeCache cache) throws IOException {
+        super(config);
+        this.config = config;
+        this.metrics = metrics;
+        this.bufferPool = bufferPool;
+        this.cache = cache;
+        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache));
+        this.selectorCpus = plan.cpus;
+        if (plan.cpus != null) {
+            pinSelectors(plan.cpus);
+        }
+        registerMetrics();
+    }
+
+    /**
+     * Builds the server from a validated config. The config is adjusted first: the selector count is
+     * resolved against the allowed CPUs, one-nio's own affinity is switched off (we pin), and ticket
+     * keys are provisioned, because one-nio binds the ports and loads TLS material in its constructor.
+     */
+    public static EdgeServer create(EdgeServerConfig config, EdgeMetrics metrics, BufferPool bufferPool) throws IOException {
+        int[] allowed = CpuList.allowedForThisProcess();
+        Plan plan = plan(config, allowed);
+        config.selectors = plan.selectors;
+        config.affinity = false;
+        if (ServerConfig.DEFAULT_SELECTOR_THREAD_NAME_FORMAT.equals(config.selectorThreadNameFormat)) {
+            config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
+        }
+        for (AcceptorConfig a : config.acceptors) {
+            if (a.ssl != null && a.ssl.ticketDir != null && TicketKeys.ensure(Path.of(a.ssl.ticketDir))) {
+                log.atWarn().addKeyValue("ticketDir", a.ssl.ticketDir)
+                        .log("no session ticket keys found: generated one for this process (mount shared keys for several replicas)");
+            }
+        }
+        ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid) : null;
+        EdgeCache cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+        EdgeServer server;
+        try {
+            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache);
+        } catch (IOException | RuntimeException e) {
+            if (cache != null) cache.close();
+            throw e;
+        }
+        log.atInfo().addKeyValue("selectors", plan.selectors).addKeyValue("allowedCpus", CpuList.format(allowed))
+                .addKeyValue("plannedCpus", plan.cpus == null ? "none" : CpuList.format(plan.cpus))
+                .log(plan.cpus == null ? "selectors not pinned" : "selectors will be pinned to allowed CPUs");
+        return server;
+    }
+
+    private record Plan(int selectors, int[] cpus) {
+    }
+
+    private static Plan plan(EdgeServerConfig config, int[] allowed) {
+        // 0: one per CPU we may run on; availableProcessors() also honours a CPU quota without a cpuset
+        int selectors = config.selectors > 0 ? config.selectors : Math.min(allowed.length, Runtime.getRuntime().availableProcessors());
+        boolean pin = config.affinity && Proc.IS_SUPPORTED;
+        if (config.affinity && !Proc.IS_SUPPORTED) {
+            log.warn("affinity requested but the native library is not loaded: selectors are not pinned");
+        }
+        return new Plan(selectors, pin ? CpuList.plan(selectors, allowed) : null);
+    }
+
+    /** Replaces the (not yet started) selector threads by ones that pin themselves to our CPU plan. */
+    private void pinSelectors(int[] cpus) throws IOException {
+        SelectorThread[] previous = this.selectors;
+        SelectorThread[] pinned = new SelectorThread[previous.length];
+        for (int i = 0; i < previous.length; i++) {
+            pinned[i] = new SelectorThread(i, cpus[i], config.schedulingPolicy, config.formatSelectorThreadName(i));
+            pinned[i].setPriority(config.threadPriority);
+            previous[i].selector.close();
+        }
+        this.selectors = pinned;
+        cleanup.update(pinned, config.keepAlive);
+    }
+
+    @Override
+    public synchronized void start() {
+        super.start();
+        reportPinning();
+        ready = true;
+        log.atInfo().addKeyValue("ports", ports()).log("edge server started");
+    }
+
+    private void reportPinning() {
+        try {
+            List<SelectorPinning.Observed> observed = SelectorPinning.observe();
+            // selector threads pin themselves first thing in run(); give them a moment to get there
+            for (int i = 0; i < 50 && selectorCpus != null && !matchesPlan(observed); i++) {
+                Thread.sleep(10);
+                observed = SelectorPinning.observe();
+            }
+            for (SelectorPinning.Observed o : observed) {
+                if (o.selector() >= selectors.length) continue; // another server's thread in the same JVM
+                String planned = selectorCpus == null ? "" : Integer.toString(selectorCpus[o.selector()]);
+                boolean ok = selectorCpus == null || planned.equals(o.allowedCpus());
+                metrics.selectorCpu(o.selector(), planned, o.allowedCpus());
+                log.atInfo().addKeyValue("selector", o.selector()).addKeyValue("tid", o.tid())
+                        .addKeyValue("plannedCpu", planned.isEmpty() ? "none" : planned).addKeyValue("kernelAllowed", o.allowedCpus())
+                        .log(ok ? "selector affinity" : "selector affinity differs from the plan");
+            }
+        } catch (IOException e) {
+            log.atWarn().setCause(e).log("cannot read selector affinity back from /proc");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean matchesPlan(List<SelectorPinning.Observed> observed) {
+        if (observed.size() < selectorCpus.length) return false;
+        for (SelectorPinning.Observed o : observed) {
+            if (o.selector() >= selectorCpus.length) continue;
+            if (!Integer.toString(selectorCpus[o.selector()]).equals(o.allowedCpus())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Over {@code limits.maxConnections} a connection is still accepted but answered 503 and closed:
+     * throwing RejectedSessionException here would end one-nio 2.3.0's MultiAcceptorThread, which
+     * only catches RejectedExecutionException, and the server would silently stop accepting.
+     */
+    @Override
+    public HttpSession createSession(Socket socket) {
+        boolean overLimit = getConnections() >= config.limits.maxConnections;
+        if (overLimit) {
+            metrics.rejectedConnection();
+        }
+        return new EdgeSession(socket, this, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.idleTimeout, overLimit);
+    }
+
+    @Override
+    public void handleRequest(Request request, HttpSession session) throws IOException {
+        if (request instanceof RejectedRequest r) {
+            log.atDebug().addKeyValue("status", r.status()).addKeyValue("reason", r.reason()).log("request refused");
+            session.sendResponse(Responses.error(r.status()));
+            return;
+        }
+        super.handleRequest(request, session);
+    }
+
+    @Override
+    public void handleDefault(Request request, HttpSession session) throws IOException {
+        content.handle(request, session);
+    }
+
+    // ---- called by sessions ----
+
+    EdgeMetrics metrics() {
+        return metrics;
+    }
+
+    BufferPool bufferPool() {
+        return bufferPool;
+    }
+
+    void tlsSessionStarted(TlsSessionFacts tls) {
+        metrics.tlsSession(tls.protocol(), tls.resumed(), tls.kernelTls());
+        if (firstTlsSessionLogged.compareAndSet(false, true) || log.isDebugEnabled()) {
+            log.atInfo().addKeyValue("protocol", tls.protocol()).addKeyValue("cipher", tls.cipher())
+                    .addKeyValue("resumed", tls.resumed()).addKeyValue("ktls", tls.kernelTls())
+                    .log(tls.kernelTls() ? "TLS session: kernel TLS active, files go out with sendfile"
+                            : "TLS session: kernel TLS not active, files are copied through pooled buffers into OpenSSL");
+        }
+    }
+
+    void sessionFailed(EdgeSession session, Throwable e) {
+        if (e instanceof IOException) {
+            log.atDebug().addKeyValue("client", session.remoteHost()).addKeyValue("error", e.toString()).log("connection closed");
+        } else {
+            log.atError().addKeyValue("client", session.remoteHost()).setCause(e).log("session failed");
+        }
+    }
+
+    // ---- readiness and graceful shutdown ----
+
+    public boolean isReady() {
+        return ready;
+    }
+
+    /**
+     * Stops accepting, lets in-flight responses finish (connections close after their current
+     * response), and stops the server when all are done or the deadline passes.
+     */
+    public void drainAndStop(long timeoutMillis) {
+        ready = false;
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        closeListeners();
+        int initial = getConnections();
+        log.atInfo().addKeyValue("connections", initial).addKeyValue("timeoutMs", timeoutMillis).log("draining: no longer accepting");
+        forEachSession(EdgeSession::drain);
+        while (getConnections() > 0 && System.currentTimeMillis() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            forEachSession(EdgeSession::drain);
+        }
+        int left = getConnections();
+        forEachSession(Session::close);
+        stop();
+        content.close();
+        if (cache != null) cache.close();
+        log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
+    }
+
+    /**
+     * Closes the listening sockets. With multiAcceptor, one-nio 2.3.0's acceptor shutdown only stops
+     * its thread and leaves the sockets listening (the kernel keeps completing handshakes nobody
+     * accepts); reconfiguring to no acceptors closes every group's sockets for both acceptor kinds.
+     */
+    private void closeListeners() {
+        try {
+            acceptor.reconfigure();
+        } catch (IOException e) {
+            log.atWarn().setCause(e).log("closing listening sockets failed");
+        }
+        acceptor.shutdown();
+    }
+
+    private void forEachSession(java.util.function.Consumer<EdgeSession> action) {
+        for (SelectorThread st : selectors) {
+            for (Session s : st.selector) {
+                action.accept((EdgeSession) s);
+            }
+        }
+    }
+
+    private String ports() {
+        StringBuilder sb = new StringBuilder();
+        for (AcceptorConfig a : config.acceptors) {
+            if (!sb.isEmpty()) sb.append(',');
+            sb.append(a.port).append(a.ssl != null ? "/tls" : "");
+        }
+        return sb.toString();
+    }
+
+    private void registerMetrics() {
+        metrics.gauge("videoedge_connections", "Open client connections", this::getConnections);
+        metrics.gauge("videoedge_selectors", "Selector threads", () -> selectors.length);
+        metrics.gauge("videoedge_content_open_files", "Content-root files held open for reuse (content.fileCacheValid)", content::openFiles);
+        metrics.gauge("videoedge_buffer_pool_capacity_bytes", "Direct memory held by the buffer pool", bufferPool::capacityBytes);
+        metrics.gauge("videoedge_buffer_pool_used_bytes", "Pool buffers currently lent out", bufferPool::usedBytes);
+        metrics.counter("videoedge_buffer_pool_exhausted_total", "Times a buffer was wanted and none was free", bufferPool::exhaustedCount);
+        boolean ktlsRequested = false;
+        for (AcceptorConfig a : config.acceptors) {
+            ktlsRequested |= a.ssl != null && a.ssl.kernelTlsEnabled;
+        }
+        String kernel = KernelTls.kernelSupport();
+        metrics.ktls(ktlsRequested, kernel);
+        if (ktlsRequested) {
+            log.atInfo().addKeyValue("kernelTls", kernel)
+                    .log("kernelTlsEnabled: OpenSSL will try kernel TLS on each session; sessions report whether they got it");
+        }
+        NativeRuntime nr = NativeRuntime.detect();
+        metrics.nativeLibrary(nr.origin(), nr.resource(), nr.buildInfo(), nr.openssl());
+        OpenSslCounters.register(metrics);
+    }
+}

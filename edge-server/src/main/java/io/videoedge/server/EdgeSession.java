@@ -1,0 +1,401 @@
+package io.videoedge.server;
+
+import java.io.IOException;
+
+import io.videoedge.server.http.RejectedRequest;
+import io.videoedge.server.http.RequestLines;
+import io.videoedge.server.http.Statuses;
+import io.videoedge.server.send.Body;
+import io.videoedge.server.send.BodyResponse;
+import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.send.HeadAndBodyItem;
+import io.videoedge.server.send.Parkable;
+import io.videoedge.server.tls.TlsSessionFacts;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.nio.net.Session;
+import one.nio.net.Socket;
+import one.nio.net.SocketClosedException;
+import one.nio.net.SslOption;
+import one.nio.util.Utf8;
+
+/**
+ * One client connection. It replaces one-nio's request-head parser with one that enforces the
+ * configured limits (414 for a long target, 431 for a large head, 400 for malformed lines, 405 for
+ * other methods) and keeps ordering: a refused request is queued like any other, so its error goes
+ * out after the responses to earlier pipelined requests. Bodies that are not byte arrays
+ * ({@link BodyResponse}) are written after the head with sendfile, or through a pooled buffer when
+ * TLS is done in user space.
+ */
+final class EdgeSession extends HttpSession {
+    private static final int MAX_HEADERS = 128;
+    private static final long MAX_SKIPPED_BODY = 64 * 1024;
+
+    private final EdgeServer edge;
+    private final int maxHeaderSize;
+    private final int maxUriLength;
+    private final long idleTimeout;
+    private final byte[] pending;
+    private int pendingLength;
+
+    // state of the request head being parsed (one-nio's `parsing` holds the Request)
+    private int headBytes;
+    private long headStartedAt;
+    private int hostHeaders;
+    private long contentLength;
+    private boolean chunked;
+    private long bodyToSkip;
+    private boolean refusingInput;
+    private boolean draining;
+    private boolean clientClosed;
+    private final boolean overLimit;
+
+    private TlsSessionFacts tls;
+
+    EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
+        super(socket, edge);
+        this.overLimit = overLimit;
+        this.edge = edge;
+        this.maxHeaderSize = maxHeaderSize;
+        this.maxUriLength = maxUriLength;
+        this.idleTimeout = idleTimeout;
+        this.pending = new byte[maxHeaderSize + 64];
+    }
+
+    // ---- reading and parsing ----
+
+    @Override
+    protected void processRead(byte[] buffer) throws IOException {
+        int length = pendingLength;
+        if (length > 0) {
+            System.arraycopy(pending, 0, buffer, 0, length);
+        }
+        try {
+            length += read(buffer, length, buffer.length - length);
+        } catch (SocketClosedException e) {
+            handleSocketClosed();
+            return;
+        }
+        if (refusingInput) {
+            pendingLength = 0; // after a refused request nothing more is parsed on this connection
+            return;
+        }
+        int consumed = parse(buffer, length);
+        int rest = length - consumed;
+        if (rest > 0) {
+            System.arraycopy(buffer, consumed, pending, 0, rest);
+        }
+        pendingLength = rest;
+    }
+
+    /** Consumes complete lines (and skipped body bytes); returns how many bytes were used. */
+    private int parse(byte[] b, int length) throws IOException {
+        int pos = 0;
+        while (pos < length && !refusingInput) {
+            if (bodyToSkip > 0) {
+                int n = (int) Math.min(bodyToSkip, length - pos);
+                pos += n;
+                bodyToSkip -= n;
+                continue;
+            }
+            int nl = indexOfNewline(b, pos, length);
+            if (nl < 0) {
+                incompleteLine(length - pos);
+                return refusingInput ? length : pos;
+            }
+            int lineLength = nl - pos;
+            if (lineLength > 0 && b[nl - 1] == '\r') lineLength--;
+            if (parsing == null) {
+                if (lineLength > 0) {
+                    startRequest(b, pos, lineLength);
+                } // empty lines before a request line are ignored (RFC 9112 2.2)
+            } else if (lineLength > 0) {
+                headerLine(b, pos, lineLength);
+            } else {
+                endOfHead();
+            }
+            pos = nl + 1;
+        }
+        return refusingInput ? length : pos;
+    }
+
+    private void startRequest(byte[] b, int start, int length) throws IOException {
+        if (overLimit) {
+            refuse(new RejectedRequest(0, Response.SERVICE_UNAVAILABLE, "limits.maxConnections reached", true, true));
+            return;
+        }
+        headStartedAt = System.currentTimeMillis();
+        headBytes = length + 2;
+        hostHeaders = 0;
+        contentLength = 0;
+        chunked = false;
+        Request request = RequestLines.parseRequestLine(b, start, length, maxUriLength);
+        if (request instanceof RejectedRequest r && r.closesConnection()) {
+            refuse(r);
+            return;
+        }
+        parsing = request;
+        if (isSsl() && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
+                && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
+            parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
+            edge.metrics().earlyDataRequest();
+        }
+    }
+
+    private void headerLine(byte[] b, int start, int length) throws IOException {
+        headBytes += length + 2;
+        if (headBytes > maxHeaderSize || parsing.getHeaderCount() >= MAX_HEADERS) {
+            refuse(new RejectedRequest(parsing.getMethod(), Statuses.HEADER_FIELDS_TOO_LARGE,
+                    "request head larger than " + maxHeaderSize, true, parsing.isHttp11()));
+            return;
+        }
+        String problem = RequestLines.checkHeaderLine(b, start, length);
+        if (problem != null) {
+            refuse(new RejectedRequest(parsing.getMethod(), Response.BAD_REQUEST, problem, true, parsing.isHttp11()));
+            return;
+        }
+        String header = Utf8.read(b, start, length);
+        if (header.regionMatches(true, 0, "Host:", 0, 5)) {
+            hostHeaders++;
+        } else if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+            long cl = RequestLines.contentLength(header.substring(15).trim());
+            if (cl < 0 || (contentLength > 0 && cl != contentLength)) {
+                refuse(new RejectedRequest(parsing.getMethod(), Response.BAD_REQUEST, "invalid Content-Length", true, parsing.isHttp11()));
+                return;
+            }
+            contentLength = cl;
+        } else if (header.regionMatches(true, 0, "Transfer-Encoding:", 0, 18)) {
+            chunked = true;
+        }
+        parsing.addHeader(header);
+    }
+
+    private void endOfHead() throws IOException {
+        Request request = parsing;
+        boolean http11 = request.isHttp11();
+        if (chunked) {
+            // request bodies are not part of a video edge; without Content-Length they cannot be skipped
+            refuse(new RejectedRequest(request.getMethod(), isGetOrHead(request) ? Response.BAD_REQUEST : Response.METHOD_NOT_ALLOWED,
+                    "Transfer-Encoding in a request", true, http11));
+            return;
+        }
+        if (hostHeaders > 1 || (http11 && hostHeaders == 0)) {
+            refuse(new RejectedRequest(request.getMethod(), Response.BAD_REQUEST, "exactly one Host header is required", true, http11));
+            return;
+        }
+        if (contentLength > MAX_SKIPPED_BODY) {
+            refuse(new RejectedRequest(request.getMethod(), isGetOrHead(request) ? Response.REQUEST_ENTITY_TOO_LARGE : Response.METHOD_NOT_ALLOWED,
+                    "request body too large", true, http11));
+            return;
+        }
+        bodyToSkip = contentLength; // a small body (e.g. on a refused POST) is read and dropped
+        headStartedAt = 0;
+        handleParsedRequest();
+    }
+
+    /** Incomplete data at the end of the buffer: refuse it early if it can no longer fit the limits. */
+    private void incompleteLine(int bytes) throws IOException {
+        if (parsing == null) {
+            if (bytes > maxUriLength + 32) { // method, spaces and version around the target
+                refuse(new RejectedRequest(0, Response.REQUEST_URI_TOO_LONG, "request line too long", true, true));
+            } else if (bytes > 0 && headStartedAt == 0) {
+                headStartedAt = System.currentTimeMillis();
+            }
+        } else if (headBytes + bytes > maxHeaderSize) {
+            refuse(new RejectedRequest(parsing.getMethod(), Statuses.HEADER_FIELDS_TOO_LARGE,
+                    "request head larger than " + maxHeaderSize, true, parsing.isHttp11()));
+        }
+    }
+
+    /** Queues a refused request behind any in flight and stops reading this connection. */
+    private void refuse(RejectedRequest r) throws IOException {
+        refusingInput = true;
+        bodyToSkip = 0;
+        parsing = r;
+        handleParsedRequest();
+    }
+
+    private static boolean isGetOrHead(Request r) {
+        return r.getMethod() == Request.METHOD_GET || r.getMethod() == Request.METHOD_HEAD;
+    }
+
+    private static int indexOfNewline(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\n') return i;
+        }
+        return -1;
+    }
+
+    // ---- writing ----
+
+    @Override
+    public synchronized void sendResponse(Response response) throws IOException {
+        Request request = this.handling;
+        if (request == null) {
+            throw new IOException("Out of order response");
+        }
+        server.incRequestsProcessed();
+        edge.metrics().request(request.getMethod(), response.getStatus());
+
+        // while draining, answer what was already received, then close
+        boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
+        response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
+        writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
+        if (!keepAlive) {
+            pipeline.clear();
+            this.handling = null;
+            scheduleClose();
+            return;
+        }
+        if ((this.handling = request = pipeline.pollFirst()) != null) {
+            if (request == FIN) {
+                scheduleClose();
+            } else {
+                server.handleRequest(request, this);
+            }
+        }
+    }
+
+    private static boolean keepAlive(Request request) {
+        String connection = request.getHeader("Connection:");
+        if (request.isHttp11()) {
+            return connection == null || !connection.regionMatches(true, 0, "close", 0, 5);
+        }
+        return connection != null && connection.regionMatches(true, 0, "keep-alive", 0, 10);
+    }
+
+    @Override
+    protected void writeResponse(Response response, boolean includeBody) throws IOException {
+        if (!(response instanceof BodyResponse br)) {
+            super.writeResponse(response, includeBody);
+            return;
+        }
+        byte[] head = response.toBytes(false);
+        Body body = br.body();
+        if (!includeBody || body.length() == 0) {
+            super.write(head, 0, head.length);
+            return;
+        }
+        boolean kernelSend = kernelSend();
+        BufferPool pool = edge.bufferPool();
+        if (HeadAndBodyItem.fits(head, body, pool)) {
+            br.handedOver();
+            write(HeadAndBodyItem.of(head, body, isSsl(), pool, edge.metrics()));
+            return;
+        }
+        // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet
+        super.write(head, 0, head.length, kernelSend && !isSsl() ? Socket.MSG_MORE : 0);
+        Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
+        br.handedOver();
+        write(item);
+    }
+
+    /**
+     * One-nio's write loop, plus parking: an item whose data is still arriving from the origin
+     * ({@link Parkable}) and has caught up with it stops the session from listening for
+     * writability (which would spin) until the fill wakes it through {@link #resumeWrite}.
+     */
+    @Override
+    protected void processWrite() throws Exception {
+        for (QueueItem item = queueHead; item != null; queueHead = item = item.next()) {
+            int written = item.write(socket);
+            if (item.remaining() > 0) {
+                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(this::resumeWrite)) {
+                    listen(clientClosed ? 0 : READABLE);
+                } else {
+                    listen(written >= 0 ? WRITEABLE : SSL | READABLE);
+                }
+                return;
+            }
+            item.release();
+        }
+        if (closing) {
+            close();
+        } else {
+            listen(READABLE);
+        }
+    }
+
+    /**
+     * Called by a fill when more data arrived: the fill's thread writes it now (sockets are
+     * non-blocking; one-nio sessions may be written from any thread under their lock). Waking the
+     * selector instead would cost a thread hand-off per chunk, which under CPU contention costs
+     * milliseconds each; the selector takes over only when the socket is full.
+     */
+    private void resumeWrite() {
+        synchronized (this) {
+            if (!socket.isOpen() || queueHead == null) {
+                return;
+            }
+            try {
+                processWrite();
+            } catch (Exception e) {
+                handleException(e);
+            }
+        }
+    }
+
+    @Override
+    protected void handleSocketClosed() {
+        clientClosed = true;
+        super.handleSocketClosed();
+    }
+
+    /** sendfile is possible on plain TCP, and on TLS only when the kernel took over the session (kTLS). */
+    private boolean kernelSend() {
+        if (!isSsl()) {
+            return true;
+        }
+        if (tls == null) {
+            if (!Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
+                return false; // early data: the handshake (and any kTLS switch) is not finished yet
+            }
+            tls = TlsSessionFacts.of(socket);
+            edge.tlsSessionStarted(tls);
+        }
+        return tls.kernelTls();
+    }
+
+    // ---- lifecycle ----
+
+    /**
+     * Idle keep-alive connections go after {@code keepAlive} (one-nio's cleanup period); a connection
+     * with a response in flight, or a request head arriving, goes when it made no progress for
+     * {@code limits.idleTimeout}.
+     */
+    @Override
+    public int checkStatus(long currentTime, long keepAlive) {
+        long last = lastAccessTime;
+        if (queueHead != null || handling != null) {
+            return last < currentTime - idleTimeout ? STALE : ACTIVE;
+        }
+        long started = headStartedAt;
+        if (started != 0 && started < currentTime - idleTimeout) {
+            return STALE;
+        }
+        return keepAlive > 0 && last < currentTime - keepAlive ? IDLE : ACTIVE;
+    }
+
+    /** Graceful shutdown: close now if nothing is in flight, else after the current response. */
+    synchronized void drain() {
+        draining = true;
+        if (queueHead == null && handling == null) {
+            close();
+        }
+    }
+
+    synchronized boolean isIdle() {
+        return queueHead == null && handling == null;
+    }
+
+    @Override
+    public void handleException(Throwable e) {
+        edge.sessionFailed(this, e);
+        close();
+    }
+
+    String remoteHost() {
+        return getRemoteHost();
+    }
+}

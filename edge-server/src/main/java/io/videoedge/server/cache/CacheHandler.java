@@ -1,0 +1,312 @@
+package io.videoedge.server.cache;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.videoedge.server.http.Decision;
+import io.videoedge.server.http.HttpDates;
+import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.send.Body;
+import io.videoedge.server.send.BodyResponse;
+import io.videoedge.server.send.FileSource;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.nio.mem.DirectMemory;
+
+/**
+ * The request path for objects behind the origin: memory tier, then disk tier, then the origin
+ * through a (shared) fill; expired objects are revalidated, and served stale while the origin fails
+ * within {@code cache.staleWhileError}. Every response says where it came from in X-Cache.
+ * Range on a miss: the whole object is fetched (one fill, which fills the cache for the next
+ * viewer and serves every concurrent range), and the requested bytes are streamed as soon as the
+ * fill has them.
+ */
+public final class CacheHandler {
+    private static final Logger log = LoggerFactory.getLogger(CacheHandler.class);
+
+    private final EdgeCache cache;
+    private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+
+    public CacheHandler(EdgeCache cache) {
+        this.cache = cache;
+    }
+
+    /** A cached copy kept while its revalidation runs: in memory or on disk. */
+    private record Stale(MemoryTier.Entry memory, DiskTier.Entry disk) {
+        ObjectMeta meta() {
+            return memory != null ? memory.meta() : disk.meta();
+        }
+
+        void release() {
+            if (memory != null) memory.release();
+        }
+    }
+
+    public void handle(Request request, HttpSession session, String key) throws IOException {
+        handle(request, session, key, true);
+    }
+
+    private void handle(Request request, HttpSession session, String key, boolean mayRetry) throws IOException {
+        long now = System.currentTimeMillis();
+        MemoryTier memory = cache.memory();
+        if (memory != null) {
+            MemoryTier.Entry m = memory.get(key);
+            cache.metrics().memory(m != null);
+            if (m != null) {
+                if (m.meta().fresh(now)) {
+                    respondFromMemory(request, session, m, "hit-memory");
+                } else {
+                    fetch(request, session, key, new Stale(m, null), mayRetry);
+                }
+                return;
+            }
+        }
+        DiskTier.Entry d = cache.disk().get(key);
+        cache.metrics().disk(d != null);
+        if (d != null) {
+            if (!d.verified()) {
+                verifyThenHandle(request, session, key, d);
+                return;
+            }
+            if (!d.meta().fresh(now)) {
+                fetch(request, session, key, new Stale(null, d), mayRetry);
+                return;
+            }
+            if (respondFromDisk(request, session, d, "hit-disk")) {
+                promote(d);
+                return;
+            }
+        }
+        fetch(request, session, key, null, mayRetry);
+    }
+
+    private void fetch(Request request, HttpSession session, String key, Stale stale, boolean mayRetry) throws IOException {
+        EdgeCache.Joined joined = cache.join(key, originPath(key), stale == null ? null : stale.meta());
+        if (joined == null) {
+            if (mayRetry) {
+                handle(request, session, key, false); // committed a moment ago: a hit now
+            } else {
+                respond(session, error(Response.BAD_GATEWAY, "error"), null);
+            }
+            return;
+        }
+        String xcache = joined.started() ? "miss" : "coalesced";
+        joined.fill().onHead(outcome -> {
+            try {
+                respondToOutcome(request, session, key, outcome, stale, mayRetry, xcache);
+            } catch (IOException e) {
+                session.close(); // the client went away meanwhile
+            } finally {
+                if (stale != null) stale.release();
+            }
+        });
+    }
+
+    private void respondToOutcome(Request request, HttpSession session, String key, Fill.Outcome outcome, Stale stale, boolean mayRetry,
+                                  String xcache) throws IOException {
+        switch (outcome) {
+            case Fill.Streaming s -> respondFromFill(request, session, key, s.fill(), mayRetry, xcache);
+            case Fill.NotModified nm -> {
+                if (stale.memory() != null && stale.memory().retain()) {
+                    respondFromMemory(request, session, stale.memory(), "revalidated");
+                } else if (stale.disk() == null || !respondFromDisk(request, session, stale.disk(), "revalidated")) {
+                    respond(session, error(Response.BAD_GATEWAY, "error"), null);
+                }
+            }
+            case Fill.Failed f -> {
+                long now = System.currentTimeMillis();
+                if (stale != null && f.status() != 404 && now < stale.meta().expiresAt() + cache.staleWhileError()) {
+                    if (stale.memory() != null && stale.memory().retain()) {
+                        respondFromMemory(request, session, stale.memory(), "stale");
+                        return;
+                    }
+                    if (stale.disk() != null && respondFromDisk(request, session, stale.disk(), "stale")) {
+                        return;
+                    }
+                }
+                String status = switch (f.status()) {
+                    case 404 -> Response.NOT_FOUND;
+                    case 504 -> Response.GATEWAY_TIMEOUT;
+                    case 503 -> Response.SERVICE_UNAVAILABLE;
+                    default -> Response.BAD_GATEWAY;
+                };
+                respond(session, error(status, f.status() == 404 ? "miss" : "error"), null);
+            }
+        }
+    }
+
+    private void respondFromFill(Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
+            throws IOException {
+        ObjectMeta meta = fill.meta();
+        Decision d = decide(request, meta);
+        Body body = null;
+        if (wantsBody(request, d)) {
+            if (!fill.file().retain()) {
+                // the fill finished and let go of its file in between: the object is in the cache now
+                if (mayRetry) handle(request, session, key, false);
+                else respond(session, error(Response.BAD_GATEWAY, "error"), null);
+                return;
+            }
+            body = new Body.FillRegion(fill, d.offset(), d.length());
+        }
+        respond(session, head(d, meta, body, xcache), body);
+    }
+
+    /** Takes over the caller's reference to the entry. */
+    private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache) throws IOException {
+        ObjectMeta meta = m.meta();
+        Decision d = decide(request, meta);
+        Body body = null;
+        if (wantsBody(request, d)) {
+            body = new Body.MemoryRegion(m, d.offset(), d.length());
+        } else {
+            m.release();
+        }
+        respond(session, head(d, meta, body, xcache), body);
+    }
+
+    /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
+    private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache) throws IOException {
+        RandomAccessFile f = e.openChecked();
+        if (f == null) {
+            cache.disk().drop(e, "file missing or not its recorded size");
+            return false;
+        }
+        ObjectMeta meta = e.meta();
+        Decision d = decide(request, meta);
+        Body body = null;
+        if (wantsBody(request, d)) {
+            body = new Body.FileRegion(FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
+        } else {
+            f.close();
+        }
+        respond(session, head(d, meta, body, xcache), body);
+        return true;
+    }
+
+    /** After a restart: the checksum is checked on a fill thread before the entry is first served. */
+    private void verifyThenHandle(Request request, HttpSession session, String key, DiskTier.Entry d) {
+        cache.submit(() -> {
+            try {
+                if (cache.disk().verifyOnce(d, cache.buffers())) {
+                    cache.metrics().verified();
+                } else {
+                    cache.disk().drop(d, "checksum or size mismatch");
+                }
+                handle(request, session, key, true);
+            } catch (IOException e) {
+                session.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                session.close();
+            }
+        });
+    }
+
+    /** A small object served from disk moves into the memory tier (read on a fill thread, off the request path). */
+    private void promote(DiskTier.Entry d) {
+        MemoryTier memory = cache.memory();
+        ObjectMeta meta = d.meta();
+        if (memory == null || !memory.accepts(meta.length()) || !promoting.add(meta.key())) {
+            return;
+        }
+        cache.submit(() -> {
+            MemoryTier.Entry m = null;
+            try (RandomAccessFile f = d.openChecked()) {
+                if (f == null || memory.contains(meta.key())) return;
+                m = memory.allocate(meta);
+                if (m == null) return;
+                ByteBuffer view = DirectMemory.wrap(m.address(), (int) meta.length());
+                FileChannel ch = f.getChannel();
+                while (view.hasRemaining()) {
+                    if (ch.read(view, d.headerLength() + view.position()) < 0) return;
+                }
+                memory.publish(m);
+            } catch (IOException e) {
+                log.atDebug().addKeyValue("key", meta.key()).addKeyValue("error", e.toString()).log("promotion to memory failed");
+            } finally {
+                if (m != null) m.release();
+                promoting.remove(meta.key());
+            }
+        });
+    }
+
+    private static Decision decide(Request request, ObjectMeta meta) {
+        return Negotiation.decide(meta.validators(), request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
+                request.getHeader("Range:"), request.getHeader("If-Range:"));
+    }
+
+    private static boolean wantsBody(Request request, Decision d) {
+        return request.getMethod() == Request.METHOD_GET && d.hasBody() && d.length() > 0;
+    }
+
+    private Response head(Decision d, ObjectMeta meta, Body body, String xcache) {
+        cache.metrics().result(xcache);
+        Response r;
+        switch (d.status()) {
+            case 304 -> r = new Response(Response.NOT_MODIFIED);
+            case 416 -> {
+                r = new Response(Response.REQUESTED_RANGE_NOT_SATISFIABLE, Response.EMPTY);
+                r.addHeader("Content-Range: bytes */" + meta.length());
+            }
+            default -> {
+                String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
+                r = body != null ? new BodyResponse(status, body) : new Response(status);
+                r.addHeader("Content-Length: " + d.length());
+                if (d.status() == 206) {
+                    r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/" + meta.length());
+                }
+                r.addHeader("Content-Type: " + meta.contentType());
+                r.addHeader("Accept-Ranges: bytes");
+            }
+        }
+        if (meta.etag() != null) r.addHeader("ETag: " + meta.etag());
+        if (meta.lastModified() != null) r.addHeader("Last-Modified: " + meta.lastModified());
+        r.addHeader("X-Cache: " + xcache);
+        r.addHeader("Date: " + HttpDates.now());
+        return r;
+    }
+
+    private Response error(String status, String xcache) {
+        cache.metrics().result(xcache);
+        Response r = new Response(status, Response.EMPTY);
+        r.addHeader("X-Cache: " + xcache);
+        r.addHeader("Date: " + HttpDates.now());
+        return r;
+    }
+
+    private static void respond(HttpSession session, Response r, Body body) throws IOException {
+        try {
+            session.sendResponse(r);
+        } finally {
+            if (r instanceof BodyResponse br) br.discardIfNotSent();
+        }
+    }
+
+    /** The origin path for a cache key: each segment percent-encoded again. */
+    static String originPath(String key) {
+        StringBuilder sb = new StringBuilder(key.length() + 8);
+        for (String segment : key.split("/", -1)) {
+            sb.append('/');
+            for (byte b : segment.getBytes(StandardCharsets.UTF_8)) {
+                int c = b & 0xff;
+                if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~!$&'()*+,;=:@".indexOf(c) >= 0) {
+                    sb.append((char) c);
+                } else {
+                    sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16))).append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

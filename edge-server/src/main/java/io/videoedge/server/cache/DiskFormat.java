@@ -1,0 +1,70 @@
+package io.videoedge.server.cache;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The layout of a disk cache file: a fixed header, the object's metadata as UTF-8 lines, then the
+ * body. The checksum and the expiry live at fixed offsets so they can be written in place (the
+ * checksum once the body is complete, the expiry on revalidation).
+ * <pre>
+ *  0  magic "VEC1"
+ *  4  u32 header length (offset of the body)
+ *  8  u64 body length
+ * 16  u32 CRC32C of the body
+ * 20  u32 flags (1 = complete)
+ * 24  u64 fetched at (epoch ms)
+ * 32  u64 expires at (epoch ms)
+ * 40  key \n content-type \n etag \n last-modified \n   (empty line for an absent value)
+ * </pre>
+ */
+public final class DiskFormat {
+    static final int MAGIC = 0x56454331; // "VEC1"
+    static final int FIXED = 40;
+    static final int CRC_OFFSET = 16;
+    static final int FLAGS_OFFSET = 20;
+    static final int EXPIRES_OFFSET = 32;
+    static final int COMPLETE = 1;
+    static final int MAX_HEADER = 16 * 1024;
+
+    private DiskFormat() {
+    }
+
+    public static byte[] encode(ObjectMeta m, boolean complete) {
+        byte[] text = (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n" + orEmpty(m.lastModified()) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(FIXED + text.length);
+        b.putInt(MAGIC).putInt(FIXED + text.length).putLong(m.length()).putInt(m.crc32c()).putInt(complete ? COMPLETE : 0)
+                .putLong(m.fetchedAt()).putLong(m.expiresAt()).put(text);
+        return b.array();
+    }
+
+    /** Header length from the first 8 bytes, or -1 when they are not a cache file's. */
+    public static int headerLength(ByteBuffer first8) {
+        if (first8.getInt(0) != MAGIC) return -1;
+        int len = first8.getInt(4);
+        return len >= FIXED && len <= MAX_HEADER ? len : -1;
+    }
+
+    /** Metadata from a whole header, or null when it is malformed or the file was never completed. */
+    public static ObjectMeta decode(ByteBuffer h) {
+        if (h.limit() < FIXED || h.getInt(0) != MAGIC || h.getInt(4) != h.limit() || (h.getInt(FLAGS_OFFSET) & COMPLETE) == 0) {
+            return null;
+        }
+        byte[] text = new byte[h.limit() - FIXED];
+        h.get(FIXED, text);
+        String[] f = new String(text, StandardCharsets.UTF_8).split("\n", -1);
+        if (f.length != 5 || f[0].isEmpty()) {
+            return null;
+        }
+        return new ObjectMeta(f[0], orNull(f[1]), orNull(f[2]), orNull(f[3]), h.getLong(8), h.getLong(24), h.getLong(EXPIRES_OFFSET), h.getInt(CRC_OFFSET));
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String orNull(String s) {
+        return s.isEmpty() ? null : s;
+    }
+}

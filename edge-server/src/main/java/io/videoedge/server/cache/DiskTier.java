@@ -1,0 +1,351 @@
+package io.videoedge.server.cache;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.videoedge.server.send.BufferPool;
+
+/**
+ * The disk tier: one file per object ({@link DiskFormat}) under {@code data/xx/}, first in first out
+ * within a byte budget. Objects arrive through a temporary file that clients already stream from
+ * while it fills; a complete, checksummed file is renamed into place and indexed. On start the
+ * directory is re-indexed in fetch order; files whose size does not match their header are dropped
+ * at once, and every re-indexed file has its checksum verified before it is first served.
+ */
+public final class DiskTier {
+    private static final Logger log = LoggerFactory.getLogger(DiskTier.class);
+
+    private final Path data;
+    private final Path tmp;
+    private final long budget;
+    private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
+    private final ArrayDeque<Entry> fifo = new ArrayDeque<>();
+    private final AtomicLong used = new AtomicLong();
+    private final LongAdder evictions = new LongAdder();
+    private final LongAdder corrupted = new LongAdder();
+    private final AtomicLong tempSeq = new AtomicLong();
+    /**
+     * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
+     * being written back can block, and a fill releases its last bytes to clients only after its
+     * commit (nginx's cache manager deletes in its own process for the same reason).
+     */
+    private final java.util.concurrent.LinkedBlockingQueue<Path> toDelete = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final Thread janitor = Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
+
+    private DiskTier(Path dir, long budget) {
+        this.data = dir.resolve("data");
+        this.tmp = dir.resolve("tmp");
+        this.budget = budget;
+    }
+
+    /** Opens (creating) the cache directory and re-indexes what a previous run left. */
+    public static DiskTier open(Path dir, long budget, BufferPool buffers) throws IOException {
+        DiskTier t = new DiskTier(dir, budget);
+        t.janitor.start();
+        Files.createDirectories(t.data);
+        Files.createDirectories(t.tmp);
+        try (Stream<Path> leftovers = Files.list(t.tmp)) {
+            for (Path p : (Iterable<Path>) leftovers::iterator) {
+                Files.deleteIfExists(p); // fills that never completed
+            }
+        }
+        t.reindex(buffers);
+        return t;
+    }
+
+    private void reindex(BufferPool buffers) throws IOException {
+        List<Entry> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(data, 2)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (!p.getFileName().toString().endsWith(".obj")) continue;
+                Entry e = readEntry(p, buffers);
+                if (e == null) {
+                    corrupted.increment();
+                    log.atWarn().addKeyValue("file", p.toString()).log("disk cache: dropped an unreadable or truncated entry");
+                    Files.deleteIfExists(p);
+                } else {
+                    found.add(e);
+                }
+            }
+        }
+        found.sort((a, b) -> Long.compare(a.meta.fetchedAt(), b.meta.fetchedAt()));
+        for (Entry e : found) {
+            Entry previous = index.put(e.meta.key(), e);
+            if (previous != null) drop(previous, null);
+            synchronized (fifo) {
+                fifo.addLast(e);
+            }
+            used.addAndGet(e.fileSize);
+        }
+        evictToFit(0);
+        log.atInfo().addKeyValue("entries", index.size()).addKeyValue("bytes", used.get()).addKeyValue("dir", data.toString())
+                .log("disk cache re-indexed (checksums are verified before first use)");
+    }
+
+    private Entry readEntry(Path p, BufferPool buffers) throws IOException {
+        BufferPool.Chunk c = buffers.tryAcquire();
+        if (c == null) throw new IOException("no buffer for re-indexing");
+        try (FileChannel ch = FileChannel.open(p)) {
+            ByteBuffer b = c.buffer();
+            b.clear().limit(8);
+            if (ch.read(b, 0) < 8) return null;
+            int headerLength = DiskFormat.headerLength(b);
+            if (headerLength < 0 || headerLength > b.capacity()) return null;
+            b.clear().limit(headerLength);
+            while (b.hasRemaining()) {
+                if (ch.read(b, b.position()) < 0) return null;
+            }
+            ObjectMeta meta = DiskFormat.decode(b.flip());
+            long size = ch.size();
+            if (meta == null || size != headerLength + meta.length() || !p.equals(pathFor(meta.key()))) {
+                return null;
+            }
+            return new Entry(p, meta, headerLength, size, false);
+        } finally {
+            buffers.release(c);
+        }
+    }
+
+    public Entry get(String key) {
+        return index.get(key);
+    }
+
+    /** A new temporary file for a fill. */
+    public Path newTempFile() {
+        return tmp.resolve(ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + ".part");
+    }
+
+    /**
+     * Moves a complete temporary file into place and indexes it (its checksum was computed while it
+     * was written, so it is verified). Older entries go first-in-first-out until it fits; an object
+     * larger than the whole budget is not kept.
+     */
+    public Entry commit(Path temp, ObjectMeta meta, int headerLength) throws IOException {
+        long size = headerLength + meta.length();
+        if (size > budget) {
+            Files.deleteIfExists(temp);
+            return null;
+        }
+        evictToFit(size);
+        Path target = pathFor(meta.key());
+        Files.createDirectories(target.getParent());
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Entry e = new Entry(target, meta, headerLength, size, true);
+        Entry previous = index.put(meta.key(), e);
+        if (previous != null) {
+            removeFromFifo(previous); // same path, already replaced on disk
+            used.addAndGet(-previous.fileSize);
+        }
+        synchronized (fifo) {
+            fifo.addLast(e);
+        }
+        used.addAndGet(size);
+        return e;
+    }
+
+    private void evictToFit(long incoming) {
+        while (used.get() + incoming > budget) {
+            Entry oldest;
+            synchronized (fifo) {
+                oldest = fifo.pollFirst();
+            }
+            if (oldest == null) return;
+            if (index.remove(oldest.meta.key(), oldest)) {
+                used.addAndGet(-oldest.fileSize);
+                evictions.increment();
+                toDelete.add(oldest.file); // responses still sending it keep their open descriptor
+            }
+        }
+    }
+
+    /** Removes an entry that failed a check (size or checksum) so that it is fetched again. */
+    public void drop(Entry e, String reason) {
+        if (index.remove(e.meta.key(), e)) {
+            removeFromFifo(e);
+            used.addAndGet(-e.fileSize);
+            deleteQuietly(e.file);
+            if (reason != null) {
+                corrupted.increment();
+                log.atWarn().addKeyValue("key", e.meta.key()).addKeyValue("reason", reason).log("disk cache: dropped a corrupted entry, it will be fetched again");
+            }
+        }
+    }
+
+    private void removeFromFifo(Entry e) {
+        synchronized (fifo) {
+            fifo.remove(e);
+        }
+    }
+
+    /**
+     * Reads the whole body and compares its CRC32C with the header's. Used once per entry after a
+     * restart; blocking, so it runs on a fill thread.
+     */
+    public boolean verify(Entry e, BufferPool buffers) throws IOException, InterruptedException {
+        BufferPool.Chunk c = buffers.acquire(10_000);
+        if (c == null) throw new IOException("no buffer to verify a cache entry");
+        try (FileChannel ch = FileChannel.open(e.file)) {
+            if (ch.size() != e.fileSize) return false;
+            CRC32C crc = new CRC32C();
+            ByteBuffer b = c.buffer();
+            long pos = e.headerLength;
+            long end = e.fileSize;
+            while (pos < end) {
+                b.clear().limit((int) Math.min(b.capacity(), end - pos));
+                int n = ch.read(b, pos);
+                if (n < 0) return false;
+                b.flip();
+                crc.update(b);
+                pos += n;
+            }
+            boolean ok = (int) crc.getValue() == e.meta.crc32c();
+            if (ok) e.verified = true;
+            return ok;
+        } catch (NoSuchFileException gone) {
+            return false;
+        } finally {
+            buffers.release(c);
+        }
+    }
+
+    /** Verifies an entry once however many requests ask at the same time (they run on fill threads). */
+    public boolean verifyOnce(Entry e, BufferPool buffers) throws IOException, InterruptedException {
+        synchronized (e) {
+            return e.verified || verify(e, buffers);
+        }
+    }
+
+    /** Records a new expiry after the origin confirmed the object (304), in memory and in the file. */
+    public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
+        e.meta = meta;
+        BufferPool.Chunk c = buffers.tryAcquire();
+        if (c == null) return; // the in-memory expiry is what counts until the next restart
+        try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
+            ByteBuffer b = c.buffer();
+            b.clear().putLong(meta.expiresAt()).flip();
+            ch.write(b, DiskFormat.EXPIRES_OFFSET);
+        } catch (IOException ignored) {
+            // evicted meanwhile
+        } finally {
+            buffers.release(c);
+        }
+    }
+
+    Path pathFor(String key) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            String hex = HexFormat.of().formatHex(h);
+            return data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void deleteLoop() {
+        while (true) {
+            try {
+                deleteQuietly(toDelete.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Files evicted but not yet unlinked. */
+    public int pendingDeletes() {
+        return toDelete.size();
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // best effort: re-indexing would find it again
+        }
+    }
+
+    public int entries() {
+        return index.size();
+    }
+
+    public long usedBytes() {
+        return used.get();
+    }
+
+    public long budgetBytes() {
+        return budget;
+    }
+
+    public long evictions() {
+        return evictions.sum();
+    }
+
+    public long corrupted() {
+        return corrupted.sum();
+    }
+
+    /** One object on disk; its body starts at {@code headerLength}. */
+    public static final class Entry {
+        final Path file;
+        volatile ObjectMeta meta;
+        final int headerLength;
+        final long fileSize;
+        volatile boolean verified;
+
+        Entry(Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified) {
+            this.file = file;
+            this.meta = meta;
+            this.headerLength = headerLength;
+            this.fileSize = fileSize;
+            this.verified = verified;
+        }
+
+        public ObjectMeta meta() {
+            return meta;
+        }
+
+        public int headerLength() {
+            return headerLength;
+        }
+
+        public boolean verified() {
+            return verified;
+        }
+
+        /** Opens the file for one response and checks it still has its full size (a truncated file is never served). */
+        public RandomAccessFile openChecked() throws IOException {
+            RandomAccessFile f;
+            try {
+                f = new RandomAccessFile(file.toFile(), "r");
+            } catch (java.io.FileNotFoundException gone) {
+                return null;
+            }
+            if (f.length() != fileSize) {
+                f.close();
+                return null;
+            }
+            return f;
+        }
+    }
+}

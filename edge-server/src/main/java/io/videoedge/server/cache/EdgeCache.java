@@ -1,0 +1,183 @@
+package io.videoedge.server.cache;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.videoedge.server.config.CacheConfig;
+import io.videoedge.server.config.OriginConfig;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.send.BufferPool;
+
+/**
+ * The cache in front of the origin: memory tier, disk tier, the fills in flight (one per missing
+ * object: concurrent misses coalesce), the origin client and the fill threads. The request path
+ * that uses it is {@link CacheHandler}.
+ */
+public final class EdgeCache {
+    private static final Logger log = LoggerFactory.getLogger(EdgeCache.class);
+    static final long BREAKER_COOLDOWN_MILLIS = 1_000;
+
+    private final MemoryTier memory;
+    private final DiskTier disk;
+    private final OriginClient origin;
+    private final BufferPool buffers;
+    private final CacheMetrics metrics;
+    private final OriginBreaker breaker = new OriginBreaker(BREAKER_COOLDOWN_MILLIS);
+    private final ConcurrentHashMap<String, Fill> fills = new ConcurrentHashMap<>();
+    private final ExecutorService workers;
+    private final long defaultTtl;
+    private final long staleWhileError;
+
+    private EdgeCache(MemoryTier memory, DiskTier disk, OriginClient origin, BufferPool buffers, CacheMetrics metrics,
+                      ExecutorService workers, long defaultTtl, long staleWhileError) {
+        this.memory = memory;
+        this.disk = disk;
+        this.origin = origin;
+        this.buffers = buffers;
+        this.metrics = metrics;
+        this.workers = workers;
+        this.defaultTtl = defaultTtl;
+        this.staleWhileError = staleWhileError;
+    }
+
+    public static EdgeCache create(CacheConfig cache, OriginConfig originConfig, BufferPool buffers, EdgeMetrics edgeMetrics) throws IOException {
+        MemoryTier memory = cache.memory > 0 && cache.memoryMaxObject > 0 ? new MemoryTier(cache.memory, cache.memoryMaxObject) : null;
+        DiskTier disk = DiskTier.open(Path.of(cache.disk.path), cache.disk.size, buffers);
+        OriginClient origin = new OriginClient(originConfig, buffers);
+        // one thread per origin connection (a fill blocks on its socket), plus checksum verifications
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(originConfig.maxConnections, originConfig.maxConnections,
+                60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Thread.ofPlatform().name("fill-", 0).daemon().factory());
+        workers.allowCoreThreadTimeOut(true);
+        EdgeCache c = new EdgeCache(memory, disk, origin, buffers, new CacheMetrics(edgeMetrics), workers, cache.ttl, cache.staleWhileError);
+        c.registerGauges(edgeMetrics);
+        log.atInfo().addKeyValue("origin", originConfig.url).addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
+                .addKeyValue("diskBytes", cache.disk.size).addKeyValue("diskEntries", disk.entries()).log("cache ready");
+        return c;
+    }
+
+    /**
+     * The fill for a missing (or expired) object: the one in flight, or a new one started on a fill
+     * thread. Null when the object was committed to the cache between the caller's lookup and now
+     * (the caller looks it up again); that check inside the map update is what makes N concurrent
+     * misses one origin request.
+     */
+    record Joined(Fill fill, boolean started) {
+    }
+
+    Joined join(String key, String originPath, ObjectMeta revalidating) {
+        boolean[] created = {false};
+        Fill f = fills.computeIfAbsent(key, k -> {
+            if (revalidating == null && (disk.get(k) != null || (memory != null && memory.contains(k)))) {
+                return null;
+            }
+            created[0] = true;
+            return new Fill(k, originPath, revalidating, this);
+        });
+        if (f == null) return null;
+        if (created[0]) {
+            workers.execute(f);
+        } else {
+            metrics.coalesced();
+        }
+        return new Joined(f, created[0]);
+    }
+
+    void finishedFill(Fill f) {
+        fills.remove(f.key(), f);
+    }
+
+    /** A completed fill: into the disk tier (and the memory tier when it has an entry). */
+    boolean store(Fill fill, Path temp, MemoryTier.Entry memoryEntry) throws IOException {
+        ObjectMeta meta = fill.meta();
+        DiskTier.Entry committed = disk.commit(temp, meta, fill.headerLength());
+        if (memoryEntry != null) {
+            memoryEntry.refresh(meta);
+            memory.publish(memoryEntry);
+        }
+        return committed != null;
+    }
+
+    /** The origin confirmed a cached object (304): new expiry in both tiers. */
+    void refreshed(ObjectMeta meta) {
+        DiskTier.Entry d = disk.get(meta.key());
+        if (d != null) disk.refresh(d, meta.withExpiry(meta.expiresAt()), buffers);
+        if (memory != null) {
+            MemoryTier.Entry m = memory.get(meta.key());
+            if (m != null) {
+                m.refresh(m.meta().withExpiry(meta.expiresAt()));
+                m.release();
+            }
+        }
+    }
+
+    void submit(Runnable task) {
+        workers.execute(task);
+    }
+
+    MemoryTier memory() {
+        return memory;
+    }
+
+    DiskTier disk() {
+        return disk;
+    }
+
+    OriginClient origin() {
+        return origin;
+    }
+
+    BufferPool buffers() {
+        return buffers;
+    }
+
+    CacheMetrics metrics() {
+        return metrics;
+    }
+
+    OriginBreaker breaker() {
+        return breaker;
+    }
+
+    long defaultTtl() {
+        return defaultTtl;
+    }
+
+    long staleWhileError() {
+        return staleWhileError;
+    }
+
+    public int fillsInFlight() {
+        return fills.size();
+    }
+
+    private void registerGauges(EdgeMetrics m) {
+        if (memory != null) {
+            m.gauge("videoedge_cache_memory_used_bytes", "Memory tier: bytes allocated (one-nio Malloc, off-heap)", memory::usedBytes);
+            m.gauge("videoedge_cache_memory_capacity_bytes", "Memory tier budget (cache.memory)", memory::capacityBytes);
+            m.gauge("videoedge_cache_memory_entries", "Memory tier: objects", memory::entries);
+            m.counter("videoedge_cache_memory_evictions_total", "Memory tier: least recently used objects evicted for space", memory::evictions);
+        }
+        m.gauge("videoedge_cache_disk_used_bytes", "Disk tier: bytes in committed files", disk::usedBytes);
+        m.gauge("videoedge_cache_disk_capacity_bytes", "Disk tier budget (cache.disk.size)", disk::budgetBytes);
+        m.gauge("videoedge_cache_disk_entries", "Disk tier: objects", disk::entries);
+        m.counter("videoedge_cache_disk_evictions_total", "Disk tier: oldest objects evicted for space (FIFO)", disk::evictions);
+        m.counter("videoedge_cache_corrupted_total", "Disk entries dropped because of a size or checksum mismatch (fetched again)", disk::corrupted);
+        m.gauge("videoedge_cache_fills_in_flight", "Origin fetches in progress", fills::size);
+        m.gauge("videoedge_origin_connections_busy", "Origin connections in use", origin::busyConnections);
+        m.gauge("videoedge_origin_failing", "1 while misses fail fast after an origin connection failure or timeout", () -> breaker.open() ? 1 : 0);
+    }
+
+    public void close() {
+        workers.shutdownNow();
+        origin.close();
+    }
+}

@@ -1,0 +1,352 @@
+package io.videoedge.server.cache;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.ProtocolException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.videoedge.server.http.ContentTypes;
+import io.videoedge.server.origin.Freshness;
+import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.origin.OriginHead;
+import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.send.FileSource;
+import one.nio.mem.DirectMemory;
+
+/**
+ * One origin fetch of one object, shared by every request that misses it while it runs (coalescing).
+ * It writes the body into a disk-tier file that requests stream from as it grows (and, for small
+ * objects, into a memory-tier entry), checksums it on the way, and commits it to the tiers when it
+ * is complete. Requests learn the outcome of the response head through {@link #onHead}; a request
+ * that has caught up with the origin parks ({@link #parkUnlessReady}) and is woken by new data.
+ * Runs on a fill thread; everything a selector thread calls here is non-blocking.
+ */
+public final class Fill implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(Fill.class);
+
+    /** What the origin said, as far as waiting requests are concerned. */
+    public sealed interface Outcome permits Streaming, NotModified, Failed {
+    }
+
+    /** 200: the body is (being) written; respond from {@link Fill#meta()} and stream. */
+    public record Streaming(Fill fill) implements Outcome {
+    }
+
+    /** 304 to a revalidation: the cached copy is good again until {@code meta.expiresAt()}. */
+    public record NotModified(ObjectMeta meta) implements Outcome {
+    }
+
+    /** No object from the origin: the status to answer (404 relayed, 502 error, 504 timeout). */
+    public record Failed(int status, String reason) implements Outcome {
+    }
+
+    private final String key;
+    private final String originPath;
+    private final ObjectMeta revalidating;
+    private final EdgeCache cache;
+
+    private Outcome outcome;
+    private final List<Consumer<Outcome>> headWaiters = new ArrayList<>();
+    private List<Runnable> dataWaiters = new ArrayList<>();
+    private volatile long filled;
+    private volatile boolean complete;
+    private volatile boolean broken;
+    private volatile ObjectMeta meta;
+    private int headerLength;
+    private SharedFile file;
+
+    Fill(String key, String originPath, ObjectMeta revalidating, EdgeCache cache) {
+        this.key = key;
+        this.originPath = originPath;
+        this.revalidating = revalidating;
+        this.cache = cache;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public ObjectMeta meta() {
+        return meta;
+    }
+
+    public long filled() {
+        return filled;
+    }
+
+    public boolean complete() {
+        return complete;
+    }
+
+    public boolean broken() {
+        return broken;
+    }
+
+    public int headerLength() {
+        return headerLength;
+    }
+
+    public SharedFile file() {
+        return file;
+    }
+
+    /** Runs the callback with the outcome: now if it is known, else on the fill thread when it is. */
+    public void onHead(Consumer<Outcome> callback) {
+        Outcome known;
+        synchronized (this) {
+            known = outcome;
+            if (known == null) {
+                headWaiters.add(callback);
+                return;
+            }
+        }
+        callback.accept(known);
+    }
+
+    /** See {@link io.videoedge.server.send.Parkable#parkUnlessReady}. */
+    public boolean parkUnlessReady(long position, Runnable waker) {
+        synchronized (this) {
+            if (filled > position || complete || broken) {
+                return false;
+            }
+            dataWaiters.add(waker);
+            return true;
+        }
+    }
+
+    private void wakeReaders() {
+        List<Runnable> waiters;
+        synchronized (this) {
+            if (dataWaiters.isEmpty()) return;
+            waiters = dataWaiters;
+            dataWaiters = new ArrayList<>();
+        }
+        for (Runnable w : waiters) {
+            w.run();
+        }
+    }
+
+    /**
+     * Every terminal state leaves the in-flight map before it becomes visible: a request arriving
+     * afterwards finds the object in the cache, or starts a fresh attempt, instead of joining a fill
+     * that is over (and inheriting, say, its failure).
+     */
+    private void publish(Outcome o) {
+        if (o instanceof Failed) {
+            cache.finishedFill(this);
+        }
+        List<Consumer<Outcome>> waiters;
+        synchronized (this) {
+            outcome = o;
+            waiters = new ArrayList<>(headWaiters);
+            headWaiters.clear();
+        }
+        for (Consumer<Outcome> w : waiters) {
+            try {
+                w.accept(o);
+            } catch (RuntimeException e) {
+                log.atWarn().setCause(e).log("responding to a waiting request failed");
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        long started = System.nanoTime();
+        String result = "error";
+        try {
+            Outcome failFast = cache.breaker().check();
+            if (failFast != null) {
+                result = "fail_fast";
+                publish(failFast);
+                return;
+            }
+            result = fetch(started);
+            cache.breaker().success();
+        } catch (SocketTimeoutException e) {
+            result = "timeout";
+            fail(504, "origin timeout: " + e.getMessage(), e);
+            cache.breaker().failure(504);
+        } catch (ProtocolException e) {
+            result = "protocol";
+            fail(502, "origin protocol error: " + e.getMessage(), e);
+        } catch (IOException e) {
+            result = "connect";
+            fail(502, "origin unreachable: " + e.getMessage(), e);
+            cache.breaker().failure(502);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(503, "shutting down", e);
+        } catch (RuntimeException e) {
+            fail(502, "fill failed: " + e, e);
+            log.atError().setCause(e).addKeyValue("key", key).log("fill failed");
+        } finally {
+            cache.metrics().originRequest(result, (System.nanoTime() - started) / 1e9);
+            cache.finishedFill(this);
+            if (file != null) file.release(); // the fill's own reference
+        }
+    }
+
+    /** Returns the outcome label for the latency metric. */
+    private String fetch(long started) throws IOException, InterruptedException {
+        List<String> conditional = new ArrayList<>(2);
+        if (revalidating != null) {
+            if (revalidating.etag() != null) conditional.add("If-None-Match: " + revalidating.etag());
+            if (revalidating.lastModified() != null) conditional.add("If-Modified-Since: " + revalidating.lastModified());
+        }
+        try (OriginClient.Exchange x = cache.origin().get(originPath, conditional)) {
+            OriginHead head = x.head();
+            long now = System.currentTimeMillis();
+            if (head.status() == 304 && revalidating != null) {
+                x.abandon();
+                Freshness f = Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+                ObjectMeta refreshed = revalidating.withExpiry(f.expiresAt());
+                cache.refreshed(refreshed);
+                cache.finishedFill(this);
+                publish(new NotModified(refreshed));
+                return "not_modified";
+            }
+            if (head.status() != 200) {
+                x.abandon();
+                int status = head.status() == 404 || head.status() == 410 ? 404 : 502;
+                publish(new Failed(status, "origin answered " + head.status()));
+                return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
+            }
+            Freshness freshness = Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+            long length = head.contentLength();
+            String type = head.header("content-type");
+            meta = new ObjectMeta(key, type != null ? type : ContentTypes.of(key), head.header("etag"), head.header("last-modified"),
+                    Math.max(length, 0), now, freshness.expiresAt(), 0);
+            stream(x, freshness.storable(), length);
+            return "ok";
+        }
+    }
+
+    private void stream(OriginClient.Exchange x, boolean storable, long length) throws IOException, InterruptedException {
+        Path temp = cache.disk().newTempFile();
+        RandomAccessFile raf = new RandomAccessFile(temp.toFile(), "rw");
+        file = new SharedFile(raf);
+        FileChannel ch = raf.getChannel();
+        byte[] header = DiskFormat.encode(meta, false);
+        headerLength = header.length;
+        BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
+        if (scratch == null) throw new IOException("no buffer free for a cache write");
+        MemoryTier.Entry memory = storable && cache.memory() != null && cache.memory().admitsOnFill(length) ? cache.memory().allocate(meta) : null;
+        ByteBuffer memoryView = memory == null ? null : DirectMemory.wrap(memory.address(), (int) length);
+        boolean committed = false;
+        try {
+            writeFully(ch, scratch.buffer(), header, 0);
+            if (length >= 0) {
+                publish(new Streaming(this)); // with a known length, requests can start right away
+            }
+            CRC32C crc = new CRC32C();
+            long[] written = {0};
+            long total = x.readBody((b, pos, len) -> {
+                long at = written[0];
+                if (length >= 0 && at + len > length) throw new ProtocolException("origin sent more than Content-Length");
+                ByteBuffer slice = b.duplicate().limit(pos + len).position(pos);
+                crc.update(slice.duplicate());
+                while (slice.hasRemaining()) {
+                    ch.write(slice, headerLength + at + (slice.position() - pos));
+                }
+                if (memoryView != null) memoryView.put((int) at, b, pos, len);
+                written[0] = at + len;
+                if (written[0] < length) {
+                    // the last bytes are released only after the commit below: a client that has
+                    // the whole object can count on finding it in the cache
+                    filled = written[0];
+                    wakeReaders();
+                }
+            });
+            if (length >= 0 && total != length) {
+                throw new ProtocolException("origin body ended at " + total + " of " + length + " bytes");
+            }
+            meta = new ObjectMeta(key, meta.contentType(), meta.etag(), meta.lastModified(), total, meta.fetchedAt(), meta.expiresAt(),
+                    (int) crc.getValue());
+            writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
+            if (storable) {
+                committed = cache.store(this, temp, memory);
+            }
+            cache.finishedFill(this); // in the cache now (or not storable): later requests look it up afresh
+            filled = total;
+            complete = true;
+            if (length < 0) {
+                publish(new Streaming(this)); // chunked: requests were waiting for the length
+            }
+            wakeReaders();
+        } catch (IOException | RuntimeException e) {
+            broken = true;
+            wakeReaders();
+            throw e;
+        } finally {
+            cache.buffers().release(scratch);
+            if (memory != null) memory.release(); // published entries hold their own reference
+            if (!committed) Files.deleteIfExists(temp); // open descriptors keep the data for readers
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer scratch, byte[] bytes, long position) throws IOException {
+        scratch.clear().put(bytes).flip(); // from a pooled direct buffer: no JDK temporary buffer
+        while (scratch.hasRemaining()) {
+            ch.write(scratch, position + scratch.position());
+        }
+    }
+
+    private void fail(int status, String reason, Throwable e) {
+        broken = true;
+        log.atDebug().addKeyValue("key", key).addKeyValue("status", status).addKeyValue("reason", reason).log("origin fetch failed");
+        boolean headKnown;
+        synchronized (this) {
+            headKnown = outcome != null;
+        }
+        if (!headKnown) {
+            publish(new Failed(status, reason));
+        } // else requests already streaming see `broken` and close their connections
+        wakeReaders();
+    }
+
+    /** The fill's file, shared by the fill and every request streaming from it. */
+    public static final class SharedFile implements FileSource {
+        private final RandomAccessFile file;
+        private final AtomicInteger refs = new AtomicInteger(1);
+
+        SharedFile(RandomAccessFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public RandomAccessFile file() {
+            return file;
+        }
+
+        public boolean retain() {
+            for (int r = refs.get(); r > 0; r = refs.get()) {
+                if (refs.compareAndSet(r, r + 1)) return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void release() {
+            if (refs.decrementAndGet() == 0) {
+                try {
+                    file.close();
+                } catch (IOException ignored) {
+                    // closed either way
+                }
+            }
+        }
+    }
+}

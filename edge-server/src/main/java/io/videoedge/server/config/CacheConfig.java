@@ -1,0 +1,32 @@
+package io.videoedge.server.config;
+
+import one.nio.config.Config;
+import one.nio.config.Converter;
+
+/**
+ * The two cache tiers in front of the origin: an off-heap memory LRU ({@code memory} bytes, objects up
+ * to {@code memoryMaxObject}; objects over 256 KiB enter it on their second request) and a disk FIFO
+ * ({@code disk.size} bytes under {@code disk.path}).
+ * Freshness: the origin's Cache-Control max-age / s-maxage or Expires, else {@code ttl}. An expired
+ * object is revalidated with the origin; if the origin fails, it is still served for
+ * {@code staleWhileError} past its expiry.
+ */
+@Config
+public class CacheConfig {
+    @Converter(method = "longSize")
+    public long memory = 128L * 1024 * 1024;
+    @Converter(method = "size")
+    public int memoryMaxObject = 4 * 1024 * 1024;
+    public DiskCacheConfig disk = new DiskCacheConfig();
+    @Converter(method = "longTime")
+    public long ttl = 10 * 60_000L;
+    @Converter(method = "longTime")
+    public long staleWhileError = 60 * 60_000L;
+
+    @Config
+    public static class DiskCacheConfig {
+        public String path;
+        @Converter(method = "longSize")
+        public long size = 1024L * 1024 * 1024;
+    }
+}

@@ -1,0 +1,193 @@
+package io.videoedge.server.config;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import one.nio.net.SslConfig;
+import one.nio.server.AcceptorConfig;
+
+/** Semantic checks on a parsed config: what must be present, ranges, and files that must exist. */
+final class ConfigValidator {
+    static final Set<String> TLS_PROTOCOLS = Set.of("tlsv1.2", "tlsv1.3");
+    static final Set<String> CACHE_MODES = Set.of("none", "internal", "external");
+    static final int MAX_HEADER_LIMIT = 32 * 1024; // the request head must fit one-nio's 64000-byte read buffer
+
+    private final String source;
+    private final boolean checkFiles;
+    private final List<String> problems = new ArrayList<>();
+
+    private ConfigValidator(String source, boolean checkFiles) {
+        this.source = source;
+        this.checkFiles = checkFiles;
+    }
+
+    /** Shape and ranges only: no file system access (the golden file test runs this on any machine). */
+    static List<String> validate(EdgeServerConfig c, String source) {
+        ConfigValidator v = new ConfigValidator(source, false);
+        v.server(c);
+        return v.problems;
+    }
+
+    /** Shape, ranges, and the files and directories the config names. */
+    static List<String> validateWithFiles(EdgeServerConfig c, String source) {
+        ConfigValidator v = new ConfigValidator(source, true);
+        v.server(c);
+        return v.problems;
+    }
+
+    private void server(EdgeServerConfig c) {
+        check(c.selectors >= 0, "selectors", "must be 0 (one per allowed CPU) or more, is " + c.selectors);
+        check(c.keepAlive >= 0, "keepAlive", "must not be negative");
+        check(c.drainTimeout >= 0, "drainTimeout", "must not be negative");
+        Set<Integer> ports = new HashSet<>();
+        if (c.acceptors == null || c.acceptors.length == 0) {
+            problem("acceptors", "at least one acceptor (port) is required");
+        } else {
+            for (int i = 0; i < c.acceptors.length; i++) {
+                acceptor(c.acceptors[i], "acceptors[" + i + "]", ports);
+            }
+        }
+        if (c.admin == null) {
+            problem("admin", "the admin section is required (port for /metrics, /healthz, /readyz)");
+        } else {
+            port(c.admin.port, "admin.port", ports);
+        }
+        content(c);
+        limits(c.limits);
+        cache(c.cache, c.origin != null);
+        origin(c.origin);
+        bufferPool(c.bufferPool, c.origin);
+    }
+
+    private void acceptor(AcceptorConfig a, String path, Set<Integer> ports) {
+        port(a.port, path + ".port", ports);
+        check(a.threads >= 1, path + ".threads", "must be at least 1");
+        check(a.backlog >= 1, path + ".backlog", "must be at least 1");
+        check(a.recvBuf >= 0, path + ".recvBuf", "must not be negative");
+        check(a.sendBuf >= 0, path + ".sendBuf", "must not be negative");
+        check(a.notsentLowat >= 0, path + ".notsentLowat", "must not be negative");
+        if (a.ssl != null) {
+            ssl(a.ssl, path + ".ssl");
+        }
+    }
+
+    private void ssl(SslConfig s, String path) {
+        if (s.protocols == null || s.protocols.isBlank()) {
+            problem(path + ".protocols", "required, e.g. 'TLSv1.2 TLSv1.3'");
+        } else {
+            for (String p : s.protocols.toLowerCase(Locale.ROOT).split("[ ,:+]+")) {
+                check(p.isEmpty() || TLS_PROTOCOLS.contains(p), path + ".protocols", "'" + p + "' is not supported (TLSv1.2, TLSv1.3)");
+            }
+        }
+        files(s.certFile, path + ".certFile");
+        files(s.privateKeyFile, path + ".privateKeyFile");
+        if (s.certFile != null && s.privateKeyFile != null) {
+            check(s.certFile.length == s.privateKeyFile.length, path + ".privateKeyFile", "needs one key per certFile");
+        }
+        check(s.cacheMode == null || CACHE_MODES.contains(s.cacheMode), path + ".cacheMode", "must be none, internal or external, is '" + s.cacheMode + "'");
+        check(s.maxEarlyDataSize >= 0, path + ".maxEarlyDataSize", "must not be negative");
+        if (s.ticketKeyFile != null && checkFiles) {
+            Path f = Path.of(s.ticketKeyFile);
+            check(Files.isReadable(f), path + ".ticketKeyFile", "cannot read " + f);
+        }
+        if (s.ticketDir != null && checkFiles) {
+            Path d = Path.of(s.ticketDir);
+            check(!Files.exists(d) || Files.isDirectory(d), path + ".ticketDir", d + " is not a directory");
+        }
+    }
+
+    private void files(String[] files, String path) {
+        if (files == null || files.length == 0) {
+            problem(path, "required");
+            return;
+        }
+        for (String f : files) {
+            check(!checkFiles || Files.isReadable(Path.of(f)), path, "cannot read " + f);
+        }
+    }
+
+    private void content(EdgeServerConfig c) {
+        if (c.content == null || c.content.root == null) {
+            check(c.origin != null, "content.root", "required unless an origin is configured");
+            return;
+        }
+        Path root = Path.of(c.content.root);
+        check(!checkFiles || Files.isDirectory(root), "content.root", root + " is not a directory");
+    }
+
+    private void limits(LimitsConfig l) {
+        if (l == null) return;
+        check(l.maxHeaderSize >= 256 && l.maxHeaderSize <= MAX_HEADER_LIMIT, "limits.maxHeaderSize", "must be between 256 and 32k, is " + l.maxHeaderSize);
+        check(l.maxUriLength >= 64 && l.maxUriLength <= l.maxHeaderSize, "limits.maxUriLength", "must be between 64 and maxHeaderSize, is " + l.maxUriLength);
+        check(l.maxConnections >= 1, "limits.maxConnections", "must be at least 1");
+        check(l.idleTimeout > 0, "limits.idleTimeout", "must be positive");
+    }
+
+    private void cache(CacheConfig c, boolean hasOrigin) {
+        if (c == null) return;
+        check(c.memory >= 0, "cache.memory", "must not be negative");
+        check(c.memoryMaxObject >= 0, "cache.memoryMaxObject", "must not be negative");
+        check(c.ttl >= 0, "cache.ttl", "must not be negative");
+        check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");
+        if (c.disk != null) {
+            check(c.disk.size >= 0, "cache.disk.size", "must not be negative");
+            if (hasOrigin) {
+                check(c.disk.path != null, "cache.disk.path", "required when an origin is configured");
+            }
+        }
+    }
+
+    private void bufferPool(BufferPoolConfig p, OriginConfig origin) {
+        if (p == null) {
+            problem("bufferPool", "must not be empty");
+            return;
+        }
+        check(p.chunkSize >= 16 * 1024 && p.chunkSize <= 16 * 1024 * 1024, "bufferPool.chunkSize", "must be between 16k and 16m, is " + p.chunkSize);
+        check(p.size >= 8L * p.chunkSize, "bufferPool.size", "must hold at least 8 chunks (" + 8L * Math.max(p.chunkSize, 0) + " bytes)");
+        if (origin != null && p.chunkSize > 0) {
+            // every origin connection holds one chunk while it streams; the rest is for TLS copies
+            long needed = (long) (origin.maxConnections + 8) * p.chunkSize;
+            check(p.size >= needed, "bufferPool.size", "must hold origin.maxConnections + 8 chunks (" + needed + " bytes)");
+        }
+    }
+
+    private void origin(OriginConfig o) {
+        if (o == null) return;
+        if (o.url == null) {
+            problem("origin.url", "required");
+        } else {
+            try {
+                URI u = URI.create(o.url);
+                check("http".equals(u.getScheme()), "origin.url", "must be an http:// URL (the origin is reached over plain HTTP), is " + o.url);
+                check(u.getHost() != null, "origin.url", "has no host: " + o.url);
+            } catch (IllegalArgumentException e) {
+                problem("origin.url", "not a URL: " + o.url);
+            }
+        }
+        check(o.connectTimeout > 0, "origin.connectTimeout", "must be positive");
+        check(o.readTimeout > 0, "origin.readTimeout", "must be positive");
+        check(o.maxConnections >= 1, "origin.maxConnections", "must be at least 1");
+    }
+
+    private void port(int port, String path, Set<Integer> ports) {
+        if (port < 1 || port > 65535) {
+            problem(path, "must be between 1 and 65535, is " + port);
+        } else if (!ports.add(port)) {
+            problem(path, "port " + port + " is used twice");
+        }
+    }
+
+    private void check(boolean ok, String path, String message) {
+        if (!ok) problem(path, message);
+    }
+
+    private void problem(String path, String message) {
+        problems.add(source + ": " + path + ": " + message);
+    }
+}

@@ -1,0 +1,131 @@
+package io.videoedge.server.content;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.videoedge.server.http.ContentTypes;
+import io.videoedge.server.http.Validators;
+
+/**
+ * Files under the content root. A path resolves to a regular file whose real path (all symlinks
+ * followed) is still inside the root's real path; anything else is absent, so a symlink pointing
+ * outside serves nothing.
+ *
+ * <p>Like nginx's open_file_cache, a resolved file stays open and its metadata cached for
+ * {@code validMillis}; after that the next request resolves and stats it again (a replaced or
+ * changed file gets a new entry, the old descriptor closes when its last response is done). This
+ * takes realpath(3), stat and open/close off the request path, which dominated small responses.
+ * Absent paths are remembered for the same period (requests for cached origin objects check the
+ * content root first).
+ */
+public final class ContentStore {
+    static final int MAX_ENTRIES = 16_384;
+
+    private final Path root;
+    private final long validMillis;
+    private final ConcurrentHashMap<String, OpenFile> open = new ConcurrentHashMap<>();
+    /** Paths found absent, with when: a cache in front of an origin asks for them on every request. */
+    private final ConcurrentHashMap<String, Long> absent = new ConcurrentHashMap<>();
+
+    public ContentStore(Path root, long validMillis) throws IOException {
+        this.root = root.toRealPath();
+        this.validMillis = validMillis;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * The open file for a normalised relative path ({@link ContentPath}), with a reference the caller
+     * must {@link OpenFile#release() release}; null when there is no such regular file.
+     */
+    public OpenFile open(String relativePath) throws IOException {
+        if (relativePath.isEmpty()) {
+            return null;
+        }
+        long now = System.currentTimeMillis();
+        OpenFile cached = open.get(relativePath);
+        if (cached != null && now - cached.checkedAt < validMillis && cached.retain()) {
+            return cached;
+        }
+        Long absentSince = absent.get(relativePath);
+        if (absentSince != null && now - absentSince < validMillis) {
+            return null;
+        }
+        OpenFile fresh = resolve(relativePath, now);
+        if (fresh == null) {
+            if (cached != null && open.remove(relativePath, cached)) {
+                cached.release();
+            }
+            if (absent.size() >= MAX_ENTRIES) {
+                absent.clear();
+            }
+            absent.put(relativePath, now);
+            return null;
+        }
+        absent.remove(relativePath);
+        fresh.retain(); // the caller's reference; the initial one belongs to the cache
+        OpenFile previous = open.put(relativePath, fresh);
+        if (previous != null) {
+            previous.release();
+        }
+        if (open.size() > MAX_ENTRIES) {
+            trim(now);
+        }
+        return fresh;
+    }
+
+    private OpenFile resolve(String relativePath, long now) throws IOException {
+        Path real;
+        try {
+            real = root.resolve(relativePath).toRealPath();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        if (!real.startsWith(root)) {
+            return null;
+        }
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        if (!attrs.isRegularFile()) {
+            return null;
+        }
+        RandomAccessFile file = new RandomAccessFile(real.toFile(), "r");
+        return new OpenFile(real, file, Validators.of(attrs.size(), attrs.lastModifiedTime().toMillis()),
+                ContentTypes.of(relativePath), now);
+    }
+
+    /** Drops expired entries; if that is not enough, everything (the next requests reopen). */
+    private void trim(long now) {
+        open.forEach((k, v) -> {
+            if (now - v.checkedAt >= validMillis && open.remove(k, v)) v.release();
+        });
+        if (open.size() > MAX_ENTRIES) {
+            open.forEach((k, v) -> {
+                if (open.remove(k, v)) v.release();
+            });
+        }
+    }
+
+    /** Closes every cached descriptor (responses still sending keep theirs until done). */
+    public void close() {
+        open.forEach((k, v) -> {
+            if (open.remove(k, v)) v.release();
+        });
+    }
+
+    public int openFiles() {
+        return open.size();
+    }
+}

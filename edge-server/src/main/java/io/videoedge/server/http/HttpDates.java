@@ -1,0 +1,47 @@
+package io.videoedge.server.http;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/** IMF-fixdate (RFC 9110 5.6.7): "Sun, 06 Nov 1994 08:49:37 GMT". */
+public final class HttpDates {
+    private static final DateTimeFormatter IMF_FIXDATE =
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+
+    private static volatile CachedNow now = new CachedNow(-1, "");
+
+    private HttpDates() {
+    }
+
+    public static String format(long epochMillis) {
+        return IMF_FIXDATE.format(Instant.ofEpochMilli(epochMillis));
+    }
+
+    /** Seconds since the epoch, or -1 when the value is not an IMF-fixdate (then it is ignored). */
+    public static long parseSeconds(String value) {
+        if (value == null) return -1;
+        try {
+            return ZonedDateTime.parse(value.trim(), IMF_FIXDATE).toEpochSecond();
+        } catch (DateTimeParseException e) {
+            return -1;
+        }
+    }
+
+    /** The Date header value, formatted once per second. */
+    public static String now() {
+        long second = System.currentTimeMillis() / 1000;
+        CachedNow cached = now;
+        if (cached.second != second) {
+            cached = new CachedNow(second, format(second * 1000));
+            now = cached;
+        }
+        return cached.text;
+    }
+
+    private record CachedNow(long second, String text) {
+    }
+}

@@ -1,0 +1,157 @@
+package io.videoedge.server.metrics;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.function.DoubleSupplier;
+
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The server's Prometheus metrics, in a registry of its own (several servers may share a JVM in
+ * tests). Request-path counters are resolved to data points once per label pair and kept in an array,
+ * so counting a request is an array lookup and an add, not a label-map lookup.
+ */
+public final class EdgeMetrics {
+    /** How response body bytes left the process. */
+    public enum Via {
+        SENDFILE("sendfile"), COPY("copy"), TLS_COPY("tls_copy"), MEMORY("memory");
+
+        final String label;
+
+        Via(String label) {
+            this.label = label;
+        }
+    }
+
+    /** Where response body bytes came from. */
+    public enum Source {
+        CONTENT("content"), MEMORY("memory"), DISK("disk"), ORIGIN("origin");
+
+        final String label;
+
+        Source(String label) {
+            this.label = label;
+        }
+    }
+
+    private static final String[] METHODS = {"OTHER", "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "CONNECT", "PATCH"};
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Counter requests;
+    private final CounterDataPoint[][] requestPoints = new CounterDataPoint[METHODS.length][600];
+    private final CounterDataPoint[] bodyBytes = new CounterDataPoint[Via.values().length];
+    private final CounterDataPoint[] sourceBytes = new CounterDataPoint[Source.values().length];
+    private final Counter tlsSessions;
+    private final CounterDataPoint earlyData;
+    private final CounterDataPoint rejectedConnections;
+    private final Info nativeLibrary;
+    private final Info selectorCpus;
+    private final Info ktls;
+
+    public EdgeMetrics() {
+        requests = Counter.builder().name("videoedge_http_requests_total")
+                .help("HTTP requests answered, by method and status").labelNames("method", "status").register(registry);
+        Counter bytes = Counter.builder().name("videoedge_http_response_body_bytes_total")
+                .help("Response body bytes written to sockets, by path: sendfile (kernel copy), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache)")
+                .labelNames("via").register(registry);
+        for (Via via : Via.values()) {
+            bodyBytes[via.ordinal()] = bytes.labelValues(via.label);
+        }
+        Counter bySource = Counter.builder().name("videoedge_http_response_body_source_bytes_total")
+                .help("Response body bytes by where they came from: content (local root), memory and disk (cache hits), origin (streamed while filling)")
+                .labelNames("source").register(registry);
+        for (Source source : Source.values()) {
+            sourceBytes[source.ordinal()] = bySource.labelValues(source.label);
+        }
+        tlsSessions = Counter.builder().name("videoedge_tls_sessions_total")
+                .help("TLS sessions that sent a request, by protocol, resumption and whether the kernel took over TLS (kTLS, sendfile possible)")
+                .labelNames("protocol", "resumed", "ktls").register(registry);
+        earlyData = Counter.builder().name("videoedge_tls_early_data_requests_total")
+                .help("Requests received as TLS 1.3 early data (0-RTT)").register(registry);
+        rejectedConnections = Counter.builder().name("videoedge_connections_rejected_total")
+                .help("Connections closed at accept because limits.maxConnections was reached").register(registry);
+        nativeLibrary = Info.builder().name("videoedge_native_library_info")
+                .help("The one-nio native library in use: origin videoedge-built, one-nio-stock or none")
+                .labelNames("origin", "resource", "build", "openssl").register(registry);
+        selectorCpus = Info.builder().name("videoedge_selector_cpu_info")
+                .help("Selector thread to CPU pinning as read back from the kernel (cpu is empty when not pinned)")
+                .labelNames("selector", "cpu", "allowed").register(registry);
+        ktls = Info.builder().name("videoedge_ktls_info")
+                .help("Kernel TLS: requested in the config, and whether the kernel lists the tls ULP")
+                .labelNames("requested", "kernel").register(registry);
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    public void request(int method, int status) {
+        int m = method >= 0 && method < METHODS.length ? method : 0;
+        if (status < 100 || status >= 600) {
+            requests.labelValues(METHODS[m], Integer.toString(status)).inc();
+            return;
+        }
+        CounterDataPoint p = requestPoints[m][status];
+        if (p == null) {
+            // first time for this pair: the label lookup is idempotent, so a racing duplicate is harmless
+            p = requests.labelValues(METHODS[m], Integer.toString(status));
+            requestPoints[m][status] = p;
+        }
+        p.inc();
+    }
+
+    public void bodyBytes(Via via, Source source, long bytes) {
+        bodyBytes[via.ordinal()].inc(bytes);
+        sourceBytes[source.ordinal()].inc(bytes);
+    }
+
+    public void tlsSession(String protocol, boolean resumed, boolean ktls) {
+        tlsSessions.labelValues(protocol, Boolean.toString(resumed), Boolean.toString(ktls)).inc();
+    }
+
+    public void earlyDataRequest() {
+        earlyData.inc();
+    }
+
+    public void rejectedConnection() {
+        rejectedConnections.inc();
+    }
+
+    public void nativeLibrary(String origin, String resource, String build, String openssl) {
+        nativeLibrary.setLabelValues(origin, resource, build, openssl);
+    }
+
+    public void selectorCpu(int selector, String cpu, String allowed) {
+        selectorCpus.addLabelValues(Integer.toString(selector), cpu, allowed);
+    }
+
+    public void ktls(boolean requested, String kernel) {
+        ktls.setLabelValues(Boolean.toString(requested), kernel);
+    }
+
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
+    public void counter(String name, String help, DoubleSupplier value) {
+        CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
+    /** The Prometheus text exposition of everything registered. */
+    public byte[] scrape() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+        PrometheusTextFormatWriter.create().write(out, registry.scrape(), EscapingScheme.UNDERSCORE_ESCAPING);
+        return out.toByteArray();
+    }
+
+    public static String contentType() {
+        return PrometheusTextFormatWriter.create().getContentType();
+    }
+}

@@ -1,0 +1,25 @@
+package io.videoedge.server.send;
+
+import java.io.RandomAccessFile;
+
+/** An open file a send item reads from; released (once) when the item is done with it. */
+public interface FileSource {
+    RandomAccessFile file();
+
+    void release();
+
+    /** A file opened for one response, closed on release. */
+    static FileSource owned(RandomAccessFile file) {
+        return new FileSource() {
+            @Override
+            public RandomAccessFile file() {
+                return file;
+            }
+
+            @Override
+            public void release() {
+                Files.closeQuietly(file);
+            }
+        };
+    }
+}

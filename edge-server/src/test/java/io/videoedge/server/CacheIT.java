@@ -1,0 +1,408 @@
+package io.videoedge.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TestOrigin;
+
+/**
+ * The cache in front of a real origin on loopback: misses streamed and stored, hits from memory and
+ * disk, N concurrent misses as one origin request, eviction by bytes (LRU in memory, FIFO on disk),
+ * corrupted and truncated entries refetched, the disk tier surviving a restart, origin failures and
+ * recovery, stale-while-error, Range on hits and misses.
+ */
+class CacheIT {
+    TestOrigin origin;
+    EdgeFixture edge;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (edge != null) edge.close();
+        if (origin != null) origin.close();
+    }
+
+    /** Origin and cache config appended to the fixture's; {@code extraCache} lines go under "cache:". */
+    private void start(String memory, String memoryMaxObject, String diskSize, String extraCache, String extraTop) throws Exception {
+        if (origin == null) origin = new TestOrigin();
+        Path disk = Files.createTempDirectory("edge-cache");
+        edge = EdgeFixture.start("""
+                origin:
+                  url: %s
+                  connectTimeout: 1s
+                  readTimeout: 1s
+                  maxConnections: 16
+                cache:
+                  memory: %s
+                  memoryMaxObject: %s
+                  disk:
+                    path: %s
+                    size: %s
+                %sbufferPool:
+                  size: 8m
+                  chunkSize: 64k
+                %s""".formatted(origin.url(), memory, memoryMaxObject, disk, diskSize, extraCache, extraTop));
+    }
+
+    private void start() throws Exception {
+        start("4m", "1m", "64m", "", "");
+    }
+
+    private HttpResponse<byte[]> get(String path, String... headers) throws Exception {
+        return edge.get(edge.http(path), headers);
+    }
+
+    private static String xcache(HttpResponse<byte[]> r) {
+        return r.headers().firstValue("X-Cache").orElse("");
+    }
+
+    @Test
+    void aMissIsFetchedOnceThenServedFromMemoryOrDisk() throws Exception {
+        start();
+        byte[] small = origin.object("/o/small.m4s", 200_000);
+        byte[] large = origin.object("/o/large.m4s", 3_000_000); // larger than memoryMaxObject: disk only
+
+        HttpResponse<byte[]> miss = get("/o/small.m4s");
+        assertThat(miss.statusCode()).isEqualTo(200);
+        assertThat(xcache(miss)).isEqualTo("miss");
+        assertThat(miss.body()).isEqualTo(small);
+        assertThat(miss.headers().firstValue("ETag")).isPresent();
+        HttpResponse<byte[]> hit = get("/o/small.m4s");
+        assertThat(xcache(hit)).isEqualTo("hit-memory");
+        assertThat(hit.body()).isEqualTo(small);
+
+        assertThat(xcache(get("/o/large.m4s"))).isEqualTo("miss");
+        HttpResponse<byte[]> diskHit = get("/o/large.m4s");
+        assertThat(xcache(diskHit)).isEqualTo("hit-disk");
+        assertThat(diskHit.body()).isEqualTo(large);
+
+        assertThat(origin.requests("/o/small.m4s")).isEqualTo(1);
+        assertThat(origin.requests("/o/large.m4s")).isEqualTo(1);
+        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"memory\"}")).isEqualTo(1);
+        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"disk\"}")).isGreaterThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> { // counted after each write call
+            assertThat(edge.metric("videoedge_http_response_body_source_bytes_total{source=\"memory\"}")).isEqualTo(small.length);
+            assertThat(edge.metric("videoedge_http_response_body_source_bytes_total{source=\"origin\"}")).isEqualTo(small.length + large.length);
+        });
+        assertThat(edge.gauge("videoedge_cache_memory_entries")).isGreaterThanOrEqualTo(1);
+        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(2);
+    }
+
+    @Test
+    void concurrentMissesForOneObjectMakeExactlyOneOriginRequest() throws Exception {
+        start();
+        byte[] object = origin.object("/o/popular.m4s", 2_000_000);
+        origin.hold();
+        int clients = 20;
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        List<Future<HttpResponse<byte[]>>> responses = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            responses.add(pool.submit(() -> get("/o/popular.m4s")));
+        }
+        await("all but the first request joined the fill").atMost(Duration.ofSeconds(30))
+                .until(() -> edge.metric("videoedge_cache_coalesced_total") == clients - 1);
+        assertThat(origin.requests("/o/popular.m4s")).isEqualTo(1);
+        origin.release();
+        int misses = 0;
+        for (Future<HttpResponse<byte[]>> f : responses) {
+            HttpResponse<byte[]> r = f.get();
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(object);
+            assertThat(xcache(r)).isIn("miss", "coalesced");
+            if (xcache(r).equals("miss")) misses++;
+        }
+        assertThat(misses).as("exactly one request fetched, the others joined it").isEqualTo(1);
+        pool.shutdown();
+        assertThat(origin.requests("/o/popular.m4s")).isEqualTo(1);
+    }
+
+    @Test
+    void rangesAreServedOnAMissWhileFillingAndOnHitsFromBothTiers() throws Exception {
+        start();
+        byte[] small = origin.object("/o/r-small.m4s", 200_000);
+        byte[] large = origin.object("/o/r-large.m4s", 2_500_000);
+        origin.hold();
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        Future<HttpResponse<byte[]>> onMiss = pool.submit(() -> get("/o/r-large.m4s", "Range", "bytes=2000000-2000999"));
+        Future<HttpResponse<byte[]>> suffixOnMiss = pool.submit(() -> get("/o/r-large.m4s", "Range", "bytes=-10"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> edge.metric("videoedge_cache_coalesced_total") == 1);
+        origin.release();
+        HttpResponse<byte[]> r = onMiss.get();
+        assertThat(r.statusCode()).isEqualTo(206);
+        assertThat(xcache(r)).isIn("miss", "coalesced");
+        assertThat(r.headers().firstValue("Content-Range")).hasValue("bytes 2000000-2000999/2500000");
+        assertThat(r.body()).isEqualTo(Arrays.copyOfRange(large, 2_000_000, 2_001_000));
+        assertThat(suffixOnMiss.get().body()).isEqualTo(Arrays.copyOfRange(large, large.length - 10, large.length));
+        pool.shutdown();
+
+        HttpResponse<byte[]> diskRange = get("/o/r-large.m4s", "Range", "bytes=100-199");
+        assertThat(xcache(diskRange)).isEqualTo("hit-disk");
+        assertThat(diskRange.statusCode()).isEqualTo(206);
+        assertThat(diskRange.body()).isEqualTo(Arrays.copyOfRange(large, 100, 200));
+
+        get("/o/r-small.m4s");
+        HttpResponse<byte[]> memRange = get("/o/r-small.m4s", "Range", "bytes=199990-");
+        assertThat(xcache(memRange)).isEqualTo("hit-memory");
+        assertThat(memRange.body()).isEqualTo(Arrays.copyOfRange(small, 199_990, 200_000));
+        HttpResponse<byte[]> unsatisfiable = get("/o/r-small.m4s", "Range", "bytes=200000-");
+        assertThat(unsatisfiable.statusCode()).isEqualTo(416);
+        assertThat(unsatisfiable.headers().firstValue("Content-Range")).hasValue("bytes */200000");
+        String etag = memRange.headers().firstValue("ETag").orElseThrow();
+        assertThat(get("/o/r-small.m4s", "If-None-Match", etag).statusCode()).isEqualTo(304);
+        assertThat(origin.requests("/o/r-large.m4s")).isEqualTo(1);
+    }
+
+    @Test
+    void theMemoryTierEvictsTheLeastRecentlyUsedObjectsByBytes() throws Exception {
+        start("1m", "512k", "64m", "", "");
+        for (String name : List.of("a", "b", "c", "d", "e")) origin.object("/lru/" + name, 200_000); // enter memory on fill
+        get("/lru/a");
+        get("/lru/b");
+        get("/lru/c");
+        get("/lru/d");
+        assertThat(xcache(get("/lru/a"))).isEqualTo("hit-memory"); // a is now more recent than b
+        get("/lru/e"); // 5 x 200k do not fit in 1m: the least recently used goes
+        assertThat(edge.metric("videoedge_cache_memory_evictions_total")).isEqualTo(1);
+        for (String kept : List.of("a", "c", "d", "e")) {
+            assertThat(xcache(get("/lru/" + kept))).as(kept).isEqualTo("hit-memory");
+        }
+        assertThat(xcache(get("/lru/b"))).as("evicted from memory, still on disk").isEqualTo("hit-disk");
+        assertThat(edge.gauge("videoedge_cache_memory_used_bytes")).isLessThanOrEqualTo(1 << 20);
+    }
+
+    @Test
+    void largerObjectsEnterMemoryOnlyWhenRequestedAgain() throws Exception {
+        start("4m", "1m", "64m", "", "");
+        byte[] segment = origin.object("/adm/seg.m4s", 600_000);
+        assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("miss");
+        assertThat(edge.gauge("videoedge_cache_memory_entries")).as("watched once: disk only").isZero();
+        assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("hit-disk");
+        await("promoted after the second request").atMost(Duration.ofSeconds(30))
+                .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
+        HttpResponse<byte[]> hit = get("/adm/seg.m4s");
+        assertThat(xcache(hit)).isEqualTo("hit-memory");
+        assertThat(hit.body()).isEqualTo(segment);
+    }
+
+    @Test
+    void theDiskTierEvictsTheOldestObjectsByBytes() throws Exception {
+        start("1m", "16k", "1m", "", ""); // objects stay out of memory; the disk holds two of them
+        byte[] a = origin.object("/fifo/a", 400_000);
+        origin.object("/fifo/b", 400_000);
+        origin.object("/fifo/c", 400_000);
+        get("/fifo/a");
+        get("/fifo/b");
+        assertThat(xcache(get("/fifo/a"))).isEqualTo("hit-disk"); // used, but FIFO does not care
+        get("/fifo/c");
+        assertThat(edge.metric("videoedge_cache_disk_evictions_total")).isEqualTo(1);
+        assertThat(xcache(get("/fifo/b"))).isEqualTo("hit-disk");
+        assertThat(xcache(get("/fifo/c"))).isEqualTo("hit-disk");
+        HttpResponse<byte[]> refetched = get("/fifo/a");
+        assertThat(xcache(refetched)).as("the oldest was evicted").isEqualTo("miss");
+        assertThat(refetched.body()).isEqualTo(a);
+        assertThat(origin.requests("/fifo/a")).isEqualTo(2);
+        assertThat(edge.gauge("videoedge_cache_disk_used_bytes")).isLessThanOrEqualTo(1 << 20);
+    }
+
+    private Path cacheFile(String key) throws Exception {
+        Path data = Path.of(edge.configText().lines().filter(l -> l.trim().startsWith("path:")).findFirst().orElseThrow()
+                .trim().substring(5).trim(), "data");
+        String hex = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        Path p = data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
+        assertThat(p).exists();
+        return p;
+    }
+
+    @Test
+    void aTruncatedEntryIsDetectedDroppedAndRefetchedNeverServed() throws Exception {
+        start("1m", "16k", "64m", "", "");
+        byte[] object = origin.object("/t/seg.m4s", 500_000);
+        get("/t/seg.m4s");
+        Path file = cacheFile("t/seg.m4s");
+        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(Files.size(file) - 1000);
+        }
+        HttpResponse<byte[]> r = get("/t/seg.m4s");
+        assertThat(xcache(r)).isEqualTo("miss");
+        assertThat(r.body()).isEqualTo(object);
+        assertThat(origin.requests("/t/seg.m4s")).isEqualTo(2);
+        assertThat(edge.metric("videoedge_cache_corrupted_total")).isEqualTo(1);
+        assertThat(xcache(get("/t/seg.m4s"))).isEqualTo("hit-disk");
+    }
+
+    @Test
+    void theDiskTierSurvivesARestartAndCorruptedEntriesAreCaughtByTheirChecksum() throws Exception {
+        start("1m", "16k", "64m", "", "");
+        byte[] kept = origin.object("/k/kept.m4s", 600_000);
+        byte[] flipped = origin.object("/k/flipped.m4s", 600_000);
+        get("/k/kept.m4s");
+        get("/k/flipped.m4s");
+        edge.restart();
+        // a bit flip in the body while the server was down: same size, wrong checksum
+        Path file = cacheFile("k/flipped.m4s");
+        try (var raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(raf.length() - 12345);
+            int b = raf.read();
+            raf.seek(raf.length() - 12345);
+            raf.write(b ^ 0x40);
+        }
+        edge.restart();
+        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(2);
+
+        HttpResponse<byte[]> k = get("/k/kept.m4s");
+        assertThat(xcache(k)).isEqualTo("hit-disk");
+        assertThat(k.body()).isEqualTo(kept);
+        HttpResponse<byte[]> f = get("/k/flipped.m4s");
+        // first what matters most: the corrupted bytes are never served
+        assertThat(Arrays.equals(f.body(), flipped)).as("the original bytes, refetched; response headers " + f.headers().map()).isTrue();
+        assertThat(xcache(f)).as("response headers " + f.headers().map()).isEqualTo("miss");
+        assertThat(origin.requests("/k/kept.m4s")).isEqualTo(1);
+        assertThat(origin.requests("/k/flipped.m4s")).isEqualTo(2);
+        assertThat(edge.metric("videoedge_cache_corrupted_total")).isEqualTo(1);
+        assertThat(edge.metric("videoedge_cache_verified_total")).isEqualTo(1);
+    }
+
+    @Test
+    void whileTheOriginIsDownCachedObjectsServeAndMissesGet502ThenItRecoversWithoutRestart() throws Exception {
+        start();
+        byte[] cached = origin.object("/d/cached.m4s", 100_000);
+        byte[] later = origin.object("/d/later.m4s", 100_000);
+        get("/d/cached.m4s");
+        origin.stop();
+
+        assertThat(get("/d/later.m4s").statusCode()).isEqualTo(502);
+        assertThat(get("/d/later.m4s").statusCode()).as("fails fast while the origin is failing").isEqualTo(502);
+        HttpResponse<byte[]> hit = get("/d/cached.m4s");
+        assertThat(hit.statusCode()).isEqualTo(200);
+        assertThat(hit.body()).isEqualTo(cached);
+
+        origin.restart();
+        await("misses succeed again").atMost(Duration.ofSeconds(30)).until(() -> get("/d/later.m4s").statusCode() == 200);
+        assertThat(get("/d/later.m4s").body()).isEqualTo(later);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"connect\"}")).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aHangingOriginGives504AndNothingHangs() throws Exception {
+        start();
+        origin.object("/h/seg.m4s", 1000);
+        origin.mode(TestOrigin.Mode.HANG);
+        assertThat(get("/h/seg.m4s").statusCode()).isEqualTo(504);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"timeout\"}")).isEqualTo(1);
+        try (RawHttp c = new RawHttp(edge.httpPort)) {
+            assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void originErrorsAreRelayedAs404Or502() throws Exception {
+        start();
+        assertThat(get("/e/absent.m4s").statusCode()).isEqualTo(404);
+        origin.object("/e/five.m4s", 1000);
+        origin.mode(TestOrigin.Mode.ERROR_500);
+        assertThat(get("/e/five.m4s").statusCode()).isEqualTo(502);
+        origin.mode(TestOrigin.Mode.NORMAL);
+        assertThat(get("/e/five.m4s").statusCode()).as("a 500 does not trip the fail-fast").isEqualTo(200);
+    }
+
+    @Test
+    void aRequestRightAfterAFailedFetchTriesTheOriginAgain() throws Exception {
+        start();
+        origin.object("/retry/seg.m4s", 1000);
+        origin.mode(TestOrigin.Mode.ERROR_500);
+        for (int i = 0; i < 20; i++) {
+            assertThat(get("/retry/seg.m4s").statusCode()).isEqualTo(502);
+        }
+        assertThat(origin.requests("/retry/seg.m4s")).as("every sequential miss asked the origin").isEqualTo(20);
+    }
+
+    @Test
+    void expiredObjectsAreRevalidatedAndServedStaleWhileTheOriginFails() throws Exception {
+        start();
+        byte[] object = origin.object("/s/seg.m4s", 50_000);
+        origin.cacheControl("/s/seg.m4s", "max-age=0"); // expired as soon as stored
+        assertThat(xcache(get("/s/seg.m4s"))).isEqualTo("miss");
+        HttpResponse<byte[]> revalidated = get("/s/seg.m4s");
+        assertThat(xcache(revalidated)).isEqualTo("revalidated");
+        assertThat(revalidated.body()).isEqualTo(object);
+        assertThat(origin.requests("/s/seg.m4s")).isEqualTo(2);
+
+        origin.stop();
+        HttpResponse<byte[]> stale = get("/s/seg.m4s");
+        assertThat(stale.statusCode()).isEqualTo(200);
+        assertThat(xcache(stale)).isEqualTo("stale");
+        assertThat(stale.body()).isEqualTo(object);
+    }
+
+    @Test
+    void withoutStaleWhileErrorAnExpiredObjectFailsWithTheOrigin() throws Exception {
+        start("4m", "1m", "64m", "  staleWhileError: 0s\n", "");
+        origin.object("/s0/seg.m4s", 50_000);
+        origin.cacheControl("/s0/seg.m4s", "max-age=0");
+        get("/s0/seg.m4s");
+        origin.stop();
+        assertThat(get("/s0/seg.m4s").statusCode()).isEqualTo(502);
+    }
+
+    @Test
+    void chunkedOriginResponsesAreDecodedAndCached() throws Exception {
+        start();
+        byte[] object = origin.object("/c/chunked.m4s", 700_000);
+        origin.chunked("/c/chunked.m4s");
+        HttpResponse<byte[]> r = get("/c/chunked.m4s");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValueAsLong("Content-Length")).hasValue(object.length);
+        assertThat(r.body()).isEqualTo(object);
+        // the length was unknown while it arrived, so it went to disk; a disk hit promotes it to memory
+        assertThat(xcache(get("/c/chunked.m4s"))).isEqualTo("hit-disk");
+        await("promoted to memory").atMost(Duration.ofSeconds(30)).until(() -> xcache(get("/c/chunked.m4s")).equals("hit-memory"));
+        assertThat(get("/c/chunked.m4s").body()).isEqualTo(object);
+    }
+
+    @Test
+    void noStoreObjectsAreRelayedButNotKept() throws Exception {
+        start();
+        byte[] object = origin.object("/n/private.m4s", 10_000);
+        origin.cacheControl("/n/private.m4s", "no-store");
+        assertThat(get("/n/private.m4s").body()).isEqualTo(object);
+        assertThat(get("/n/private.m4s").body()).isEqualTo(object);
+        assertThat(origin.requests("/n/private.m4s")).isEqualTo(2);
+        Path tmpDir = Path.of(edge.configText().lines().filter(l -> l.trim().startsWith("path:")).findFirst()
+                .orElseThrow().trim().substring(5).trim(), "tmp");
+        await("no temporary files left behind (deleted right after the last bytes went out)").atMost(Duration.ofSeconds(30))
+                .until(() -> {
+                    try (Stream<Path> tmp = Files.list(tmpDir)) {
+                        return tmp.count() == 0;
+                    }
+                });
+        assertThat(edge.gauge("videoedge_cache_disk_entries")).isZero();
+    }
+
+    @Test
+    void headOnAMissGivesTheHeadAndFillsTheCache() throws Exception {
+        start();
+        origin.object("/hd/seg.m4s", 80_000);
+        RawHttp.Response head = RawHttp.exchange(edge.httpPort, "HEAD /hd/seg.m4s HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(head.status()).isEqualTo(200);
+        assertThat(head.header("Content-Length")).isEqualTo("80000");
+        await().atMost(Duration.ofSeconds(30)).until(() -> xcache(get("/hd/seg.m4s")).startsWith("hit"));
+    }
+}

@@ -1,0 +1,42 @@
+package io.videoedge.server.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+
+import org.junit.jupiter.api.Test;
+
+class DiskFormatTest {
+    private final ObjectMeta meta = new ObjectMeta("hls/seg-1.m4s", "video/iso.segment", "\"abc\"", "Sun, 06 Nov 1994 08:49:37 GMT",
+            1234, 1_700_000_000_000L, 1_700_000_600_000L, 0xCAFEBABE);
+
+    @Test
+    void roundTrips() {
+        byte[] h = DiskFormat.encode(meta, true);
+        assertThat(DiskFormat.headerLength(ByteBuffer.wrap(h))).isEqualTo(h.length);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isEqualTo(meta);
+    }
+
+    @Test
+    void absentValuesStayAbsent() {
+        ObjectMeta bare = new ObjectMeta("k", null, null, null, 0, 1, 2, 0);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(bare, true)))).isEqualTo(bare);
+    }
+
+    @Test
+    void incompleteOrForeignHeadersAreRejected() {
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(meta, false)))).as("never completed").isNull();
+        byte[] h = DiskFormat.encode(meta, true);
+        h[0] = 'X';
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isNull();
+        assertThat(DiskFormat.headerLength(ByteBuffer.wrap(h))).isEqualTo(-1);
+    }
+
+    @Test
+    void validatorsComeFromTheOrigin() {
+        assertThat(meta.validators().etag()).isEqualTo("\"abc\"");
+        assertThat(meta.validators().lastModifiedMillis()).isEqualTo(784111777000L);
+        assertThat(meta.fresh(1_700_000_599_999L)).isTrue();
+        assertThat(meta.fresh(1_700_000_600_000L)).isFalse();
+    }
+}

@@ -1,0 +1,198 @@
+package io.videoedge.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.videoedge.server.testing.TestData;
+
+class ConfigLoaderTest {
+    private static final String MINIMAL = """
+            acceptors:
+            - port: 8080
+            content:
+              root: /srv
+            """;
+
+    @Test
+    void parsesEveryFieldOfTheGoldenFile() throws Exception {
+        String text = Files.readString(TestData.goldenConfig());
+        EdgeServerConfig c = ConfigLoader.parse(text, "edge-server.yaml");
+
+        assertThat(c.selectors).isZero();
+        assertThat(c.affinity).isTrue();
+        assertThat(c.pinAcceptors).isTrue();
+        assertThat(c.multiAcceptor).isTrue();
+        assertThat(c.keepAlive).isEqualTo(120_000);
+        assertThat(c.acceptors).hasSize(2);
+        for (var a : c.acceptors) {
+            assertThat(a.recvBuf).isEqualTo(64 * 1024);
+            assertThat(a.sendBuf).isEqualTo(4 * 1024 * 1024);
+            assertThat(a.notsentLowat).isEqualTo(512 * 1024);
+            assertThat(a.reusePort).isTrue();
+            assertThat(a.threads).isEqualTo(1);
+            assertThat(a.backlog).isEqualTo(1024);
+        }
+        assertThat(c.acceptors[0].port).isEqualTo(8080);
+        assertThat(c.acceptors[0].ssl).isNull();
+        assertThat(c.acceptors[1].port).isEqualTo(8443);
+        var ssl = c.acceptors[1].ssl;
+        assertThat(ssl.protocols).isEqualTo("TLSv1.2 TLSv1.3");
+        assertThat(ssl.certFile).containsExactly("/etc/videoedge/tls/tls.crt");
+        assertThat(ssl.privateKeyFile).containsExactly("/etc/videoedge/tls/tls.key");
+        assertThat(ssl.ticketDir).isEqualTo("/var/run/videoedge/tickets");
+        assertThat(ssl.kernelTlsEnabled).isTrue();
+        assertThat(ssl.maxEarlyDataSize).isEqualTo(4096);
+        assertThat(ssl.antiReplayEnabled).isFalse();
+        assertThat(ssl.cacheMode).isEqualTo("none");
+        assertThat(c.admin.port).isEqualTo(9400);
+        assertThat(c.content.root).isEqualTo("/var/lib/videoedge/content");
+        assertThat(c.limits.maxHeaderSize).isEqualTo(8 * 1024);
+        assertThat(c.limits.maxConnections).isEqualTo(100_000);
+        assertThat(c.limits.idleTimeout).isEqualTo(60_000);
+        assertThat(c.cache.memory).isEqualTo(128L << 20);
+        assertThat(c.cache.disk.path).isEqualTo("/var/cache/videoedge");
+        assertThat(c.cache.disk.size).isEqualTo(1L << 30);
+        assertThat(c.origin).isNull();
+    }
+
+    @Test
+    void loadingTheGoldenFileOnAHostWithoutItsFilesNamesEachMissingFile() {
+        assertThatThrownBy(() -> ConfigLoader.load(TestData.goldenConfig()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("edge-server.yaml")
+                .hasMessageContaining("acceptors[1].ssl.certFile: cannot read /etc/videoedge/tls/tls.crt")
+                .hasMessageContaining("acceptors[1].ssl.privateKeyFile: cannot read /etc/videoedge/tls/tls.key")
+                .hasMessageContaining("content.root: /var/lib/videoedge/content is not a directory");
+    }
+
+    @Test
+    void loadsAConfigWhoseFilesExist(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("edge.yaml");
+        Files.writeString(file, MINIMAL.replace("/srv", dir.toString()));
+        EdgeServerConfig c = ConfigLoader.load(file);
+        assertThat(c.content.root).isEqualTo(dir.toString());
+        assertThat(c.limits.maxUriLength).isEqualTo(4096);
+        assertThat(c.drainTimeout).isEqualTo(25_000);
+    }
+
+    @Test
+    void missingFileIsReportedWithItsName(@TempDir Path dir) {
+        Path file = dir.resolve("nope.yaml");
+        assertThatThrownBy(() -> ConfigLoader.load(file))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("cannot read the file");
+    }
+
+    @Test
+    void acceptsTrailingCommentsAndQuotedValuesAsYamlWould() throws Exception {
+        EdgeServerConfig c = ConfigLoader.parse("""
+                selectors: 3            # three selectors
+                keepAlive: "30s"
+                acceptors:
+                - port: 8080  # http
+                content:
+                  root: '/srv/videos#1'
+                """, "x.yaml");
+        assertThat(c.selectors).isEqualTo(3);
+        assertThat(c.keepAlive).isEqualTo(30_000);
+        assertThat(c.acceptors[0].port).isEqualTo(8080);
+        assertThat(c.content.root).isEqualTo("/srv/videos#1");
+    }
+
+    @Test
+    void acceptsListsInEveryLayoutConfigParserAccepts() throws Exception {
+        EdgeServerConfig c = ConfigLoader.parse("""
+                acceptors:
+                  - port: 8080
+                    threads: 2
+                  - port: 8443
+                    ssl:
+                      protocols: TLSv1.3
+                      certFile:
+                      - /a.crt
+                      - /b.crt
+                      privateKeyFile: [/a.key, /b.key]
+                content:
+                  root: /srv
+                """, "x.yaml");
+        assertThat(c.acceptors).hasSize(2);
+        assertThat(c.acceptors[0].threads).isEqualTo(2);
+        assertThat(c.acceptors[1].ssl.certFile).containsExactly("/a.crt", "/b.crt");
+        assertThat(c.acceptors[1].ssl.privateKeyFile).containsExactly("/a.key", "/b.key");
+    }
+
+    static Stream<Arguments> badConfigs() {
+        return Stream.of(
+                Arguments.of("misspelt field", MINIMAL.replace("- port: 8080", "- port: 8080\n  recvBuff: 64k"),
+                        "bad.yaml:3: acceptors[0].recvBuff: unknown field (did you mean 'recvBuf'?)"),
+                Arguments.of("the slide's ticketsDir", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    ticketsDir: /t"),
+                        "bad.yaml:4: acceptors[0].ssl.ticketsDir: unknown field (did you mean 'ticketDir'?)"),
+                Arguments.of("bad size", MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4q"),
+                        "bad.yaml:3: acceptors[0].sendBuf: invalid value '4q' (expected a size"),
+                Arguments.of("size beyond int", MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4g"),
+                        "bad.yaml:3: acceptors[0].sendBuf: '4g' is too large"),
+                Arguments.of("bad duration", "keepAlive: 2 weeks\n" + MINIMAL,
+                        "bad.yaml:1: keepAlive: invalid value '2 weeks' (expected a duration"),
+                Arguments.of("yes is not a boolean", "affinity: yes\n" + MINIMAL,
+                        "bad.yaml:1: affinity: expected true or false, found 'yes'"),
+                Arguments.of("port not a number", MINIMAL.replace("port: 8080", "port: http"),
+                        "bad.yaml:2: acceptors[0].port: expected an integer, found 'http'"),
+                Arguments.of("missing value", "selectors:\n" + MINIMAL,
+                        "bad.yaml:1: selectors: missing value"),
+                Arguments.of("section given a scalar", "admin: 9400\n" + MINIMAL,
+                        "bad.yaml:1: admin: expects a section"),
+                Arguments.of("list given a scalar", "acceptors: 8080\ncontent:\n  root: /srv\n",
+                        "bad.yaml:1: acceptors: expects a list of sections"),
+                Arguments.of("bad indentation", MINIMAL.replace("  root: /srv", "  root: /srv\n   extra: 1"),
+                        "bad.yaml:5: content: bad indentation"),
+                Arguments.of("unknown top-level section", MINIMAL + "cahce:\n  memory: 1g\n",
+                        "bad.yaml:5: cahce: unknown field (did you mean 'cache'?)"),
+                Arguments.of("no acceptors", "content:\n  root: /srv\n",
+                        "bad.yaml: acceptors: at least one acceptor (port) is required"),
+                Arguments.of("port out of range", MINIMAL.replace("8080", "70000"),
+                        "bad.yaml: acceptors[0].port: must be between 1 and 65535, is 70000"),
+                Arguments.of("port twice", MINIMAL + "admin:\n  port: 8080\n",
+                        "bad.yaml: admin.port: port 8080 is used twice"),
+                Arguments.of("ssl without certificate", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1.3"),
+                        "bad.yaml: acceptors[0].ssl.certFile: required"),
+                Arguments.of("old TLS", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1 TLSv1.2\n    certFile: /c\n    privateKeyFile: /k"),
+                        "bad.yaml: acceptors[0].ssl.protocols: 'tlsv1' is not supported"),
+                Arguments.of("bad cache mode", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1.3\n    certFile: /c\n    privateKeyFile: /k\n    cacheMode: shared"),
+                        "bad.yaml: acceptors[0].ssl.cacheMode: must be none, internal or external"),
+                Arguments.of("no content and no origin", "acceptors:\n- port: 8080\n",
+                        "bad.yaml: content.root: required unless an origin is configured"),
+                Arguments.of("https origin", MINIMAL + "origin:\n  url: https://o.example\ncache:\n  disk:\n    path: /c\n",
+                        "bad.yaml: origin.url: must be an http:// URL"),
+                Arguments.of("header limit too big", MINIMAL + "limits:\n  maxHeaderSize: 1m\n",
+                        "bad.yaml: limits.maxHeaderSize: must be between 256 and 32k"),
+                Arguments.of("empty file", "# nothing\n\n",
+                        "bad.yaml: the file has no settings"),
+                Arguments.of("stray list item", "- port: 1\n" + MINIMAL,
+                        "bad.yaml:1: a list item '-' where no list is expected"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badConfigs")
+    void rejectsBadConfigNamingFileAndField(String name, String text, String expected) {
+        assertThatThrownBy(() -> ConfigLoader.parse(text, "bad.yaml"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(expected);
+    }
+
+    @Test
+    void reportsEveryProblemAtOnce() {
+        assertThatThrownBy(() -> ConfigLoader.parse("affinity: maybe\nselectorz: 2\n" + MINIMAL, "bad.yaml"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).hasSize(2));
+    }
+}

@@ -1,0 +1,88 @@
+package io.videoedge.server.content;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ContentStoreTest {
+    @Test
+    void reusesTheOpenFileWithinItsValidity(@TempDir Path root) throws Exception {
+        Files.writeString(root.resolve("a.m3u8"), "one");
+        ContentStore store = new ContentStore(root, 60_000);
+        OpenFile first = store.open("a.m3u8");
+        OpenFile second = store.open("a.m3u8");
+        assertThat(second).isSameAs(first);
+        first.release();
+        second.release();
+        assertThat(first.file().getFD().valid()).as("the cache still holds it").isTrue();
+        store.close();
+        assertThat(first.file().getFD().valid()).isFalse();
+    }
+
+    @Test
+    void revalidatesAfterItsValidityAndClosesTheOldDescriptorWhenTheLastResponseIsDone(@TempDir Path root) throws Exception {
+        Path file = root.resolve("a.m3u8");
+        Files.writeString(file, "one");
+        ContentStore store = new ContentStore(root, 0); // every lookup revalidates
+        OpenFile old = store.open("a.m3u8");
+        Files.writeString(file, "longer content");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(old.validators().lastModifiedMillis() + 5_000));
+        OpenFile fresh = store.open("a.m3u8");
+        assertThat(fresh).isNotSameAs(old);
+        assertThat(fresh.validators().length()).isEqualTo(14);
+        assertThat(fresh.validators().etag()).isNotEqualTo(old.validators().etag());
+        assertThat(old.file().getFD().valid()).as("a response still sends the old version").isTrue();
+        old.release();
+        assertThat(old.file().getFD().valid()).isFalse();
+        fresh.release();
+        store.close();
+    }
+
+    @Test
+    void aDeletedFileIsGoneAfterRevalidation(@TempDir Path root) throws Exception {
+        Path file = root.resolve("a.m3u8");
+        Files.writeString(file, "one");
+        ContentStore store = new ContentStore(root, 0);
+        OpenFile f = store.open("a.m3u8");
+        f.release();
+        Files.delete(file);
+        assertThat(store.open("a.m3u8")).isNull();
+        assertThat(f.file().getFD().valid()).isFalse();
+        assertThat(store.openFiles()).isZero();
+    }
+
+    @Test
+    void anAbsentPathIsRememberedForTheValidityPeriodThenLookedUpAgain(@TempDir Path root) throws Exception {
+        ContentStore cached = new ContentStore(root, 60_000);
+        assertThat(cached.open("new.m3u8")).isNull();
+        Files.writeString(root.resolve("new.m3u8"), "x");
+        assertThat(cached.open("new.m3u8")).as("still remembered as absent").isNull();
+
+        ContentStore revalidating = new ContentStore(root, 0);
+        Files.delete(root.resolve("new.m3u8"));
+        assertThat(revalidating.open("new.m3u8")).isNull();
+        Files.writeString(root.resolve("new.m3u8"), "x");
+        OpenFile f = revalidating.open("new.m3u8");
+        assertThat(f).isNotNull();
+        f.release();
+        revalidating.close();
+    }
+
+    @Test
+    void directoriesAndEscapingSymlinksAreNotFiles(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectory(dir.resolve("root"));
+        Files.createDirectory(root.resolve("d"));
+        Files.writeString(dir.resolve("secret"), "s");
+        Files.createSymbolicLink(root.resolve("link"), dir.resolve("secret"));
+        ContentStore store = new ContentStore(root, 60_000);
+        assertThat(store.open("d")).isNull();
+        assertThat(store.open("link")).isNull();
+        assertThat(store.open("")).isNull();
+        assertThat(store.open("missing")).isNull();
+    }
+}

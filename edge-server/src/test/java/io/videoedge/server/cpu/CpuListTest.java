@@ -1,0 +1,46 @@
+package io.videoedge.server.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CpuListTest {
+    @Test
+    void parsesKernelCpuLists() {
+        assertThat(CpuList.parse("0-1")).containsExactly(0, 1);
+        assertThat(CpuList.parse("8-11,16,18-19\n")).containsExactly(8, 9, 10, 11, 16, 18, 19);
+        assertThat(CpuList.parse("3")).containsExactly(3);
+        assertThatThrownBy(() -> CpuList.parse("5-2")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void formatsBackToTheKernelForm() {
+        assertThat(CpuList.format(new int[]{8, 9, 10, 11, 16, 18, 19})).isEqualTo("8-11,16,18-19");
+        assertThat(CpuList.format(new int[]{2})).isEqualTo("2");
+    }
+
+    @Test
+    void aPodOnCpus8To15GetsSelectorsOnThoseCpusNotOn0To7() {
+        int[] allowed = CpuList.parse("8-15");
+        assertThat(CpuList.plan(8, allowed)).containsExactly(8, 9, 10, 11, 12, 13, 14, 15);
+        assertThat(CpuList.plan(3, allowed)).containsExactly(8, 9, 10);
+        assertThat(CpuList.plan(10, CpuList.parse("8-9,12"))).containsExactly(8, 9, 12, 8, 9, 12, 8, 9, 12, 8);
+    }
+
+    @Test
+    void readsCpusAllowedListFromAProcStatusFile(@TempDir Path dir) throws Exception {
+        Path status = dir.resolve("status");
+        Files.writeString(status, "Name:\tjava\nCpus_allowed:\tff00\nCpus_allowed_list:\t8-15\nMems_allowed:\t1\n");
+        assertThat(CpuList.allowed(status)).containsExactly(8, 9, 10, 11, 12, 13, 14, 15);
+    }
+
+    @Test
+    void thisProcessHasAtLeastOneCpu() throws Exception {
+        assertThat(CpuList.allowedForThisProcess()).isNotEmpty();
+    }
+}

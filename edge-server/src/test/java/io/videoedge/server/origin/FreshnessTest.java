@@ -1,0 +1,40 @@
+package io.videoedge.server.origin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import io.videoedge.server.http.HttpDates;
+
+class FreshnessTest {
+    private static final long NOW = 1_700_000_000_000L;
+    private static final long TTL = 600_000;
+
+    @Test
+    void onlyOkResponsesAreStored() {
+        assertThat(Freshness.of(206, null, null, NOW, TTL).storable()).isFalse();
+        assertThat(Freshness.of(404, null, null, NOW, TTL).storable()).isFalse();
+    }
+
+    @Test
+    void noStoreAndPrivateForbidStoring() {
+        assertThat(Freshness.of(200, "no-store", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
+        assertThat(Freshness.of(200, "public, max-age=60, private", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
+    }
+
+    @Test
+    void lifetimeComesFromSMaxAgeThenMaxAgeThenExpiresThenTheDefault() {
+        assertThat(Freshness.of(200, "max-age=60, s-maxage=120", null, NOW, TTL).expiresAt()).isEqualTo(NOW + 120_000);
+        assertThat(Freshness.of(200, "public, max-age=60", HttpDates.format(NOW + 999_000), NOW, TTL).expiresAt()).isEqualTo(NOW + 60_000);
+        assertThat(Freshness.of(200, null, HttpDates.format(NOW + 30_000), NOW, TTL).expiresAt()).isEqualTo(NOW + 30_000);
+        assertThat(Freshness.of(200, null, "0", NOW, TTL).expiresAt()).as("invalid Expires: already expired").isEqualTo(NOW);
+        assertThat(Freshness.of(200, null, null, NOW, TTL).expiresAt()).isEqualTo(NOW + TTL);
+    }
+
+    @Test
+    void noCacheIsStoredButAlwaysRevalidated() {
+        Freshness f = Freshness.of(200, "no-cache", null, NOW, TTL);
+        assertThat(f.storable()).isTrue();
+        assertThat(f.expiresAt()).isEqualTo(NOW);
+    }
+}

@@ -1,0 +1,49 @@
+package io.videoedge.server.origin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.ProtocolException;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+class OriginHeadTest {
+    private static OriginHead parse(String s) throws ProtocolException {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return OriginHead.parse(b, b.length);
+    }
+
+    @Test
+    void parsesStatusHeadersAndWhereTheBodyStarts() throws Exception {
+        OriginHead h = parse("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nETag: \"x\"\r\nCache-Control: a\r\ncache-control: b\r\n\r\nbody");
+        assertThat(h.status()).isEqualTo(200);
+        assertThat(h.contentLength()).isEqualTo(12);
+        assertThat(h.header("etag")).isEqualTo("\"x\"");
+        assertThat(h.header("cache-control")).isEqualTo("a, b");
+        assertThat(h.headLength()).isEqualTo(86); // 17 + 20 + 11 + 18 + 18 + 2
+        assertThat(h.keepAlive()).isTrue();
+        assertThat(h.chunked()).isFalse();
+    }
+
+    @Test
+    void anIncompleteHeadIsNull() throws Exception {
+        assertThat(parse("HTTP/1.1 200 OK\r\nContent-Le")).isNull();
+    }
+
+    @Test
+    void framingAndConnectionHeaders() throws Exception {
+        OriginHead h = parse("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+        assertThat(h.chunked()).isTrue();
+        assertThat(h.contentLength()).isEqualTo(-1);
+        assertThat(h.keepAlive()).isFalse();
+    }
+
+    @Test
+    void rejectsWhatIsNotHttp() {
+        assertThatThrownBy(() -> parse("SSH-2.0-OpenSSH\r\n\r\n")).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> parse("HTTP/1.1 2x0 OK\r\n\r\n")).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nno colon\r\n\r\n")).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n").contentLength()).isInstanceOf(ProtocolException.class);
+    }
+}

@@ -1,0 +1,240 @@
+package io.videoedge.server.testing;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import io.videoedge.server.EdgeService;
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.sample.SampleContent;
+
+/**
+ * A real edge server on loopback, in this JVM: generated sample content, a self-signed certificate,
+ * free ports, a config file written and loaded through the same ConfigLoader as production.
+ */
+public final class EdgeFixture implements AutoCloseable {
+    public final Path dir;
+    public final Path content;
+    public final Path tickets;
+    public int httpPort;
+    public int httpsPort;
+    public int adminPort;
+    public EdgeService service;
+    public Process process;
+    public Path processLog;
+    private final String extraYaml;
+    private final HttpClient http;
+    private final HttpClient https;
+
+    private EdgeFixture(String extraYaml, boolean benchSizes) throws IOException {
+        this.extraYaml = extraYaml;
+        this.dir = Files.createTempDirectory("edge-it");
+        this.content = dir.resolve("content");
+        this.tickets = dir.resolve("tickets");
+        SampleContent.generate(content, benchSizes);
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        this.https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(TestCerts.trustingContext())
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    public static EdgeFixture start() throws Exception {
+        return start("");
+    }
+
+    /** @param extraYaml top-level config lines appended to the default config (e.g. "drainTimeout: 10s") */
+    public static EdgeFixture start(String extraYaml) throws Exception {
+        return start(extraYaml, false);
+    }
+
+    public static EdgeFixture start(String extraYaml, boolean benchSizes) throws Exception {
+        EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
+        f.startService();
+        return f;
+    }
+
+    /** Stops the in-process server (gracefully) and starts a new one on the same config and directories. */
+    public void restart() throws Exception {
+        service.shutdown();
+        service = null;
+        service = EdgeService.start(ConfigLoader.load(dir.resolve("edge-server.yaml")));
+    }
+
+    /**
+     * The server as a separate JVM running EdgeServerMain, as the container does (for measuring the
+     * server process alone: direct memory, file descriptors).
+     */
+    public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, String... jvmArgs) throws Exception {
+        EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
+        f.startProcess(jvmArgs);
+        return f;
+    }
+
+    private void startProcess(String... jvmArgs) throws Exception {
+        String classpath = System.getProperty("videoedge.runtime.classpath");
+        if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
+        for (int attempt = 1; ; attempt++) {
+            httpPort = freePort();
+            httpsPort = freePort();
+            adminPort = freePort();
+            Path config = dir.resolve("edge-server.yaml");
+            Files.writeString(config, configText());
+            java.util.List<String> cmd = new java.util.ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+            cmd.addAll(java.util.List.of(jvmArgs));
+            cmd.addAll(java.util.List.of("-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
+            processLog = dir.resolve("server-" + attempt + ".log");
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(processLog.toFile()).start();
+            try {
+                org.awaitility.Awaitility.await("server process ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> !process.isAlive() || ready());
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                process.destroyForcibly();
+                throw new AssertionError("server did not become ready:\n" + Files.readString(processLog), e);
+            }
+            if (process.isAlive()) return;
+            String log = Files.readString(processLog);
+            if (attempt == 3 || !log.contains("Address already in use")) {
+                throw new AssertionError("server exited with " + process.exitValue() + ":\n" + log);
+            }
+        }
+    }
+
+    private boolean ready() {
+        try {
+            return get(admin("/readyz")).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void startService() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            httpPort = freePort();
+            httpsPort = freePort();
+            adminPort = freePort();
+            Path config = dir.resolve("edge-server.yaml");
+            Files.writeString(config, configText());
+            try {
+                service = EdgeService.start(ConfigLoader.load(config));
+                return;
+            } catch (BindException e) {
+                if (attempt == 3) throw e; // another process took a port between probe and bind
+            }
+        }
+    }
+
+    public String configText() {
+        return """
+                selectors: 2
+                affinity: true
+                pinAcceptors: true
+                multiAcceptor: true
+                keepAlive: 120s
+                acceptors:
+                - address: 127.0.0.1
+                  port: %d
+                  recvBuf: 64k
+                  sendBuf: 4m
+                  notsentLowat: 512k
+                  reusePort: true
+                  backlog: 1024
+                - address: 127.0.0.1
+                  port: %d
+                  sendBuf: 4m
+                  reusePort: true
+                  ssl:
+                    protocols: TLSv1.2 TLSv1.3
+                    certFile: %s
+                    privateKeyFile: %s
+                    ticketDir: %s
+                    kernelTlsEnabled: true
+                    maxEarlyDataSize: 4096
+                    antiReplayEnabled: false
+                    cacheMode: none
+                admin:
+                  address: 127.0.0.1
+                  port: %d
+                content:
+                  root: %s
+                limits:
+                  maxHeaderSize: 8k
+                  maxUriLength: 2k
+                  maxConnections: 1000
+                  idleTimeout: 60s
+                """.formatted(httpPort, httpsPort, TestCerts.cert(), TestCerts.key(), tickets, adminPort, content) + extraYaml;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public URI http(String path) {
+        return URI.create("http://127.0.0.1:" + httpPort + path);
+    }
+
+    public URI https(String path) {
+        return URI.create("https://localhost:" + httpsPort + path);
+    }
+
+    public URI admin(String path) {
+        return URI.create("http://127.0.0.1:" + adminPort + path);
+    }
+
+    public HttpResponse<byte[]> get(URI uri, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60));
+        if (headers.length > 0) b.headers(headers);
+        return (uri.getScheme().equals("https") ? https : http).send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    public String metrics() throws IOException, InterruptedException {
+        return new String(get(admin("/metrics")).body(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A metric sample's value from the Prometheus text, e.g. value("videoedge_connections"), or 0 when absent. */
+    public double metric(String series) throws IOException, InterruptedException {
+        return Metrics.value(metrics(), series);
+    }
+
+    /** A sample that must be exposed (gauges, unlabelled counters); fails when it is not. */
+    public double gauge(String series) throws IOException, InterruptedException {
+        return Metrics.required(metrics(), series);
+    }
+
+    public byte[] file(String relative) throws IOException {
+        return Files.readAllBytes(content.resolve(relative));
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (service != null) {
+            service.shutdown();
+        }
+        if (process != null) {
+            process.destroy(); // SIGTERM: the graceful path
+            try {
+                if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

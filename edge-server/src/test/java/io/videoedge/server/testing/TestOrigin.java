@@ -1,0 +1,168 @@
+package io.videoedge.server.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.videoedge.server.http.HttpDates;
+
+/**
+ * A real HTTP origin on loopback (the JDK's HttpServer): deterministic objects by path, a request
+ * counter per path, and switches for what an origin does wrong: hold responses until released,
+ * hang, answer 500, go away and come back on the same port.
+ */
+public final class TestOrigin implements AutoCloseable {
+    public enum Mode { NORMAL, HANG, ERROR_500 }
+
+    private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+    private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> chunked = new ConcurrentHashMap<>();
+    private final AtomicInteger total = new AtomicInteger();
+    private final long lastModified = (System.currentTimeMillis() / 1000 - 3600) * 1000;
+    private volatile Mode mode = Mode.NORMAL;
+    private volatile boolean down;
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+    private final CountDownLatch hangForever = new CountDownLatch(1);
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private HttpServer server;
+    private int port;
+
+    public TestOrigin() throws IOException {
+        start(0);
+    }
+
+    private void start(int onPort) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", onPort), 512);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+        server.start();
+        port = server.getAddress().getPort();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Registers an object of {@code size} seeded random bytes at {@code path}; returns its bytes. */
+    public byte[] object(String path, int size) {
+        byte[] data = new byte[size];
+        new SplittableRandom(path.hashCode()).nextBytes(data);
+        objects.put(path, data);
+        return data;
+    }
+
+    public void cacheControl(String path, String value) {
+        cacheControl.put(path, value);
+    }
+
+    public void chunked(String path) {
+        chunked.put(path, true);
+    }
+
+    public int requests(String path) {
+        AtomicInteger n = requests.get(path);
+        return n == null ? 0 : n.get();
+    }
+
+    public int totalRequests() {
+        return total.get();
+    }
+
+    public void mode(Mode m) {
+        mode = m;
+    }
+
+    /** Responses wait until {@link #release()}. */
+    public void hold() {
+        gate = new CountDownLatch(1);
+    }
+
+    public void release() {
+        gate.countDown();
+    }
+
+    /**
+     * The port closes: new connections are refused, and a kept-alive connection the JDK server has
+     * not closed yet gets no answer either.
+     */
+    public void stop() {
+        down = true;
+        server.stop(0);
+    }
+
+    /** Back on the same port. */
+    public void restart() throws IOException {
+        start(port);
+        down = false;
+    }
+
+    private void handle(HttpExchange x) throws IOException {
+        if (down) {
+            x.close(); // no response: the connection ends
+            return;
+        }
+        String path = x.getRequestURI().getRawPath();
+        requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+        total.incrementAndGet();
+        try {
+            if (mode == Mode.HANG) {
+                hangForever.await();
+                return;
+            }
+            gate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try (x) {
+            if (mode == Mode.ERROR_500) {
+                x.sendResponseHeaders(500, -1);
+                return;
+            }
+            byte[] body = objects.get(path);
+            if (body == null) {
+                x.sendResponseHeaders(404, -1);
+                return;
+            }
+            String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "\"";
+            x.getResponseHeaders().add("ETag", etag);
+            x.getResponseHeaders().add("Last-Modified", HttpDates.format(lastModified));
+            x.getResponseHeaders().add("Content-Type", "video/iso.segment");
+            String cc = cacheControl.get(path);
+            if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
+            if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
+                x.sendResponseHeaders(304, -1);
+                return;
+            }
+            x.sendResponseHeaders(200, chunked.containsKey(path) ? 0 : body.length);
+            try (OutputStream out = x.getResponseBody()) {
+                for (int off = 0; off < body.length; off += 64 * 1024) {
+                    out.write(body, off, Math.min(64 * 1024, body.length - off));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        hangForever.countDown();
+        gate.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
