@@ -104,6 +104,10 @@ export HELM_PLUGINS
 tools: ## kind, helm and the helm unittest plugin into ./bin, built from the Go module proxy when missing
 	@hack/tools.sh
 
+.PHONY: docker-up
+docker-up: ## Start a Docker daemon when none answers (with the runc wrapper where privileged containers need it), then docker-check
+	@hack/docker-up.sh
+
 .PHONY: docker-check
 docker-check: ## Check that Docker can run kind's privileged node containers (explains the fix if not)
 	@hack/docker-check.sh

@@ -215,7 +215,10 @@ public final class EdgeServer extends HttpServer {
     }
 
     void sessionFailed(EdgeSession session, Throwable e) {
-        if (e instanceof IOException) {
+        if (session.failedInHandshake(e)) {
+            metrics.tlsHandshakeFailure();
+            log.atDebug().addKeyValue("client", session.remoteHost()).addKeyValue("error", e.toString()).log("TLS handshake failed");
+        } else if (e instanceof IOException) {
             log.atDebug().addKeyValue("client", session.remoteHost()).addKeyValue("error", e.toString()).log("connection closed");
         } else {
             log.atError().addKeyValue("client", session.remoteHost()).setCause(e).log("session failed");

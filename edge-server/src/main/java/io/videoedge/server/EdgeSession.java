@@ -2,6 +2,8 @@ package io.videoedge.server;
 
 import java.io.IOException;
 
+import javax.net.ssl.SSLException;
+
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
@@ -393,6 +395,16 @@ final class EdgeSession extends HttpSession {
     public void handleException(Throwable e) {
         edge.sessionFailed(this, e);
         close();
+    }
+
+    /**
+     * A TLS error before the handshake completed. A client that connects and closes (a TCP health
+     * check) is not one: OpenSSL 3 reports it as "unexpected eof while reading".
+     */
+    boolean failedInHandshake(Throwable e) {
+        return e instanceof SSLException && isSsl() && tls == null
+                && !String.valueOf(e.getMessage()).contains("unexpected eof")
+                && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE));
     }
 
     String remoteHost() {

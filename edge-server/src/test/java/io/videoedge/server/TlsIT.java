@@ -1,6 +1,7 @@
 package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,9 +63,29 @@ class TlsIT {
     }
 
     @Test
-    void tls11AndOlderAreRefused() throws Exception {
+    void tls11AndOlderAreRefusedAndCountedAsHandshakeFailures() throws Exception {
+        double failuresBefore = edge.metric("videoedge_tls_handshake_failures_total");
         Tools.Result r = Tools.run(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + edge.httpsPort, "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"), new byte[0], null);
         assertThat(r.all()).doesNotContain("New, TLSv1.1").doesNotContain("HTTP/1.1 200");
+        await().untilAsserted(() -> assertThat(edge.metric("videoedge_tls_handshake_failures_total")).isEqualTo(failuresBefore + 1));
+        assertThat(sClient("-tls1_3").all()).contains("HTTP/1.1 200 OK");
+    }
+
+    @Test
+    void plainHttpOnTheTlsPortIsAHandshakeFailureAndAClientThatJustClosesIsNot() throws Exception {
+        double failuresBefore = edge.metric("videoedge_tls_handshake_failures_total");
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", edge.httpsPort)) {
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            assertThat(s.getInputStream().readAllBytes()).doesNotContain("HTTP/1.1".getBytes(StandardCharsets.US_ASCII));
+        }
+        await().untilAsserted(() -> assertThat(edge.metric("videoedge_tls_handshake_failures_total")).isEqualTo(failuresBefore + 1));
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", edge.httpsPort)) {
+            s.shutdownOutput(); // a TCP health check: connect, close (OpenSSL may answer with an alert)
+            s.getInputStream().readAllBytes();
+        }
+        assertThat(sClient("-tls1_2").all()).contains("HTTP/1.1 200 OK");
+        assertThat(edge.metric("videoedge_tls_handshake_failures_total")).isEqualTo(failuresBefore + 1);
     }
 
     @ParameterizedTest(name = "{0}")

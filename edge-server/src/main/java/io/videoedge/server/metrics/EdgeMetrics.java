@@ -50,6 +50,7 @@ public final class EdgeMetrics {
     private final CounterDataPoint[] sourceBytes = new CounterDataPoint[Source.values().length];
     private final Counter tlsSessions;
     private final CounterDataPoint earlyData;
+    private final CounterDataPoint handshakeFailures;
     private final CounterDataPoint rejectedConnections;
     private final Info nativeLibrary;
     private final Info selectorCpus;
@@ -75,6 +76,9 @@ public final class EdgeMetrics {
                 .labelNames("protocol", "resumed", "ktls").register(registry);
         earlyData = Counter.builder().name("videoedge_tls_early_data_requests_total")
                 .help("Requests received as TLS 1.3 early data (0-RTT)").register(registry);
+        handshakeFailures = Counter.builder().name("videoedge_tls_handshake_failures_total")
+                .help("TLS connections that failed before the handshake completed with a TLS error (bad certificate alert, no common protocol or cipher, not TLS at all); clients that just close are not counted")
+                .register(registry);
         rejectedConnections = Counter.builder().name("videoedge_connections_rejected_total")
                 .help("Connections closed at accept because limits.maxConnections was reached").register(registry);
         nativeLibrary = Info.builder().name("videoedge_native_library_info")
@@ -118,6 +122,10 @@ public final class EdgeMetrics {
 
     public void earlyDataRequest() {
         earlyData.inc();
+    }
+
+    public void tlsHandshakeFailure() {
+        handshakeFailures.inc();
     }
 
     public void rejectedConnection() {

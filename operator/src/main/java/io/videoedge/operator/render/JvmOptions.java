@@ -52,6 +52,8 @@ public record JvmOptions(long heapBytes, long directBytes) {
         "-Xmx" + Quantities.jvmSize(heapBytes),
         "-XX:MaxDirectMemorySize=" + Quantities.jvmSize(Math.max(directBytes, 0)),
         "-XX:+UseG1GC",
+        // the JDK's per-thread temporary direct buffers stay small: the server's I/O goes through its own pool
+        "-Djdk.nio.maxCachedBufferSize=65536",
         "-XX:+AlwaysPreTouch",
         // a process past its memory is restarted by the kubelet rather than limping on
         "-XX:+ExitOnOutOfMemoryError",

@@ -12,7 +12,7 @@ class JvmOptionsTest {
     JvmOptions jvm = JvmOptions.forMemory(1024 * MI);
     assertThat(jvm.heapBytes()).isEqualTo(256 * MI);
     assertThat(jvm.directBytes()).isEqualTo((1024 - 256 - 192) * MI);
-    assertThat(jvm.flags("")).isEqualTo("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m -XX:+UseG1GC "
+    assertThat(jvm.flags("")).isEqualTo("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m -XX:+UseG1GC -Djdk.nio.maxCachedBufferSize=65536 "
         + "-XX:+AlwaysPreTouch -XX:+ExitOnOutOfMemoryError -XX:+PerfDisableSharedMem");
   }
 
