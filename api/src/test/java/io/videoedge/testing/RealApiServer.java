@@ -151,13 +151,18 @@ public final class RealApiServer {
     cmd.add(kubectl.toString());
     cmd.add("--kubeconfig=" + kubeconfigFile);
     cmd.addAll(List.of(args));
+    return run(Duration.ofSeconds(60), cmd);
+  }
+
+  /** Runs a command with a deadline; its output goes through files, so a chatty child never blocks on a pipe. */
+  public static Result run(Duration timeout, List<String> cmd) {
     try {
-      Path out = Files.createTempFile("kubectl", ".out");
-      Path err = Files.createTempFile("kubectl", ".err");
+      Path out = Files.createTempFile("cmd", ".out");
+      Path err = Files.createTempFile("cmd", ".err");
       Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-      if (!p.waitFor(Duration.ofSeconds(60).toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 60 s");
+        throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeout.toSeconds() + " s");
       }
       Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
       Files.delete(out);

@@ -18,13 +18,13 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
 import io.videoedge.testing.RealApiServer;
+import io.videoedge.testing.RealApiServer.Result;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -234,26 +234,6 @@ class ChartIT {
   }
 
   private static Result run(String... cmd) {
-    try {
-      Path out = Files.createTempFile("cmd", ".out");
-      Path err = Files.createTempFile("cmd", ".err");
-      Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError(String.join(" ", cmd) + " did not finish in 120 s");
-      }
-      Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-      Files.delete(out);
-      Files.delete(err);
-      return r;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
-  private record Result(int exitCode, String stdout, String stderr) {
+    return RealApiServer.run(Duration.ofSeconds(120), List.of(cmd));
   }
 }
