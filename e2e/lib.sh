@@ -48,6 +48,13 @@ k() { "$BIN_DIR/kubectl" "$@"; }
 helm() { "$BIN_DIR/helm" "$@"; }
 kind() { "$BIN_DIR/kind" "$@"; }
 image() { echo "$IMAGE_PREFIX$1:$IMAGE_TAG"; }
+# node_image_digest REF: the digest of REF in the kind node's containerd (docker.io/ as containerd names it)
+node_image_digest() {
+  local ref=$1 first=${1%%/*}
+  if [[ $ref != */* ]]; then ref=docker.io/library/$ref
+  elif [[ $first != *.* && $first != *:* && $first != localhost ]]; then ref=docker.io/$ref; fi
+  node_exec ctr -n k8s.io images ls "name==$ref" 2>/dev/null | awk 'NR > 1 {print $3}'
+}
 
 # ---- output
 say() { printf '%s\n' "$*" >&2; }
@@ -193,6 +200,20 @@ install_chart() {
     --set nodeAgent.resources.requests.cpu=10m \
     --set monitoring.enabled="$mon" --set monitoring.interval=10s \
     "$@"
+  # a rebuilt image under the same tag leaves the pod specs as they were, so helm rolls nothing: restart
+  # what runs another image than the one just loaded (digests as the node's containerd knows them)
+  local w i obj c want have
+  for w in operator:deployment/$RELEASE-operator:operator node-tuning:daemonset/$RELEASE-node-agent:node-agent; do
+    IFS=: read -r i obj c <<<"$w"
+    want=$(node_image_digest "$(image "$i")")
+    have=$(k -n "$CHART_NS" get pods -l "app.kubernetes.io/instance=$RELEASE,app.kubernetes.io/component=$c" \
+      -o jsonpath='{range .items[*]}{.status.containerStatuses[*].imageID}{"\n"}{end}' | sed 's/.*@//' | sort -u)
+    if [ -n "$want" ] && [ -n "$have" ] && [ "$have" != "$want" ]; then
+      say "$obj runs ${have:0:19}..., not the loaded $(image "$i") (${want:0:19}...): restarting it"
+      k -n "$CHART_NS" rollout restart "$obj"
+      k -n "$CHART_NS" rollout status "$obj" --timeout="${E2E_TIMEOUT}s"
+    fi
+  done
   k -n "$CHART_NS" get pods -o wide
 }
 
@@ -224,6 +245,15 @@ install_prerequisites() {
 
 apply_videoedge() {
   k apply -f "$VE_MANIFEST"
+  # an edge server still running an image that a rebuild replaced under the same tag: replace its pod
+  local want p
+  want=$(node_image_digest "$(image edge-server)")
+  for p in $(edge_pods -o jsonpath='{range .items[*]}{.metadata.name}={.status.containerStatuses[0].imageID}{"\n"}{end}'); do
+    if [ -n "$want" ] && [ "${p##*@}" != "$want" ] && [[ $p == *@* ]]; then
+      say "pod ${p%%=*} runs an older $(image edge-server): deleting it (its DaemonSet makes a new one)"
+      k -n "$VE_NS" delete pod "${p%%=*}"
+    fi
+  done
 }
 
 wait_videoedge_ready() {
@@ -279,4 +309,10 @@ nt_setting() {
 # the sysctls the VideoEdge declares, one "name=value" a line
 ve_sysctls() { k -n "$VE_NS" get ve "$VE_NAME" -o json | jq -r '.spec.tuning.sysctls // {} | to_entries[] | "\(.key)=\(.value)"'; }
 # the edge server's java process in the node (its PID in the node's PID namespace)
-edge_pid() { node_exec pgrep -f '^java .*io.videoedge.server.EdgeServerMain' | head -n1; }
+# (the origin runs the same image: pick the process in the edge-server pod's cgroup)
+edge_pid() {
+  local uid
+  uid=$(edge_pods -o jsonpath='{.items[0].metadata.uid}')
+  node_exec sh -c "for p in \$(pgrep -f '^java .*io.videoedge.server.EdgeServerMain'); do
+    grep -qE 'pod(${uid}|${uid//-/_})' /proc/\$p/cgroup && echo \$p; done" | head -n1
+}

@@ -15,6 +15,7 @@ ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
 mkdir -p "$ARTIFACTS"
 : >"$STATE_DIR/stages"
+rm -f "$STATE_DIR/ready-seconds"
 CREATED_CLUSTER=0
 SCENARIO_NOW=setup
 
@@ -49,7 +50,8 @@ collect_artifacts() {
     node_exec cat /var/lib/videoedge/agent/journal.json
   } >"$d/node/state.txt" 2>&1 || true
   cp "$STATE_DIR/originals" "$d/node/originals-before-install.txt" 2>/dev/null || true
-  kind export logs "$d/kind" --name "$KIND_CLUSTER" >/dev/null 2>&1 || say "(kind export logs failed)"
+  # (the offline node image has no crictl: kind export logs then ends with an error after exporting the rest)
+  kind export logs "$d/kind" --name "$KIND_CLUSTER" >"$d/kind-export.log" 2>&1 || [ -d "$d/kind" ] || say "(kind export logs failed: $d/kind-export.log)"
 }
 
 on_exit() {
@@ -72,6 +74,7 @@ on_exit() {
   say "stage times (s):"
   awk '{printf "  %-28s %5s %s\n", $1, $2, $3}' "$STATE_DIR/stages" >&2
   printf '  %-28s %5s\n' total $((SECONDS - T0)) >&2
+  [ ! -s "$STATE_DIR/ready-seconds" ] || say "VideoEdge applied -> Ready: $(cat "$STATE_DIR/ready-seconds")s"
   cp "$STATE_DIR/stages" "$ARTIFACTS/stages.txt" 2>/dev/null
   if [ "$rc" -ne 0 ]; then
     say "artifacts: $ARTIFACTS"
