@@ -5,7 +5,7 @@
 # output, the VideoEdge and NodeTuning YAML and `kind export logs` into _artifacts/e2e-<timestamp>.
 #   E2E_SCENARIOS="10 20"   run only the scenarios whose names start with these numbers (setup always runs)
 #   E2E_KEEP_CLUSTER=1      keep a cluster this run created (default: deleted at the end, pass or fail)
-#   E2E_KEEP=1              keep everything as it is on failure (no cleanup; vm.* sysctls may stay changed)
+#   E2E_KEEP=1              keep everything as it is at the end (no cleanup; vm.* sysctls may stay changed)
 # and the settings listed in e2e/lib.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -61,13 +61,15 @@ on_exit() {
     say ""
     say "E2E FAILED in '$SCENARIO_NOW' (rc=$rc) after $((SECONDS - T0))s"
     if [ -s "$KIND_KUBECONFIG" ]; then collect_artifacts; fi
-    if [ "${E2E_KEEP:-0}" != 1 ] && [ -s "$KIND_KUBECONFIG" ]; then
-      say "cleanup: deleting the VideoEdge so the agent restores the node (E2E_KEEP=1 skips this)"
-      E2E_TIMEOUT=90 delete_videoedge >/dev/null 2>&1
-      restore_global_sysctls
-    fi
   fi
-  if [ "$CREATED_CLUSTER" = 1 ] && [ "${E2E_KEEP_CLUSTER:-0}" != 1 ] && { [ "$rc" -eq 0 ] || [ "${E2E_KEEP:-0}" != 1 ]; }; then
+  # the VideoEdge is gone after scenario 90; after a failure or a partial run (E2E_SCENARIOS) delete it
+  # here, so the agent gives the node (and this machine's vm.* sysctls) its values back
+  if [ "${E2E_KEEP:-0}" != 1 ] && [ -s "$KIND_KUBECONFIG" ] && k -n "$VE_NS" get ve "$VE_NAME" >/dev/null 2>&1; then
+    say "cleanup: deleting the VideoEdge so the agent restores the node (E2E_KEEP=1 keeps it)"
+    E2E_TIMEOUT=90 delete_videoedge >/dev/null 2>&1
+    restore_global_sysctls
+  fi
+  if [ "$CREATED_CLUSTER" = 1 ] && [ "${E2E_KEEP_CLUSTER:-0}" != 1 ] && [ "${E2E_KEEP:-0}" != 1 ]; then
     timed cluster-delete "$ROOT/hack/kind-down.sh"
   fi
   say ""
