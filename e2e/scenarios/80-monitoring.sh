@@ -14,32 +14,46 @@ ip=$(node_ip)
 
 assert_eq "PodMonitor created by the operator" "podmonitor.monitoring.coreos.com/$VE_NAME-edge-server" \
   "$(k -n "$VE_NS" get podmonitor "$VE_NAME-edge-server" -o name)"
-# The operator writes Prometheus' config into a Secret as soon as the PodMonitor exists; the kubelet
-# refreshes the Secret volume only at its next sync of the pod (up to a minute or two), and the config
-# reloader waits for that. An annotation change is a pod update: the kubelet syncs it (and its
-# volumes) now.
-k -n "$PROM_NS" annotate pod prometheus-e2e-0 --overwrite "videoedge.io/e2e-resync=$(date +%s)" >/dev/null
+# The Prometheus Operator writes Prometheus' config into a Secret as soon as a PodMonitor appears; the
+# kubelet refreshes the Secret volume only at its next sync of the pod (a minute or more), and the
+# config reloader waits for that. While the loaded config lacks a pool, the pod's annotation is touched:
+# a pod update, which the kubelet syncs (volumes included) at once. Prometheus still has to load the
+# config, discover the pod and scrape it.
+resync() { # at most every 15 s (the checks run in subshells: the time is kept in a file)
+  local now last
+  now=$(date +%s); last=$(cat "$STATE_DIR/prometheus-resync" 2>/dev/null || echo 0)
+  (( now - last >= 15 )) || return 0
+  echo "$now" >"$STATE_DIR/prometheus-resync"
+  k -n "$PROM_NS" annotate pod prometheus-e2e-0 --overwrite "videoedge.io/e2e-resync=$now" >/dev/null
+}
 pools=("podMonitor/$VE_NS/$VE_NAME-edge-server/0" "podMonitor/$CHART_NS/$RELEASE-node-agent/0" "serviceMonitor/$CHART_NS/$RELEASE-operator/0")
 for pool in "${pools[@]}"; do
   up() {
     prom_api targets | jq -e --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p)] | length > 0 and all(.health == "up")' >/dev/null \
-      || { prom_api targets | jq -c --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p) | {health, lastError, scrapeUrl}]'; return 1; }
+      && return 0
+    prom_api status/config | jq -r .data.yaml | grep -qF "job_name: $pool" || { resync; echo "job $pool not in the loaded config yet"; return 1; }
+    prom_api targets | jq -c --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p) | {health, lastError, scrapeUrl}]'
+    return 1
   }
   wait_until "target $pool up" "$E2E_TIMEOUT" up
   info "$(prom_api targets | jq -r --arg p "$pool" '.data.activeTargets[] | select(.scrapePool == $p) | "\(.scrapeUrl) \(.health)"')"
 done
 
-# throughput: 18 MiB of requests, then wait until Prometheus has scraped them (the counter it stores grew
-# by at least that much) and computes a rate > 0 from them
-q='sum(rate(videoedge_http_response_body_bytes_total[1m]))'
+# throughput: 18 MiB of requests, then wait until Prometheus has scraped them (the stored counter of the
+# serving pod grew by at least that much: by pod, since a replaced pod's series restarts from 0 while the
+# old one is still the latest sample for a while) and computes a rate > 0
+pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
+q="sum(rate(videoedge_http_response_body_bytes_total{pod=\"$pod\"}[1m]))"
 promq() { prom_api "query?query=$(jq -rn --arg q "$1" '$q | @uri')"; }
-total() { promq 'sum(videoedge_http_response_body_bytes_total)' | jq -r '.data.result[0].value[1] // "0"'; }
+total() { promq "sum(videoedge_http_response_body_bytes_total{pod=\"$pod\"})" | jq -r '.data.result[0].value[1] // "0"'; }
 t0=$(total)
 curl -sS --max-time 30 -o /dev/null "http://$ip:$HTTP_PORT/bench/seg-16m.m4s"
 curl -sS --max-time 30 --cacert "$(ca_file)" -o /dev/null "https://$ip:$HTTPS_PORT/bench/seg-2m.m4s"
-info "requested 16 MiB over HTTP and 2 MiB over HTTPS; Prometheus had $t0 bytes"
+info "requested 16 MiB over HTTP and 2 MiB over HTTPS from pod $pod; Prometheus had $t0 bytes of it"
 scraped() {
   local t
+  # a little traffic on every check, so that two scrapes of this pod always differ
+  curl -sS --max-time 10 -o /dev/null "http://$ip:$HTTP_PORT/hls/seg-00002.m4s"
   t=$(total)
   awk -v a="$t" -v b="$t0" 'BEGIN {exit !(a - b >= 18 * 1048576)}' || { echo "bytes in Prometheus: $t (before: $t0)"; return 1; }
   promq "$q" | jq -e '.data.result[0].value[1] | tonumber > 0' >/dev/null
@@ -47,7 +61,7 @@ scraped() {
 wait_until "Prometheus has the 18 MiB and $q > 0" "$E2E_TIMEOUT" scraped
 r=$(promq "$q" | jq -r '.data.result[0].value[1]')
 pass "edge throughput seen by Prometheus: $(awk -v r="$r" 'BEGIN {printf "%.2f MiB/s", r / 1048576}') (rate over 1m)"
-byvia=$(promq 'sum by (via) (videoedge_http_response_body_bytes_total)' \
+byvia=$(promq "sum by (via) (videoedge_http_response_body_bytes_total{pod=\"$pod\"})" \
   | jq -r '.data.result[] | "\(.metric.via)=\(.value[1])"' | tr '\n' ' ')
 info "bytes by path: $byvia"
 assert_match "bytes sent by sendfile (HTTP) and tls_copy (HTTPS) are series" "sendfile=[1-9].*tls_copy=[1-9]" "$byvia"
