@@ -16,9 +16,10 @@ up() {
   timed prometheus-operator install_prometheus_operator
   timed chart install_chart >"$STATE_DIR/helm.log"
   timed prerequisites install_prerequisites
-  if [ "$E2E_MONITORING" = 1 ]; then timed prometheus install_prometheus; fi
   timed videoedge apply_videoedge
   timed videoedge-ready wait_videoedge_ready
+  # after the VideoEdge, so that its first config has the edge server's PodMonitor (see run.sh)
+  if [ "$E2E_MONITORING" = 1 ]; then timed prometheus install_prometheus; fi
   show
 }
 

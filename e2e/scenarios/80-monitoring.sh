@@ -14,24 +14,12 @@ ip=$(node_ip)
 
 assert_eq "PodMonitor created by the operator" "podmonitor.monitoring.coreos.com/$VE_NAME-edge-server" \
   "$(k -n "$VE_NS" get podmonitor "$VE_NAME-edge-server" -o name)"
-# The Prometheus Operator writes Prometheus' config into a Secret as soon as a PodMonitor appears; the
-# kubelet refreshes the Secret volume only at its next sync of the pod (a minute or more), and the
-# config reloader waits for that. While the loaded config lacks a pool, the pod's annotation is touched:
-# a pod update, which the kubelet syncs (volumes included) at once. Prometheus still has to load the
-# config, discover the pod and scrape it.
-resync() { # at most every 15 s (the checks run in subshells: the time is kept in a file)
-  local now last
-  now=$(date +%s); last=$(cat "$STATE_DIR/prometheus-resync" 2>/dev/null || echo 0)
-  (( now - last >= 15 )) || return 0
-  echo "$now" >"$STATE_DIR/prometheus-resync"
-  k -n "$PROM_NS" annotate pod prometheus-e2e-0 --overwrite "videoedge.io/e2e-resync=$now" >/dev/null
-}
 pools=("podMonitor/$VE_NS/$VE_NAME-edge-server/0" "podMonitor/$CHART_NS/$RELEASE-node-agent/0" "serviceMonitor/$CHART_NS/$RELEASE-operator/0")
 for pool in "${pools[@]}"; do
   up() {
     prom_api targets | jq -e --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p)] | length > 0 and all(.health == "up")' >/dev/null \
       && return 0
-    prom_api status/config | jq -r .data.yaml | grep -qF "job_name: $pool" || { resync; echo "job $pool not in the loaded config yet"; return 1; }
+    prom_api status/config | jq -r .data.yaml | grep -qF "job_name: $pool" || { echo "job $pool not in the loaded config"; return 1; }
     prom_api targets | jq -c --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p) | {health, lastError, scrapeUrl}]'
     return 1
   }
