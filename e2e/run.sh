@@ -115,6 +115,8 @@ clean_start() {
 timed clean-start clean_start
 # a short drift interval for the drift scenario, monitoring every 10s
 timed chart install_chart --set nodeAgent.driftInterval=5s >"$ARTIFACTS/helm.log"
+# the chart's own test pod (the operator answers /readyz and serves metrics)
+timed helm-test helm test "$RELEASE" --namespace "$CHART_NS" --logs --timeout "${E2E_TIMEOUT}s" >>"$ARTIFACTS/helm.log"
 timed prerequisites install_prerequisites
 
 apply_and_wait() {
