@@ -148,3 +148,16 @@ prometheus-up: ## Install the Prometheus Operator into the kind cluster (no regi
 .PHONY: kind-down
 kind-down: ## Delete the kind cluster KIND_CLUSTER (kept with USE_EXISTING_CLUSTER=1)
 	@hack/kind-down.sh
+
+##@ End-to-end (kind)
+.PHONY: e2e
+e2e: java ## End-to-end tests on kind: cluster, images, chart, a VideoEdge, e2e/scenarios/*; artifacts in _artifacts/ on failure (USE_EXISTING_CLUSTER=1 reuses the cluster)
+	@e2e/run.sh
+
+.PHONY: demo
+demo: java ## kind cluster with VideoEdge, Prometheus and an example VideoEdge serving sample content; prints what to try
+	@e2e/demo.sh up
+
+.PHONY: demo-down
+demo-down: ## Remove the demo: the VideoEdge first (the node's originals restored), then the cluster (kept with USE_EXISTING_CLUSTER=1)
+	@e2e/demo.sh down

@@ -1,5 +1,7 @@
 package io.videoedge.server;
 
+import java.io.IOException;
+
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -60,7 +62,15 @@ public final class EdgeServerMain implements Callable<Integer> {
             System.out.println("configuration " + config + " is valid; native library " + nr.origin() + " " + nr.buildInfo());
             return 0;
         }
-        EdgeService service = EdgeService.start(c);
+        EdgeService service;
+        try {
+            service = EdgeService.start(c);
+        } catch (IOException | RuntimeException e) {
+            // one line a person can act on (the cause chain is in the structured log line)
+            System.err.println("edge server failed to start: " + e.getMessage());
+            log.atError().setCause(e).addKeyValue("reason", e.getMessage()).log("failed to start");
+            return 1;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(service::shutdown, "edge-shutdown"));
         service.awaitShutdown();
         return 0;

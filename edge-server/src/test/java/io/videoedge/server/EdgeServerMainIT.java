@@ -54,4 +54,26 @@ class EdgeServerMainIT {
         assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(r.stdout()).contains("is valid").contains("native library videoedge-built one-nio=2.3.0");
     }
+
+    @Test
+    void anUnusableDiskCacheDirectoryExitsWith1NamingTheFieldInOneLine(@TempDir Path dir) throws Exception {
+        int port;
+        int adminPort;
+        try (ServerSocket probe = new ServerSocket(0); ServerSocket adminProbe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+            adminPort = adminProbe.getLocalPort();
+        }
+        Path notADirectory = Files.writeString(dir.resolve("cache"), "a file");
+        Path config = dir.resolve("edge.yaml");
+        Files.writeString(config, "acceptors:\n- port: " + port + "\nadmin:\n  port: " + adminPort + "\ncontent:\n  root: " + dir
+                + "\ncache:\n  disk:\n    path: " + notADirectory + "\norigin:\n  url: http://127.0.0.1:9\n");
+        Tools.Result r = main("--config", config.toString());
+        assertThat(r.exitCode()).as(r.all()).isEqualTo(1);
+        assertThat(r.stderr()).contains("edge server failed to start: cache.disk.path " + notADirectory + ": "
+                + "cannot create " + notADirectory.resolve("data"));
+        assertThat(r.stderr()).doesNotContain("\tat java.base/");
+        try (ServerSocket stillFree = new ServerSocket(port)) {
+            assertThat(stillFree.getLocalPort()).isEqualTo(port);
+        }
+    }
 }

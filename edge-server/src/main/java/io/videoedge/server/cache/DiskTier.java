@@ -62,9 +62,13 @@ public final class DiskTier {
     /** Opens (creating) the cache directory and re-indexes what a previous run left. */
     public static DiskTier open(Path dir, long budget, BufferPool buffers) throws IOException {
         DiskTier t = new DiskTier(dir, budget);
+        try {
+            Files.createDirectories(t.data);
+            Files.createDirectories(t.tmp);
+        } catch (IOException e) {
+            throw new IOException(unusable(dir, e), e);
+        }
         t.janitor.start();
-        Files.createDirectories(t.data);
-        Files.createDirectories(t.tmp);
         try (Stream<Path> leftovers = Files.list(t.tmp)) {
             for (Path p : (Iterable<Path>) leftovers::iterator) {
                 Files.deleteIfExists(p); // fills that never completed
@@ -72,6 +76,37 @@ public final class DiskTier {
         }
         t.reindex(buffers);
         return t;
+    }
+
+    /**
+     * Why the cache directory cannot be used, naming the config field and what to fix; e.g. a hostPath the
+     * kubelet created for root while the server runs as another user.
+     */
+    static String unusable(Path dir, IOException e) {
+        StringBuilder sb = new StringBuilder("cache.disk.path ").append(dir).append(": ");
+        if (e instanceof java.nio.file.AccessDeniedException denied) {
+            sb.append("not writable by this process (uid ").append(uid()).append(')');
+            try {
+                sb.append("; the directory is owned by ").append(Files.getOwner(dir).getName()).append(" with mode ")
+                        .append(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+            } catch (IOException | UnsupportedOperationException ignored) {
+                // the owner is only a hint
+            }
+            sb.append(": make it writable by the server's user (").append(denied.getFile()).append(')');
+        } else if (e instanceof java.nio.file.FileSystemException f) {
+            sb.append("cannot create ").append(f.getFile()).append(f.getReason() == null ? "" : ": " + f.getReason());
+        } else {
+            sb.append("cannot create the cache directories: ").append(e);
+        }
+        return sb.toString();
+    }
+
+    private static String uid() {
+        try {
+            return String.valueOf(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return "?";
+        }
     }
 
     private void reindex(BufferPool buffers) throws IOException {

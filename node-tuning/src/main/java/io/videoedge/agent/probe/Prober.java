@@ -195,17 +195,37 @@ public final class Prober {
     return mods;
   }
 
-  /** Finds the pod's cgroup under both kubelet cgroup drivers (cgroupfs and systemd) and all QoS classes. */
+  /**
+   * Finds the pod's cgroup under both kubelet cgroup drivers (cgroupfs and systemd), all QoS classes and
+   * any kubelet {@code cgroupRoot}: the pods' parent is {@code kubepods} (cgroupfs) or
+   * {@code kubepods.slice} (systemd) at the top, or below the cgroupRoot, e.g. kind's {@code /kubelet}:
+   * {@code kubelet/kubepods/pod<uid>} or {@code kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod<uid>.slice}.
+   */
   private PodFacts pod(String uid, String cgroupVersion) {
     String base = cgroupVersion.equals("v1") ? "sys/fs/cgroup/cpuset/" : "sys/fs/cgroup/";
-    String u = uid.replace('-', '_');
-    List<String> candidates = List.of(
-        "kubepods/pod" + uid, "kubepods/burstable/pod" + uid, "kubepods/besteffort/pod" + uid,
-        "kubepods.slice/kubepods-pod" + u + ".slice",
-        "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + u + ".slice",
-        "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" + u + ".slice");
+    String cgroupfsName = "pod" + uid;
+    String systemdSuffix = "-pod" + uid.replace('-', '_') + ".slice";
+    List<String> candidates = new ArrayList<>();
+    for (String kubepods : kubepodsDirs(base)) {
+      candidates.add(kubepods);
+      for (String qos : fs.list(base + kubepods)) {
+        // QoS classes: kubepods/burstable, kubepods.slice/kubepods-burstable.slice (and besteffort)
+        if (qos.endsWith("burstable") || qos.endsWith("besteffort") || qos.endsWith("-burstable.slice")
+            || qos.endsWith("-besteffort.slice")) {
+          candidates.add(kubepods + "/" + qos);
+        }
+      }
+    }
+    List<String> found = new ArrayList<>();
+    for (String parent : candidates) {
+      for (String child : fs.list(base + parent)) {
+        if (child.equals(cgroupfsName) || child.endsWith(systemdSuffix)) {
+          found.add(parent + "/" + child);
+        }
+      }
+    }
     String cpusFile = cgroupVersion.equals("v1") ? "cpuset.cpus" : "cpuset.cpus.effective";
-    for (String c : candidates) {
+    for (String c : found) {
       String dir = base + c;
       if (!fs.isDirectory(dir)) {
         continue;
@@ -228,6 +248,34 @@ public final class Prober {
           .orElse(null), fs.readIfPresent(dir + "/cpuset.memory_spread_page").map(String::strip).orElse(null));
     }
     return new PodFacts(uid, null, CpuSet.empty(), null, null);
+  }
+
+  /**
+   * The kubelet's pod parents under {@code base}, relative to it: {@code kubepods} or {@code kubepods.slice}
+   * at the top or one or two levels below (a cgroupRoot such as {@code /kubelet} or {@code /a/b}), and their
+   * systemd forms under a cgroupRoot ({@code kubelet.slice/kubelet-kubepods.slice}).
+   */
+  private List<String> kubepodsDirs(String base) {
+    List<String> out = new ArrayList<>();
+    List<String> level = List.of("");
+    for (int depth = 0; depth < 3 && !level.isEmpty(); depth++) {
+      List<String> next = new ArrayList<>();
+      for (String dir : level) {
+        for (String child : fs.list(base + dir)) {
+          String rel = dir.isEmpty() ? child : dir + "/" + child;
+          if (!fs.isDirectory(base + rel)) {
+            continue;
+          }
+          if (child.equals("kubepods") || child.equals("kubepods.slice") || child.endsWith("-kubepods.slice")) {
+            out.add(rel);
+          } else if (!child.startsWith("system.slice") && !child.startsWith("user.slice")) {
+            next.add(rel);
+          }
+        }
+      }
+      level = next;
+    }
+    return out;
   }
 
   private static List<String> words(String s) {

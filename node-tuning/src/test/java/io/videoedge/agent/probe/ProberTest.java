@@ -70,6 +70,44 @@ class ProberTest {
   }
 
   @Test
+  void podCgroupIsFoundBelowAKubeletCgroupRootAsKindConfiguresIt() {
+    // kind: cgroupDriver systemd, cgroupRoot /kubelet (seen on a kind v0.33 node with cgroup v1); the
+    // cgroupfs-style kubelet/ directory of the same root exists too and holds no pods
+    FakeNode node = new FakeNode(root).cpus(2)
+        .file("sys/fs/cgroup/cpuset/kubelet/cpuset.cpus", "0-1")
+        .file("sys/fs/cgroup/cpuset/system.slice/containerd.service/cpuset.cpus", "0-1")
+        .file("sys/fs/cgroup/cpuset/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/cpuset.cpus", "0-1")
+        .file("sys/fs/cgroup/cpuset/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod1234_ab.slice/cpuset.cpus", "0-1")
+        .file("sys/fs/cgroup/cpuset/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod1234_ab.slice/"
+            + "cri-containerd-c1.scope/cpuset.cpus", "1")
+        .file("sys/fs/cgroup/cpuset/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod1234_ab.slice/"
+            + "cpuset.sched_relax_domain_level", "-1");
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of(), Set.of(), "1234-ab"));
+    PodFacts pod = f.pod().orElseThrow();
+    assertThat(pod.found()).isTrue();
+    assertThat(pod.cpusetDir())
+        .isEqualTo("sys/fs/cgroup/cpuset/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod1234_ab.slice");
+    assertThat(pod.cpus().toList()).isEqualTo("1");
+    assertThat(pod.relaxDomainLevel()).isEqualTo("-1");
+  }
+
+  @Test
+  void burstablePodCgroupIsFoundBelowACgroupfsCgroupRoot() {
+    FakeNode node = new FakeNode(root).cpus(4)
+        .file("sys/fs/cgroup/cpuset/custom/kubepods/burstable/pod1234-ab/cpuset.cpus", "0-3");
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of(), Set.of(), "1234-ab"));
+    assertThat(f.pod().orElseThrow().cpusetDir()).isEqualTo("sys/fs/cgroup/cpuset/custom/kubepods/burstable/pod1234-ab");
+  }
+
+  @Test
+  void anotherPodsCgroupIsNotTakenForTheServerPod() {
+    FakeNode node = new FakeNode(root).cpus(4)
+        .file("sys/fs/cgroup/cpuset/kubepods.slice/kubepods-pod9999_zz.slice/cpuset.cpus", "1");
+    NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of(), Set.of(), "1234-ab"));
+    assertThat(f.pod().orElseThrow().found()).isFalse();
+  }
+
+  @Test
   void kernelTlsIsLoadableWhenTheModuleFileIsInstalledAndAvailableWhenTheUlpIsRegistered() {
     FakeNode node = new FakeNode(root).installedModule("tls", "kernel/net/tls/tls.ko.xz");
     Prober prober = new Prober(new HostFs(root), new FakeCommands(node));

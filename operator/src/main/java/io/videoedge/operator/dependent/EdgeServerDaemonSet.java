@@ -1,5 +1,6 @@
 package io.videoedge.operator.dependent;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -41,6 +42,7 @@ import java.util.Map;
 @KubernetesDependent(informer = @Informer(labelSelector = Names.EDGE_SERVER_SELECTOR))
 public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonSet, VideoEdge> {
   static final String CONTAINER = "edge-server";
+  static final String INIT_CACHE_DIR = "cache-dir";
   /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
   public static final String ENV_NUMA_INTERLEAVE = "VIDEOEDGE_NUMA_INTERLEAVE";
   /** Read by the `java` launcher itself, whatever the entry point. */
@@ -83,13 +85,14 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
           // a non-root process gets NET_BIND_SERVICE only from file capabilities on the image's java,
           // which no_new_privs would ignore: allow escalation only when a port below 1024 needs it
           .withAllowPrivilegeEscalation(needsPrivilegedPort(spec))
-          .withNewCapabilities().withDrop("ALL").withAdd("NET_BIND_SERVICE").endCapabilities()
+          .withNewCapabilities().withDrop("ALL").withAdd(capabilities(spec)).endCapabilities()
           .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
         .endSecurityContext()
         .withVolumeMounts(mounts(spec, https))
         .build();
 
     var pod = new PodSpecBuilder()
+        .withInitContainers(cacheDirOwner(spec, container.getImage(), resources))
         .withHostNetwork(true)
         .withDnsPolicy("ClusterFirstWithHostNet")
         .withEnableServiceLinks(false)
@@ -135,6 +138,51 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
           .endTemplate()
         .endSpec()
         .build();
+  }
+
+  /**
+   * NET_BIND_SERVICE: the image's java carries it as a file capability (a port below 1024), and exec fails
+   * when it is not in the bounding set. SYS_NICE with numaInterleave: the container runtime's default
+   * seccomp profile (RuntimeDefault) allows set_mempolicy/mbind only to containers that have it, so
+   * `numactl --interleave=all` is refused without it. The server runs as non-root and gets neither as an
+   * effective capability (no ambient capabilities); they only open the bounding set and the seccomp filter.
+   */
+  static List<String> capabilities(VideoEdgeSpec spec) {
+    List<String> caps = new ArrayList<>(List.of("NET_BIND_SERVICE"));
+    if (Boolean.TRUE.equals(spec.tuning().numaInterleave())) {
+      caps.add("SYS_NICE");
+    }
+    return caps;
+  }
+
+  /**
+   * With an origin the server writes its disk cache into the hostPath server.cache.disk.path, which the
+   * kubelet creates (DirectoryOrCreate) owned by root, mode 0755: the non-root server could not write it
+   * and would exit at start. This init container hands the directory (not its content: what is in it
+   * was written by the server) to the server's user. Root with CHOWN only; the same resources as the
+   * server, so the pod stays Guaranteed. None without an origin: nothing is written there then.
+   */
+  static List<Container> cacheDirOwner(VideoEdgeSpec spec, String image, Map<String, Quantity> resources) {
+    if (spec.server().origin() == null || spec.server().origin().url() == null) {
+      return List.of();
+    }
+    String owner = EdgeServerLayout.RUN_AS_USER + ":" + EdgeServerLayout.RUN_AS_USER;
+    return List.of(new ContainerBuilder()
+        .withName(INIT_CACHE_DIR)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withCommand("chown", owner, EdgeServerLayout.CACHE_DIR)
+        .withNewResources().withRequests(resources).withLimits(resources).endResources()
+        .withNewSecurityContext()
+          .withRunAsUser(0L)
+          .withRunAsNonRoot(false)
+          .withReadOnlyRootFilesystem(true)
+          .withAllowPrivilegeEscalation(false)
+          .withNewCapabilities().withDrop("ALL").withAdd("CHOWN").endCapabilities()
+          .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .withVolumeMounts(mount("cache", EdgeServerLayout.CACHE_DIR, false, null))
+        .build());
   }
 
   private static List<EnvVar> env(VideoEdgeSpec spec, EdgePlan plan) {

@@ -82,8 +82,11 @@ class DependentsTest {
     assertThat(sc.getRunAsUser()).isEqualTo(65532L);
     assertThat(sc.getRunAsNonRoot()).isTrue();
     assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
+    // NET_BIND_SERVICE for the image's file capability; SYS_NICE for numaInterleave (RuntimeDefault seccomp)
+    assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE", "SYS_NICE");
     assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    // no origin: nothing writes the disk cache, no init container
+    assertThat(pod.getInitContainers()).isEmpty();
     assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
     // probes on the admin port; ports named for Prometheus
     assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
@@ -128,14 +131,51 @@ class DependentsTest {
     ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
         sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), new ServerSpec.Port(80, true), sv.https(),
         sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), "registry.local/edge:2", "25%"),
-        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), s.tuning()));
+        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), withoutNumaInterleave(s.tuning())));
     DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
     PodSpec pod = ds.getSpec().getTemplate().getSpec();
     assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("tls", "tickets");
     assertThat(pod.getContainers().getFirst().getPorts()).extracting(p -> p.getName()).containsExactly("http", "admin");
     assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation()).isTrue();
+    assertThat(pod.getContainers().getFirst().getSecurityContext().getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
     assertThat(pod.getContainers().getFirst().getImage()).isEqualTo("registry.local/edge:2");
     assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString("25%"));
+  }
+
+  static io.videoedge.api.TuningSpec withoutNumaInterleave(io.videoedge.api.TuningSpec t) {
+    return new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(), false,
+        t.kernelModules());
+  }
+
+  @Test
+  void withAnOriginAnInitContainerHandsTheRootOwnedCacheHostPathToTheServersUser() {
+    VideoEdge ve = example();
+    VideoEdgeSpec s = ve.getSpec();
+    ServerSpec sv = s.server();
+    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
+        sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(),
+        new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64), sv.contentPath(), null, "1"), s.tls(), s.tuning()));
+    PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve)).getSpec().getTemplate().getSpec();
+    Container main = pod.getContainers().getFirst();
+
+    assertThat(pod.getInitContainers()).singleElement().satisfies(init -> {
+      assertThat(init.getName()).isEqualTo("cache-dir");
+      assertThat(init.getImage()).isEqualTo(main.getImage());
+      assertThat(init.getCommand()).containsExactly("chown", "65532:65532", "/var/cache/videoedge");
+      assertThat(init.getVolumeMounts()).singleElement().satisfies(m -> {
+        assertThat(m.getName()).isEqualTo("cache");
+        assertThat(m.getMountPath()).isEqualTo("/var/cache/videoedge");
+      });
+      // root for chown(2), with that capability only
+      assertThat(init.getSecurityContext().getRunAsUser()).isZero();
+      assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(init.getSecurityContext().getCapabilities().getAdd()).containsExactly("CHOWN");
+      assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(init.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+      // Guaranteed QoS counts init containers too
+      assertThat(init.getResources()).isEqualTo(main.getResources());
+    });
+    assertThat(main.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
   }
 
   @Test

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The VideoEdge is Ready, counts 1/1 tuned and serving, and its node's NodeTuning lists every applied
+# setting with the original it replaced (the value recorded on the node before install).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+scenario "10 VideoEdge Ready; status and NodeTuning report what was done"
+node=$(node_name)
+
+assert_eq "Ready" True "$(ve_condition Ready)"
+assert_eq "TuningApplied" True "$(ve_condition TuningApplied)"
+assert_eq "ServerAvailable" True "$(ve_condition ServerAvailable)"
+assert_eq "status.observedGeneration = metadata.generation" "$(ve_jsonpath '{.metadata.generation}')" \
+  "$(ve_jsonpath '{.status.observedGeneration}')"
+assert_eq "nodes selected/tuned/serving" "1/1/1" \
+  "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.tuned}/{.status.nodes.serving}')"
+row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)
+info "kubectl get ve: $row"
+assert_match "kubectl get ve columns READY TUNED SERVING TLS" "^$VE_NAME +True +1/1 +1/1 +ktls " "$row"
+# a node tuned as far as it can be, with settings it cannot take (no tls module, a veth without IRQs),
+# is "Degraded" in the summary: what its agent reports
+want=Applied
+[ "$(k get nodetuning "$node" -o jsonpath='{.status.conditions[?(@.type=="Degraded")].status}')" != True ] || want=Degraded
+assert_eq "nodeStatuses[0] node, tuning (agent's Degraded condition), server" "$node $want Ready" \
+  "$(ve_jsonpath '{.status.nodeStatuses[0].node} {.status.nodeStatuses[0].tuning} {.status.nodeStatuses[0].server}')"
+info "nodeStatuses[0].message: $(ve_jsonpath '{.status.nodeStatuses[0].message}')"
+
+# kernel TLS: what this kernel can do decides what must be reported (/sys/module is global: the kernel's)
+kernel=$(node_exec uname -r)
+if node_exec test -d /sys/module/tls || node_exec sh -c "grep -qs '/tls.ko' /lib/modules/$kernel/modules.dep"; then
+  assert_match "ktls on the node (tls module loaded or loadable)" '^(available|loadable)$' "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
+else
+  info "this kernel ($kernel) has no tls module (no /sys/module/tls, nothing in /lib/modules/$kernel): kTLS cannot run here"
+  assert_eq "nodeStatuses[0].ktls" unavailable "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
+  assert_eq "Degraded (kTLS requested, unavailable)" True "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status}')"
+  # the reason is KernelTlsUnavailable, or Degraded when the agent reports other unsupported settings too
+  assert_contains "Degraded message says the server falls back to OpenSSL" \
+    "kernel TLS is unavailable on $node: the edge server falls back to userspace OpenSSL" \
+    "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].message}')"
+  assert_eq "module/tls reported" Unsupported "$(nt_setting module/tls state)"
+fi
+
+# the pod is Ready through the readiness gate the operator opens once the node is tuned
+pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
+assert_eq "pod $pod condition videoedge.io/node-tuned" True \
+  "$(k -n "$VE_NS" get pod "$pod" -o jsonpath='{.status.conditions[?(@.type=="videoedge.io/node-tuned")].status}')"
+assert_eq "pod QoS class" Guaranteed "$(k -n "$VE_NS" get pod "$pod" -o jsonpath='{.status.qosClass}')"
+
+# NodeTuning: Applied for the VideoEdge's generation, each setting with its original
+k get nodetuning "$node" >&2
+assert_eq "NodeTuning Applied" True "$(k get nodetuning "$node" -o jsonpath='{.status.conditions[?(@.type=="Applied")].status}')"
+assert_eq "NodeTuning renders the VideoEdge's generation" "$(ve_jsonpath '{.metadata.generation}')" \
+  "$(k get nodetuning "$node" -o jsonpath='{.spec.source.generation}')"
+assert_eq "NodeTuning owner labels" "$VE_NS/$VE_NAME" \
+  "$(k get nodetuning "$node" -o jsonpath='{.metadata.labels.videoedge\.io/videoedge-namespace}/{.metadata.labels.videoedge\.io/videoedge}')"
+while IFS='=' read -r name value; do
+  assert_eq "sysctl/$name desired/actual/state" "$value/$value/Applied" \
+    "$(nt_setting "sysctl/$name" desired)/$(nt_setting "sysctl/$name" actual)/$(nt_setting "sysctl/$name" state)"
+  assert_eq "sysctl/$name original = value before install" "$(original "$name")" "$(nt_setting "sysctl/$name" original)"
+done < <(ve_sysctls)
+assert_eq "sysctl/net.ipv4.tcp_congestion_control" "bbr/Applied/$(original net.ipv4.tcp_congestion_control)" \
+  "$(nt_setting sysctl/net.ipv4.tcp_congestion_control actual)/$(nt_setting sysctl/net.ipv4.tcp_congestion_control state)/$(nt_setting sysctl/net.ipv4.tcp_congestion_control original)"
+for s in cpuset/sched_relax_domain_level cpuset/memory_spread_page; do
+  if [ "$(k get nodetuning "$node" -o jsonpath='{.status.capabilities.cgroup}')" = v1 ]; then
+    assert_eq "$s (cgroup v1, the server pod's cgroup)" "1/Applied" "$(nt_setting "$s" actual)/$(nt_setting "$s" state)"
+  else
+    assert_eq "$s (cgroup v2: no such file)" Unsupported "$(nt_setting "$s" state)"
+  fi
+done
+info "settings: $(k get nodetuning "$node" -o json | jq -c '[.status.settings[] | "\(.name)=\(.actual // "-") (\(.state), was \(.original // "-"))"]')"

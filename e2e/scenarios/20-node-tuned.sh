@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Inside the kind node: the declared values are in the kernel. net.* sysctls are per network namespace
+# (the node container's, where the host-network agent and server run); vm.* are the machine's kernel's.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+scenario "20 the node's kernel has the declared values (docker exec $(node_name) sysctl ...)"
+
+assert_eq "net.ipv4.tcp_congestion_control in the node" bbr "$(node_sysctl net.ipv4.tcp_congestion_control)"
+while IFS='=' read -r name value; do
+  assert_eq "$name in the node" "$value" "$(node_sysctl "$name")"
+done < <(ve_sysctls)
+# the node's network namespace is its own: the values differ from this machine's for net.*, and are
+# the same for vm.* (one kernel)
+assert_eq "vm.swappiness seen from the host (global)" "$(node_sysctl vm.swappiness)" "$(sysctl -n vm.swappiness)"
+if [ "$(sysctl -n net.core.somaxconn)" != "$(node_sysctl net.core.somaxconn)" ]; then
+  pass "net.core.somaxconn differs between host ($(sysctl -n net.core.somaxconn)) and node: per network namespace"
+fi
+
+# the cpuset files of the server pod's cgroup (cgroup v1; kubelet cgroupRoot /kubelet, systemd driver in kind)
+uid=$(edge_pods -o jsonpath='{.items[0].metadata.uid}')
+dir=$(node_exec find /sys/fs/cgroup/cpuset -maxdepth 4 -type d \( -name "*pod${uid//-/_}.slice" -o -name "pod$uid" \) | head -n1)
+if [ -n "$dir" ]; then
+  info "server pod cgroup: $dir"
+  assert_eq "cpuset.sched_relax_domain_level of the server pod" 1 "$(node_exec cat "$dir/cpuset.sched_relax_domain_level")"
+  assert_eq "cpuset.memory_spread_page of the server pod" 1 "$(node_exec cat "$dir/cpuset.memory_spread_page")"
+else
+  info "no cpuset cgroup v1 directory for pod $uid (cgroup v2 node): cpuset settings are reported Unsupported there"
+fi

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Objects the node's contentPath does not have come from the origin (server.origin.url) through the
+# two cache levels: the first request is a miss that fills the cache, the next ones are hits, the bytes
+# are the origin's, and the disk cache files are written into the hostPath server.cache.disk.path by
+# the non-root server (the operator's init container hands the root-created directory to it).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+ip=$(node_ip)
+scenario "35 cache in front of the origin: miss, then hit; disk cache on the node"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+origin_ip=$(k -n "$VE_NS" get svc origin -o jsonpath='{.spec.clusterIP}')
+info "origin: $(ve_jsonpath '{.spec.server.origin.url}') (Service $origin_ip:8080)"
+
+xcache() { sed -n 's/^[Xx]-[Cc]ache: //p' "$1" | tr -d '\r'; }
+# the run starts with an empty disk cache (run.sh removes the node's directory before install)
+f=vod/hls/seg-00001.m4s
+want_sha=$(node_exec curl -fsS --max-time 10 "http://$origin_ip:8080/$f" | sha256sum | cut -d' ' -f1)
+
+out=$(curl -sS --max-time 20 -D "$tmp/h1" -o "$tmp/b1" -w '%{http_code}' "http://$ip:$HTTP_PORT/$f")
+assert_eq "GET /$f (not in contentPath): status" 200 "$out"
+assert_eq "first GET X-Cache (filled from the origin)" miss "$(xcache "$tmp/h1")"
+assert_eq "body = the origin's bytes" "$want_sha" "$(sha256sum <"$tmp/b1" | cut -d' ' -f1)"
+out=$(curl -sS --max-time 20 -D "$tmp/h2" -o "$tmp/b2" -w '%{http_code}' "http://$ip:$HTTP_PORT/$f")
+assert_eq "second GET: status" 200 "$out"
+assert_match "second GET X-Cache (served from the cache)" '^hit-(memory|disk)$' "$(xcache "$tmp/h2")"
+assert_eq "cached body = the origin's bytes" "$want_sha" "$(sha256sum <"$tmp/b2" | cut -d' ' -f1)"
+out=$(curl -sS --max-time 20 --cacert "$(ca_file)" -D "$tmp/h3" -o "$tmp/b3" -w '%{http_code}' -r 1000-1999 "https://$ip:$HTTPS_PORT/$f")
+assert_eq "Range over HTTPS from the cache" "206 $(xcache "$tmp/h3" | grep -Eo '^hit-(memory|disk)$')" "$out $(xcache "$tmp/h3")"
+assert_eq "404 from the origin is a 404" 404 "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "http://$ip:$HTTP_PORT/vod/none.m4s")"
+
+# the disk tier on the node: the hostPath belongs to the server's user, objects are files in it
+assert_eq "owner of the node's /var/cache/videoedge (uid)" 65532 "$(node_exec stat -c %u /var/cache/videoedge)"
+n=$(node_exec find /var/cache/videoedge/data -name '*.obj' -user 65532 | wc -l)
+(( n >= 1 )) || fail "no disk cache objects under the node's /var/cache/videoedge/data"
+pass "disk cache objects on the node, written by uid 65532: $n"
+m=$(edge_metrics)
+info "$(grep -E '^videoedge_cache_(lookups_total|responses_total|disk_entries|memory_entries)' <<<"$m" | tr '\n' ' ')"
+hits=$(awk '/^videoedge_cache_lookups_total\{.*result="hit"/ {s += $2} END {print s + 0}' <<<"$m")
+(( ${hits%.*} >= 1 )) || fail "videoedge_cache_lookups_total{result=hit} is $hits"
+pass "videoedge_cache_lookups_total{result=\"hit\"}: $hits"

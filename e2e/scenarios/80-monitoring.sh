@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Monitoring for real: a Prometheus made by the Prometheus Operator (e2e/manifests/prometheus.yaml)
+# scrapes what the chart declares (operator ServiceMonitor, agent PodMonitor) and what the operator
+# creates (edge server PodMonitor); all three targets are up, the edge server's throughput is a series
+# with data after some requests, and the chart's alert rules are loaded.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+if [ "$E2E_MONITORING" != 1 ] || ! monitoring_present; then
+  scenario "80 monitoring: skipped (E2E_MONITORING=0 or no Prometheus Operator)"
+  exit 0
+fi
+scenario "80 monitoring: Prometheus scrapes the edge server, the agent and the operator"
+ip=$(node_ip)
+
+assert_eq "PodMonitor created by the operator" "podmonitor.monitoring.coreos.com/$VE_NAME-edge-server" \
+  "$(k -n "$VE_NS" get podmonitor "$VE_NAME-edge-server" -o name)"
+pools=("podMonitor/$VE_NS/$VE_NAME-edge-server/0" "podMonitor/$CHART_NS/$RELEASE-node-agent/0" "serviceMonitor/$CHART_NS/$RELEASE-operator/0")
+for pool in "${pools[@]}"; do
+  up() {
+    prom_api targets | jq -e --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p)] | length > 0 and all(.health == "up")' >/dev/null \
+      && return 0
+    prom_api status/config | jq -r .data.yaml | grep -qF "job_name: $pool" || { echo "job $pool not in the loaded config"; return 1; }
+    prom_api targets | jq -c --arg p "$pool" '[.data.activeTargets[] | select(.scrapePool == $p) | {health, lastError, scrapeUrl}]'
+    return 1
+  }
+  wait_until "target $pool up" "$E2E_TIMEOUT" up
+  info "$(prom_api targets | jq -r --arg p "$pool" '.data.activeTargets[] | select(.scrapePool == $p) | "\(.scrapeUrl) \(.health)"')"
+done
+
+# throughput: 18 MiB of requests, then wait until Prometheus has scraped them (the stored counter of the
+# serving pod grew by at least that much: by pod, since a replaced pod's series restarts from 0 while the
+# old one is still the latest sample for a while) and computes a rate > 0
+pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
+q="sum(rate(videoedge_http_response_body_bytes_total{pod=\"$pod\"}[1m]))"
+promq() { prom_api "query?query=$(jq -rn --arg q "$1" '$q | @uri')"; }
+total() { promq "sum(videoedge_http_response_body_bytes_total{pod=\"$pod\"})" | jq -r '.data.result[0].value[1] // "0"'; }
+t0=$(total)
+curl -sS --max-time 30 -o /dev/null "http://$ip:$HTTP_PORT/bench/seg-16m.m4s"
+curl -sS --max-time 30 --cacert "$(ca_file)" -o /dev/null "https://$ip:$HTTPS_PORT/bench/seg-2m.m4s"
+info "requested 16 MiB over HTTP and 2 MiB over HTTPS from pod $pod; Prometheus had $t0 bytes of it"
+scraped() {
+  local t
+  # a little traffic on every check, so that two scrapes of this pod always differ
+  curl -sS --max-time 10 -o /dev/null "http://$ip:$HTTP_PORT/hls/seg-00002.m4s"
+  t=$(total)
+  awk -v a="$t" -v b="$t0" 'BEGIN {exit !(a - b >= 18 * 1048576)}' || { echo "bytes in Prometheus: $t (before: $t0)"; return 1; }
+  promq "$q" | jq -e '.data.result[0].value[1] | tonumber > 0' >/dev/null
+}
+wait_until "Prometheus has the 18 MiB and $q > 0" "$E2E_TIMEOUT" scraped
+r=$(promq "$q" | jq -r '.data.result[0].value[1]')
+pass "edge throughput seen by Prometheus: $(awk -v r="$r" 'BEGIN {printf "%.2f MiB/s", r / 1048576}') (rate over 1m)"
+byvia=$(promq "sum by (via) (videoedge_http_response_body_bytes_total{pod=\"$pod\"})" \
+  | jq -r '.data.result[] | "\(.metric.via)=\(.value[1])"' | tr '\n' ' ')
+info "bytes by path: $byvia"
+assert_match "bytes sent by sendfile (HTTP) and tls_copy (HTTPS) are series" "sendfile=[1-9].*tls_copy=[1-9]" "$byvia"
+
+# the agent's and the operator's own series
+one() { promq "$1" | jq -r '.data.result | length'; }
+n=$(one 'videoedge_agent_settings'); (( n > 0 )) || fail "no videoedge_agent_settings series"
+pass "agent series videoedge_agent_settings: $n (by state: $(promq videoedge_agent_settings | jq -r '[.data.result[] | "\(.metric.state)=\(.value[1])"] | join(" ")'))"
+n=$(one 'up{job=~".*operator.*"} == 1'); (( n > 0 )) || fail "operator target not up in a query"
+pass "operator scraped: up{job=~\".*operator.*\"} == 1 ($n)"
+# the chart's PrometheusRule is loaded
+groups=$(prom_api rules | jq -r '[.data.groups[].name] | join(" ")')
+[ -n "$groups" ] || fail "no rule groups loaded (the chart's PrometheusRule)"
+pass "rule groups loaded: $groups"
+firing=$(prom_api alerts | jq -r '[.data.alerts[] | select(.state == "firing") | .labels.alertname] | unique | join(" ")')
+info "alerts firing: ${firing:-none}"
