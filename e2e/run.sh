@@ -47,7 +47,9 @@ collect_artifacts() {
     for s in "${NET_SYSCTLS[@]}" "${VM_SYSCTLS[@]}"; do echo "$s = $(node_sysctl "$s" 2>&1)"; done
     node_exec cat /var/lib/kubelet/cpu_manager_state; echo
     node_exec ls -la "$CONTENT_PATH" /var/cache/videoedge /var/lib/videoedge/agent
-    node_exec cat /var/lib/videoedge/agent/journal.json
+    node_exec cat /var/lib/videoedge/agent/journal.json; echo
+    # containers left frozen by the node's runc (cgroup v1, systemd driver; seen once: a config-reloader)
+    echo "frozen cgroups:"; node_exec sh -c 'grep -rl FROZEN /sys/fs/cgroup/freezer --include=freezer.state || true'
   } >"$d/node/state.txt" 2>&1 || true
   cp "$STATE_DIR/originals" "$d/node/originals-before-install.txt" 2>/dev/null || true
   # (the offline node image has no crictl: kind export logs then ends with an error after exporting the rest)
