@@ -128,6 +128,7 @@ timed() {
   shift
   say ""
   say "---- $name"
+  echo "$name" >"$STATE_DIR/stage"
   # a subshell with errexit, outside any || or if: a failing command inside the stage ends it
   set +e
   ( set -e; "$@" )

@@ -15,9 +15,8 @@ ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
 mkdir -p "$ARTIFACTS"
 : >"$STATE_DIR/stages"
-rm -f "$STATE_DIR/ready-seconds"
+rm -f "$STATE_DIR/ready-seconds" "$STATE_DIR/stage"
 CREATED_CLUSTER=0
-SCENARIO_NOW=setup
 
 collect_artifacts() {
   local d=$ARTIFACTS ns p c
@@ -61,8 +60,8 @@ on_exit() {
   set +e
   if [ "$rc" -ne 0 ]; then
     say ""
-    say "E2E FAILED in '$SCENARIO_NOW' (rc=$rc) after $((SECONDS - T0))s"
-    if [ -s "$KIND_KUBECONFIG" ]; then collect_artifacts; fi
+    say "E2E FAILED in stage '$(cat "$STATE_DIR/stage" 2>/dev/null || echo setup)' (rc=$rc) after $((SECONDS - T0))s"
+    if [ -s "$KIND_KUBECONFIG" ] && k get --raw /readyz >/dev/null 2>&1; then collect_artifacts; fi
   fi
   # the VideoEdge is gone after scenario 90; after a failure or a partial run (E2E_SCENARIOS) delete it
   # here, so the agent gives the node (and this machine's vm.* sysctls) its values back
@@ -80,8 +79,11 @@ on_exit() {
   printf '  %-28s %5s\n' total $((SECONDS - T0)) >&2
   [ ! -s "$STATE_DIR/ready-seconds" ] || say "VideoEdge applied -> Ready: $(cat "$STATE_DIR/ready-seconds")s"
   cp "$STATE_DIR/stages" "$ARTIFACTS/stages.txt" 2>/dev/null
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -ne 0 ] && [ -d "$ARTIFACTS/logs" ]; then
     say "artifacts: $ARTIFACTS"
+  elif [ "$rc" -ne 0 ]; then
+    say "no cluster to collect artifacts from"
+    rm -rf "$ARTIFACTS"
   else
     say "E2E PASSED in $((SECONDS - T0))s"
     [ -n "$(ls -A "$ARTIFACTS/logs" 2>/dev/null)" ] || rm -rf "$ARTIFACTS"
@@ -143,7 +145,5 @@ for f in "$E2E_DIR"/scenarios/[0-9][0-9]-*.sh; do
   if [ -n "${E2E_SCENARIOS:-}" ] && ! grep -qw "${name%%-*}" <<<"$E2E_SCENARIOS"; then
     continue
   fi
-  SCENARIO_NOW=$name
   timed "$name" bash "$f"
 done
-SCENARIO_NOW="done"
