@@ -6,10 +6,12 @@
 #   E2E_SCENARIOS="10 20"   run only the scenarios whose names start with these numbers (setup always runs)
 #   E2E_KEEP_CLUSTER=1      keep a cluster this run created (default: deleted at the end, pass or fail)
 #   E2E_KEEP=1              keep everything as it is at the end (no cleanup; vm.* sysctls may stay changed)
+#   E2E_LOCK_WAIT=0         seconds to wait for another e2e/demo on this machine (one at a time)
 # and the settings listed in e2e/lib.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+take_machine_lock "$@"
 T0=$SECONDS
 ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
