@@ -71,6 +71,7 @@ down() {
   fi
 }
 
+[ "${1:-up}" = show ] || take_machine_lock "${1:-up}"
 : >"$STATE_DIR/stages"
 case "${1:-up}" in
   up) up ;;

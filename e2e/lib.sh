@@ -120,6 +120,18 @@ prom_api() { k get --raw "/api/v1/namespaces/$PROM_NS/services/http:prometheus-o
 STATE_DIR=${STATE_DIR:-$VIDEOEDGE_CACHE/e2e/$KIND_CLUSTER}
 mkdir -p "$STATE_DIR"
 
+# One e2e or demo at a time on a machine: two would share the cluster (helm, the VideoEdge), and even with
+# two clusters the vm.* sysctls are one kernel's, so each would record the other's values as originals.
+# E2E_LOCK_WAIT seconds to wait for the other one (default 0: fail at once, naming it).
+take_machine_lock() {
+  local lock="$VIDEOEDGE_CACHE/e2e/lock"
+  exec 9>>"$lock"
+  if ! flock -w "${E2E_LOCK_WAIT:-0}" 9; then
+    die "another make e2e / make demo runs on this machine ($(cat "$lock.owner" 2>/dev/null || echo '?')): wait for it (E2E_LOCK_WAIT=600 waits), or stop it"
+  fi
+  echo "pid $$ ($(basename "$0") ${*:-}, $ROOT, since $(date -u +%H:%M:%SZ))" >"$lock.owner"
+}
+
 # ---- install steps (used by run.sh and demo.sh), each idempotent
 
 # timed STAGE CMD...: run one stage, print and record its duration (run.sh prints the table at the end)
@@ -128,6 +140,7 @@ timed() {
   shift
   say ""
   say "---- $name"
+  echo "$name" >"$STATE_DIR/stage"
   # a subshell with errexit, outside any || or if: a failing command inside the stage ends it
   set +e
   ( set -e; "$@" )

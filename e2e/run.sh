@@ -6,18 +6,19 @@
 #   E2E_SCENARIOS="10 20"   run only the scenarios whose names start with these numbers (setup always runs)
 #   E2E_KEEP_CLUSTER=1      keep a cluster this run created (default: deleted at the end, pass or fail)
 #   E2E_KEEP=1              keep everything as it is at the end (no cleanup; vm.* sysctls may stay changed)
+#   E2E_LOCK_WAIT=0         seconds to wait for another e2e/demo on this machine (one at a time)
 # and the settings listed in e2e/lib.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+take_machine_lock "$@"
 T0=$SECONDS
 ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
 mkdir -p "$ARTIFACTS"
 : >"$STATE_DIR/stages"
-rm -f "$STATE_DIR/ready-seconds"
+rm -f "$STATE_DIR/ready-seconds" "$STATE_DIR/stage"
 CREATED_CLUSTER=0
-SCENARIO_NOW=setup
 
 collect_artifacts() {
   local d=$ARTIFACTS ns p c
@@ -47,7 +48,9 @@ collect_artifacts() {
     for s in "${NET_SYSCTLS[@]}" "${VM_SYSCTLS[@]}"; do echo "$s = $(node_sysctl "$s" 2>&1)"; done
     node_exec cat /var/lib/kubelet/cpu_manager_state; echo
     node_exec ls -la "$CONTENT_PATH" /var/cache/videoedge /var/lib/videoedge/agent
-    node_exec cat /var/lib/videoedge/agent/journal.json
+    node_exec cat /var/lib/videoedge/agent/journal.json; echo
+    # containers left frozen by the node's runc (cgroup v1, systemd driver; seen once: a config-reloader)
+    echo "frozen cgroups:"; node_exec sh -c 'grep -rl FROZEN /sys/fs/cgroup/freezer --include=freezer.state || true'
   } >"$d/node/state.txt" 2>&1 || true
   cp "$STATE_DIR/originals" "$d/node/originals-before-install.txt" 2>/dev/null || true
   # (the offline node image has no crictl: kind export logs then ends with an error after exporting the rest)
@@ -59,8 +62,8 @@ on_exit() {
   set +e
   if [ "$rc" -ne 0 ]; then
     say ""
-    say "E2E FAILED in '$SCENARIO_NOW' (rc=$rc) after $((SECONDS - T0))s"
-    if [ -s "$KIND_KUBECONFIG" ]; then collect_artifacts; fi
+    say "E2E FAILED in stage '$(cat "$STATE_DIR/stage" 2>/dev/null || echo setup)' (rc=$rc) after $((SECONDS - T0))s"
+    if [ -s "$KIND_KUBECONFIG" ] && k get --raw /readyz >/dev/null 2>&1; then collect_artifacts; fi
   fi
   # the VideoEdge is gone after scenario 90; after a failure or a partial run (E2E_SCENARIOS) delete it
   # here, so the agent gives the node (and this machine's vm.* sysctls) its values back
@@ -78,8 +81,11 @@ on_exit() {
   printf '  %-28s %5s\n' total $((SECONDS - T0)) >&2
   [ ! -s "$STATE_DIR/ready-seconds" ] || say "VideoEdge applied -> Ready: $(cat "$STATE_DIR/ready-seconds")s"
   cp "$STATE_DIR/stages" "$ARTIFACTS/stages.txt" 2>/dev/null
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -ne 0 ] && [ -d "$ARTIFACTS/logs" ]; then
     say "artifacts: $ARTIFACTS"
+  elif [ "$rc" -ne 0 ]; then
+    say "no cluster to collect artifacts from"
+    rm -rf "$ARTIFACTS"
   else
     say "E2E PASSED in $((SECONDS - T0))s"
     [ -n "$(ls -A "$ARTIFACTS/logs" 2>/dev/null)" ] || rm -rf "$ARTIFACTS"
@@ -141,7 +147,5 @@ for f in "$E2E_DIR"/scenarios/[0-9][0-9]-*.sh; do
   if [ -n "${E2E_SCENARIOS:-}" ] && ! grep -qw "${name%%-*}" <<<"$E2E_SCENARIOS"; then
     continue
   fi
-  SCENARIO_NOW=$name
   timed "$name" bash "$f"
 done
-SCENARIO_NOW="done"
