@@ -231,30 +231,37 @@ final class EdgeSession extends HttpSession {
 
     // ---- writing ----
 
+    /** A {@link BodyResponse}'s body is released here unless a queue item took it over (HEAD, errors, a closed connection). */
     @Override
     public synchronized void sendResponse(Response response) throws IOException {
-        Request request = this.handling;
-        if (request == null) {
-            throw new IOException("Out of order response");
-        }
-        server.incRequestsProcessed();
-        edge.metrics().request(request.getMethod(), response.getStatus());
+        try {
+            Request request = this.handling;
+            if (request == null) {
+                throw new IOException("Out of order response");
+            }
+            server.incRequestsProcessed();
+            edge.metrics().request(request.getMethod(), response.getStatus());
 
-        // while draining, answer what was already received, then close
-        boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
-        response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
-        writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
-        if (!keepAlive) {
-            pipeline.clear();
-            this.handling = null;
-            scheduleClose();
-            return;
-        }
-        if ((this.handling = request = pipeline.pollFirst()) != null) {
-            if (request == FIN) {
+            // while draining, answer what was already received, then close
+            boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
+            response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
+            writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
+            if (!keepAlive) {
+                pipeline.clear();
+                this.handling = null;
                 scheduleClose();
-            } else {
-                server.handleRequest(request, this);
+                return;
+            }
+            if ((this.handling = request = pipeline.pollFirst()) != null) {
+                if (request == FIN) {
+                    scheduleClose();
+                } else {
+                    server.handleRequest(request, this);
+                }
+            }
+        } finally {
+            if (response instanceof BodyResponse br) {
+                br.discardIfNotSent();
             }
         }
     }
