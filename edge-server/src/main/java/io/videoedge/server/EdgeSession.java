@@ -54,6 +54,8 @@ final class EdgeSession extends HttpSession {
     private final boolean overLimit;
 
     private TlsSessionFacts tls;
+    /** Handed to a fill when the session parks: one instance, not a new method reference per park. */
+    private final Runnable resumeWrite = this::resumeWrite;
 
     EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
         super(socket, edge);
@@ -303,14 +305,14 @@ final class EdgeSession extends HttpSession {
     /**
      * One-nio's write loop, plus parking: an item whose data is still arriving from the origin
      * ({@link Parkable}) and has caught up with it stops the session from listening for
-     * writability (which would spin) until the fill wakes it through {@link #resumeWrite}.
+     * writability (which would spin) until the fill wakes it through {@link #resumeWrite()}.
      */
     @Override
     protected void processWrite() throws Exception {
         for (QueueItem item = queueHead; item != null; queueHead = item = item.next()) {
             int written = item.write(socket);
             if (item.remaining() > 0) {
-                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(this::resumeWrite)) {
+                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
                     listen(clientClosed ? 0 : READABLE);
                 } else {
                     listen(written >= 0 ? WRITEABLE : SSL | READABLE);
