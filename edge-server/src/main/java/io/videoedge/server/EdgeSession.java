@@ -140,7 +140,8 @@ final class EdgeSession extends HttpSession {
             return;
         }
         parsing = request;
-        if (isSsl() && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
+        // tls is known only once the handshake is done, and then no request is early data
+        if (isSsl() && tls == null && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
                 && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
             parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
             edge.metrics().earlyDataRequest();
