@@ -47,9 +47,7 @@ final class ContentHandler {
             return;
         }
         try {
-            Decision decision = Negotiation.decide(file.validators(),
-                    request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                    request.getHeader("Range:"), request.getHeader("If-Range:"));
+            Decision decision = Negotiation.decide(file.validators(), request);
             session.sendResponse(Responses.forObject(decision, file, method == Request.METHOD_GET));
         } finally {
             file.release(); // the body, if any, holds its own reference

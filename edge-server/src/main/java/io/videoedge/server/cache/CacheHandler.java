@@ -148,7 +148,7 @@ public final class CacheHandler {
     private void respondFromFill(Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
             throws IOException {
         ObjectMeta meta = fill.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             if (!fill.file().retain()) {
@@ -165,7 +165,7 @@ public final class CacheHandler {
     /** Takes over the caller's reference to the entry. */
     private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache) throws IOException {
         ObjectMeta meta = m.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.MemoryRegion(m, d.offset(), d.length());
@@ -183,7 +183,7 @@ public final class CacheHandler {
             return false;
         }
         ObjectMeta meta = e.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.FileRegion(FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
@@ -239,11 +239,6 @@ public final class CacheHandler {
                 promoting.remove(meta.key());
             }
         });
-    }
-
-    private static Decision decide(Request request, ObjectMeta meta) {
-        return Negotiation.decide(meta.validators(), request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                request.getHeader("Range:"), request.getHeader("If-Range:"));
     }
 
     private static boolean wantsBody(Request request, Decision d) {
