@@ -397,10 +397,6 @@ final class EdgeSession extends HttpSession {
         }
     }
 
-    synchronized boolean isIdle() {
-        return queueHead == null && handling == null;
-    }
-
     @Override
     public void handleException(Throwable e) {
         edge.sessionFailed(this, e);
