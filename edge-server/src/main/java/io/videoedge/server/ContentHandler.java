@@ -8,7 +8,6 @@ import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
-import io.videoedge.server.send.BodyResponse;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -48,10 +47,8 @@ final class ContentHandler {
             return;
         }
         try {
-            Decision decision = Negotiation.decide(file.validators(),
-                    request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                    request.getHeader("Range:"), request.getHeader("If-Range:"));
-            send(session, Responses.forObject(decision, file, method == Request.METHOD_GET));
+            Decision decision = Negotiation.decide(file.validators(), request);
+            session.sendResponse(Responses.forObject(decision, file, method == Request.METHOD_GET));
         } finally {
             file.release(); // the body, if any, holds its own reference
         }
@@ -63,15 +60,5 @@ final class ContentHandler {
 
     int openFiles() {
         return content == null ? 0 : content.openFiles();
-    }
-
-    private static void send(HttpSession session, Response response) throws IOException {
-        try {
-            session.sendResponse(response);
-        } finally {
-            if (response instanceof BodyResponse br) {
-                br.discardIfNotSent();
-            }
-        }
     }
 }

@@ -54,6 +54,8 @@ final class EdgeSession extends HttpSession {
     private final boolean overLimit;
 
     private TlsSessionFacts tls;
+    /** Handed to a fill when the session parks: one instance, not a new method reference per park. */
+    private final Runnable resumeWrite = this::resumeWrite;
 
     EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
         super(socket, edge);
@@ -138,7 +140,8 @@ final class EdgeSession extends HttpSession {
             return;
         }
         parsing = request;
-        if (isSsl() && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
+        // tls is known only once the handshake is done, and then no request is early data
+        if (isSsl() && tls == null && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
                 && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
             parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
             edge.metrics().earlyDataRequest();
@@ -231,30 +234,37 @@ final class EdgeSession extends HttpSession {
 
     // ---- writing ----
 
+    /** A {@link BodyResponse}'s body is released here unless a queue item took it over (HEAD, errors, a closed connection). */
     @Override
     public synchronized void sendResponse(Response response) throws IOException {
-        Request request = this.handling;
-        if (request == null) {
-            throw new IOException("Out of order response");
-        }
-        server.incRequestsProcessed();
-        edge.metrics().request(request.getMethod(), response.getStatus());
+        try {
+            Request request = this.handling;
+            if (request == null) {
+                throw new IOException("Out of order response");
+            }
+            server.incRequestsProcessed();
+            edge.metrics().request(request.getMethod(), response.getStatus());
 
-        // while draining, answer what was already received, then close
-        boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
-        response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
-        writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
-        if (!keepAlive) {
-            pipeline.clear();
-            this.handling = null;
-            scheduleClose();
-            return;
-        }
-        if ((this.handling = request = pipeline.pollFirst()) != null) {
-            if (request == FIN) {
+            // while draining, answer what was already received, then close
+            boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
+            response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
+            writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
+            if (!keepAlive) {
+                pipeline.clear();
+                this.handling = null;
                 scheduleClose();
-            } else {
-                server.handleRequest(request, this);
+                return;
+            }
+            if ((this.handling = request = pipeline.pollFirst()) != null) {
+                if (request == FIN) {
+                    scheduleClose();
+                } else {
+                    server.handleRequest(request, this);
+                }
+            }
+        } finally {
+            if (response instanceof BodyResponse br) {
+                br.discardIfNotSent();
             }
         }
     }
@@ -296,14 +306,14 @@ final class EdgeSession extends HttpSession {
     /**
      * One-nio's write loop, plus parking: an item whose data is still arriving from the origin
      * ({@link Parkable}) and has caught up with it stops the session from listening for
-     * writability (which would spin) until the fill wakes it through {@link #resumeWrite}.
+     * writability (which would spin) until the fill wakes it through {@link #resumeWrite()}.
      */
     @Override
     protected void processWrite() throws Exception {
         for (QueueItem item = queueHead; item != null; queueHead = item = item.next()) {
             int written = item.write(socket);
             if (item.remaining() > 0) {
-                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(this::resumeWrite)) {
+                if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
                     listen(clientClosed ? 0 : READABLE);
                 } else {
                     listen(written >= 0 ? WRITEABLE : SSL | READABLE);
@@ -385,10 +395,6 @@ final class EdgeSession extends HttpSession {
         if (queueHead == null && handling == null) {
             close();
         }
-    }
-
-    synchronized boolean isIdle() {
-        return queueHead == null && handling == null;
     }
 
     @Override

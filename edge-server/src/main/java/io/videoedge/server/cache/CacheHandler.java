@@ -96,7 +96,7 @@ public final class CacheHandler {
             if (mayRetry) {
                 handle(request, session, key, false); // committed a moment ago: a hit now
             } else {
-                respond(session, error(Response.BAD_GATEWAY, "error"), null);
+                session.sendResponse(error(Response.BAD_GATEWAY, "error"));
             }
             return;
         }
@@ -120,7 +120,7 @@ public final class CacheHandler {
                 if (stale.memory() != null && stale.memory().retain()) {
                     respondFromMemory(request, session, stale.memory(), "revalidated");
                 } else if (stale.disk() == null || !respondFromDisk(request, session, stale.disk(), "revalidated")) {
-                    respond(session, error(Response.BAD_GATEWAY, "error"), null);
+                    session.sendResponse(error(Response.BAD_GATEWAY, "error"));
                 }
             }
             case Fill.Failed f -> {
@@ -140,7 +140,7 @@ public final class CacheHandler {
                     case 503 -> Response.SERVICE_UNAVAILABLE;
                     default -> Response.BAD_GATEWAY;
                 };
-                respond(session, error(status, f.status() == 404 ? "miss" : "error"), null);
+                session.sendResponse(error(status, f.status() == 404 ? "miss" : "error"));
             }
         }
     }
@@ -148,31 +148,31 @@ public final class CacheHandler {
     private void respondFromFill(Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
             throws IOException {
         ObjectMeta meta = fill.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             if (!fill.file().retain()) {
                 // the fill finished and let go of its file in between: the object is in the cache now
                 if (mayRetry) handle(request, session, key, false);
-                else respond(session, error(Response.BAD_GATEWAY, "error"), null);
+                else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
                 return;
             }
             body = new Body.FillRegion(fill, d.offset(), d.length());
         }
-        respond(session, head(d, meta, body, xcache), body);
+        session.sendResponse(head(d, meta, body, xcache));
     }
 
     /** Takes over the caller's reference to the entry. */
     private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache) throws IOException {
         ObjectMeta meta = m.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.MemoryRegion(m, d.offset(), d.length());
         } else {
             m.release();
         }
-        respond(session, head(d, meta, body, xcache), body);
+        session.sendResponse(head(d, meta, body, xcache));
     }
 
     /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
@@ -183,14 +183,14 @@ public final class CacheHandler {
             return false;
         }
         ObjectMeta meta = e.meta();
-        Decision d = decide(request, meta);
+        Decision d = Negotiation.decide(meta.validators(), request);
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.FileRegion(FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
         } else {
             f.close();
         }
-        respond(session, head(d, meta, body, xcache), body);
+        session.sendResponse(head(d, meta, body, xcache));
         return true;
     }
 
@@ -241,11 +241,6 @@ public final class CacheHandler {
         });
     }
 
-    private static Decision decide(Request request, ObjectMeta meta) {
-        return Negotiation.decide(meta.validators(), request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                request.getHeader("Range:"), request.getHeader("If-Range:"));
-    }
-
     private static boolean wantsBody(Request request, Decision d) {
         return request.getMethod() == Request.METHOD_GET && d.hasBody() && d.length() > 0;
     }
@@ -283,14 +278,6 @@ public final class CacheHandler {
         r.addHeader("X-Cache: " + xcache);
         r.addHeader("Date: " + HttpDates.now());
         return r;
-    }
-
-    private static void respond(HttpSession session, Response r, Body body) throws IOException {
-        try {
-            session.sendResponse(r);
-        } finally {
-            if (r instanceof BodyResponse br) br.discardIfNotSent();
-        }
     }
 
     /** The origin path for a cache key: each segment percent-encoded again. */

@@ -307,11 +307,6 @@ public final class DiskTier {
         }
     }
 
-    /** Files evicted but not yet unlinked. */
-    public int pendingDeletes() {
-        return toDelete.size();
-    }
-
     private static void deleteQuietly(Path p) {
         try {
             Files.deleteIfExists(p);

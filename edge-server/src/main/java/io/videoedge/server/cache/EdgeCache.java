@@ -155,10 +155,6 @@ public final class EdgeCache {
         return staleWhileError;
     }
 
-    public int fillsInFlight() {
-        return fills.size();
-    }
-
     private void registerGauges(EdgeMetrics m) {
         if (memory != null) {
             m.gauge("videoedge_cache_memory_used_bytes", "Memory tier: bytes allocated (one-nio Malloc, off-heap)", memory::usedBytes);

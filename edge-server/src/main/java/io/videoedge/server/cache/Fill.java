@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
@@ -22,7 +21,7 @@ import io.videoedge.server.origin.Freshness;
 import io.videoedge.server.origin.OriginClient;
 import io.videoedge.server.origin.OriginHead;
 import io.videoedge.server.send.BufferPool;
-import io.videoedge.server.send.FileSource;
+import io.videoedge.server.send.SharedFile;
 import one.nio.mem.DirectMemory;
 
 /**
@@ -65,7 +64,7 @@ public final class Fill implements Runnable {
     private volatile boolean broken;
     private volatile ObjectMeta meta;
     private int headerLength;
-    private SharedFile file;
+    private SharedFile file; // the fill's and every streaming request's reference
 
     Fill(String key, String originPath, ObjectMeta revalidating, EdgeCache cache) {
         this.key = key;
@@ -315,38 +314,5 @@ public final class Fill implements Runnable {
             publish(new Failed(status, reason));
         } // else requests already streaming see `broken` and close their connections
         wakeReaders();
-    }
-
-    /** The fill's file, shared by the fill and every request streaming from it. */
-    public static final class SharedFile implements FileSource {
-        private final RandomAccessFile file;
-        private final AtomicInteger refs = new AtomicInteger(1);
-
-        SharedFile(RandomAccessFile file) {
-            this.file = file;
-        }
-
-        @Override
-        public RandomAccessFile file() {
-            return file;
-        }
-
-        public boolean retain() {
-            for (int r = refs.get(); r > 0; r = refs.get()) {
-                if (refs.compareAndSet(r, r + 1)) return true;
-            }
-            return false;
-        }
-
-        @Override
-        public void release() {
-            if (refs.decrementAndGet() == 0) {
-                try {
-                    file.close();
-                } catch (IOException ignored) {
-                    // closed either way
-                }
-            }
-        }
     }
 }

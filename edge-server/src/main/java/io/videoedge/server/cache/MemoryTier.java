@@ -3,9 +3,9 @@ package io.videoedge.server.cache;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.videoedge.server.send.RefCounted;
 import one.nio.mem.Malloc;
 import one.nio.mem.OutOfMemoryException;
 
@@ -113,11 +113,10 @@ public final class MemoryTier {
     }
 
     /** One object's bytes at {@link #address()}, {@code meta().length()} long. */
-    public static final class Entry {
+    public static final class Entry extends RefCounted {
         private final MemoryTier tier;
         private final long address;
         private volatile ObjectMeta meta;
-        private final AtomicInteger refs = new AtomicInteger(1);
 
         Entry(MemoryTier tier, long address, ObjectMeta meta) {
             this.tier = tier;
@@ -138,17 +137,9 @@ public final class MemoryTier {
             meta = newMeta;
         }
 
-        public boolean retain() {
-            for (int r = refs.get(); r > 0; r = refs.get()) {
-                if (refs.compareAndSet(r, r + 1)) return true;
-            }
-            return false;
-        }
-
-        public void release() {
-            if (refs.decrementAndGet() == 0) {
-                tier.free(address);
-            }
+        @Override
+        protected void free() {
+            tier.free(address);
         }
     }
 }

@@ -10,14 +10,6 @@ public record ByteRange(long start, long length) {
     public static final ByteRange IGNORE = new ByteRange(-1, -1);
     public static final ByteRange UNSATISFIABLE = new ByteRange(-2, -2);
 
-    public long end() {
-        return start + length - 1;
-    }
-
-    public boolean isSatisfiable() {
-        return start >= 0;
-    }
-
     public static ByteRange parse(String header, long size) {
         if (header == null || !header.regionMatches(true, 0, "bytes=", 0, 6)) {
             return IGNORE;

@@ -1,5 +1,7 @@
 package io.videoedge.server.http;
 
+import one.nio.http.Request;
+
 /**
  * The pure part of answering a GET/HEAD for a stored object, by RFC 9110 section 13: conditional
  * requests first (If-None-Match, else If-Modified-Since: 304), then Range guarded by If-Range
@@ -7,6 +9,12 @@ package io.videoedge.server.http;
  */
 public final class Negotiation {
     private Negotiation() {
+    }
+
+    /** The decision for a request's If-None-Match, If-Modified-Since, Range and If-Range headers. */
+    public static Decision decide(Validators v, Request request) {
+        return decide(v, request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
+                request.getHeader("Range:"), request.getHeader("If-Range:"));
     }
 
     public static Decision decide(Validators v, String ifNoneMatch, String ifModifiedSince, String range, String ifRange) {

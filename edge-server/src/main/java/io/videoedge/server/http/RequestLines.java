@@ -124,10 +124,6 @@ public final class RequestLines {
         return v;
     }
 
-    public static String methodName(int method) {
-        return method > 0 && method < METHOD_NAMES.length ? METHOD_NAMES[method] : "OTHER";
-    }
-
     private static int methodOf(byte[] b, int start, int length) {
         for (int m = 1; m < METHOD_NAMES.length; m++) {
             String name = METHOD_NAMES[m];

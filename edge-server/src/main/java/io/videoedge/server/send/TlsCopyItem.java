@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 import io.videoedge.server.metrics.EdgeMetrics;
-import one.nio.net.Session;
 import one.nio.net.Socket;
 
 /**
@@ -24,40 +23,25 @@ import one.nio.net.Socket;
  *     the same length, which is what SSL_write's retry rule requires.</li>
  * </ul>
  */
-final class TlsCopyItem extends Session.QueueItem {
+final class TlsCopyItem extends FileRangeItem {
     static final int RECORD = 16 * 1024;
     static final int READ = 32 * 1024;
     static final int BUDGET_PER_CALL = 1024 * 1024;
 
-    private final FileSource file;
     private final FileChannel channel;
     private final BufferPool pool;
-    private final EdgeMetrics metrics;
-    private final EdgeMetrics.Source source;
-    private long offset;
-    private long remaining;
 
     TlsCopyItem(FileSource file, long offset, long length, BufferPool pool, EdgeMetrics metrics, EdgeMetrics.Source source) {
-        this.file = file;
+        super(file, offset, length, metrics, source);
         this.channel = file.file().getChannel();
-        this.offset = offset;
-        this.remaining = length;
         this.pool = pool;
-        this.metrics = metrics;
-        this.source = source;
-    }
-
-    @Override
-    public int remaining() {
-        return (int) Math.min(remaining, Integer.MAX_VALUE);
     }
 
     @Override
     public int write(Socket socket) throws IOException {
         int written = copy(channel, offset, remaining, socket, pool, metrics, source);
         if (written > 0) {
-            offset += written;
-            remaining -= written;
+            advance(written);
         }
         return written;
     }
@@ -104,10 +88,5 @@ final class TlsCopyItem extends Session.QueueItem {
             }
             pool.release(chunk);
         }
-    }
-
-    @Override
-    public void release() {
-        file.release();
     }
 }

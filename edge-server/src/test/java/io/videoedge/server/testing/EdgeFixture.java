@@ -82,11 +82,7 @@ public final class EdgeFixture implements AutoCloseable {
         String classpath = System.getProperty("videoedge.runtime.classpath");
         if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
         for (int attempt = 1; ; attempt++) {
-            httpPort = freePort();
-            httpsPort = freePort();
-            adminPort = freePort();
-            Path config = dir.resolve("edge-server.yaml");
-            Files.writeString(config, configText());
+            Path config = writeConfigOnFreePorts();
             java.util.List<String> cmd = new java.util.ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
@@ -122,11 +118,7 @@ public final class EdgeFixture implements AutoCloseable {
 
     private void startService() throws Exception {
         for (int attempt = 1; ; attempt++) {
-            httpPort = freePort();
-            httpsPort = freePort();
-            adminPort = freePort();
-            Path config = dir.resolve("edge-server.yaml");
-            Files.writeString(config, configText());
+            Path config = writeConfigOnFreePorts();
             try {
                 service = EdgeService.start(ConfigLoader.load(config));
                 return;
@@ -134,6 +126,16 @@ public final class EdgeFixture implements AutoCloseable {
                 if (attempt == 3) throw e; // another process took a port between probe and bind
             }
         }
+    }
+
+    /** Picks free ports and writes the config for them; returns the config file. */
+    private Path writeConfigOnFreePorts() throws IOException {
+        httpPort = freePort();
+        httpsPort = freePort();
+        adminPort = freePort();
+        Path config = dir.resolve("edge-server.yaml");
+        Files.writeString(config, configText());
+        return config;
     }
 
     public String configText() {
