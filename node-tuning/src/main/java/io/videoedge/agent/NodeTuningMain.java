@@ -25,6 +25,7 @@ import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.api.TuningMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -178,25 +179,30 @@ public final class NodeTuningMain implements Runnable {
     out.flush();
   }
 
+  /** The spec file of plan and apply. */
+  static class SpecFile {
+    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
+    Path file;
+
+    Desired desired() throws IOException {
+      return Desired.of(readSpec(file));
+    }
+  }
+
   @Command(name = "plan", mixinStandardHelpOptions = true, description = "Print what apply would change on this machine; change nothing.")
   static final class PlanCmd implements Callable<Integer> {
     @CommandLine.Mixin
     HostOptions host = new HostOptions();
 
-    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
-    Path spec;
+    @CommandLine.Mixin
+    SpecFile spec = new SpecFile();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmd;
 
     @Override
     public Integer call() throws IOException {
-      NodeTuningSpec s = readSpec(spec);
-      Desired d = Desired.of(s);
-      Desired planOnly = new Desired(io.videoedge.api.TuningMode.PLAN, d.congestionControl(), d.sysctls(),
-          d.cpusetRelaxDomainLevel(), d.numaInterleave(), d.kernelModules(), d.nicType(), d.interfaces(),
-          d.combinedQueues(), d.coalescing(), d.irqAffinity(), d.rps(), d.rfsFlowEntries(), d.podUid());
-      print(cmd.commandLine().getOut(), host.engine().pass(planOnly));
+      print(cmd.commandLine().getOut(), host.engine().pass(spec.desired().withMode(TuningMode.PLAN)));
       return 0;
     }
   }
@@ -207,15 +213,15 @@ public final class NodeTuningMain implements Runnable {
     @CommandLine.Mixin
     HostOptions host = new HostOptions();
 
-    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
-    Path spec;
+    @CommandLine.Mixin
+    SpecFile spec = new SpecFile();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmd;
 
     @Override
     public Integer call() throws IOException {
-      PassResult r = host.engine().pass(Desired.of(readSpec(spec)));
+      PassResult r = host.engine().pass(spec.desired());
       print(cmd.commandLine().getOut(), r);
       return r.outcome() == PassResult.Outcome.APPLIED || r.outcome() == PassResult.Outcome.PLANNED ? 0 : 1;
     }
