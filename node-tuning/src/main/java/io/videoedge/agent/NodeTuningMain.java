@@ -7,13 +7,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.agent.apply.ApplyEngine;
-import io.videoedge.agent.apply.Appliers;
-import io.videoedge.agent.apply.Journal;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
-import io.videoedge.agent.apply.Validator;
-import io.videoedge.agent.host.CommandRunner;
-import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.host.ProcessRunner;
 import io.videoedge.agent.k8s.AgentClient;
 import io.videoedge.agent.k8s.EventRecorder;
@@ -98,13 +93,7 @@ public final class NodeTuningMain implements Runnable {
     Duration commandTimeout;
 
     ApplyEngine engine() {
-      return engine(new ProcessRunner(commandTimeout));
-    }
-
-    ApplyEngine engine(CommandRunner runner) {
-      HostFs fs = new HostFs(root);
-      return new ApplyEngine(new io.videoedge.agent.probe.Prober(fs, runner), new Appliers(fs, runner), new Validator(fs),
-          Journal.open(journal, Clock.systemUTC()));
+      return ApplyEngine.onHost(root, new ProcessRunner(commandTimeout), journal);
     }
   }
 
