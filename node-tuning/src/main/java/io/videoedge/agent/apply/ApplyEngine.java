@@ -45,10 +45,6 @@ public final class ApplyEngine {
     this.journal = journal;
   }
 
-  public Journal journal() {
-    return journal;
-  }
-
   /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
   public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
     HostFs fs = new HostFs(root);
