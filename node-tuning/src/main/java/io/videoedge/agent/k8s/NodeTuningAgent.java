@@ -156,7 +156,7 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   private void recordEvents(NodeTuning nt, PassResult r) {
     if (!r.drifted().isEmpty()) {
-      events.warning(nt, "DriftCorrected", "settings rewritten on the node, re-applied: "
+      events.warning(nt, Conditions.DRIFT_CORRECTED, "settings rewritten on the node, re-applied: "
           + r.drifted().stream().map(s -> s.name() + " was " + s.current()).collect(Collectors.joining(", ")));
     }
     String key = switch (r.outcome()) {
