@@ -183,9 +183,7 @@ public final class NodeTuningAgent implements AutoCloseable {
   private void restoreAndRelease(NodeTuning nt) {
     RevertResult r = engine.revert();
     if (!r.complete()) {
-      String msg = r.failed().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
-          .collect(Collectors.joining("; "));
-      events.warning(nt, Conditions.RESTORING, "could not restore: " + msg);
+      events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());
       writeStatus(nt, StatusBuilder.restoring(r, nt.getStatus(),
           Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant()));
       retryLater();
