@@ -7,13 +7,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.agent.apply.ApplyEngine;
-import io.videoedge.agent.apply.Appliers;
-import io.videoedge.agent.apply.Journal;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
-import io.videoedge.agent.apply.Validator;
-import io.videoedge.agent.host.CommandRunner;
-import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.host.ProcessRunner;
 import io.videoedge.agent.k8s.AgentClient;
 import io.videoedge.agent.k8s.EventRecorder;
@@ -25,6 +20,7 @@ import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.api.TuningMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -97,13 +93,7 @@ public final class NodeTuningMain implements Runnable {
     Duration commandTimeout;
 
     ApplyEngine engine() {
-      return engine(new ProcessRunner(commandTimeout));
-    }
-
-    ApplyEngine engine(CommandRunner runner) {
-      HostFs fs = new HostFs(root);
-      return new ApplyEngine(new io.videoedge.agent.probe.Prober(fs, runner), new Appliers(fs, runner), new Validator(fs),
-          Journal.open(journal, Clock.systemUTC()));
+      return ApplyEngine.onHost(root, new ProcessRunner(commandTimeout), journal);
     }
   }
 
@@ -178,25 +168,30 @@ public final class NodeTuningMain implements Runnable {
     out.flush();
   }
 
+  /** The spec file of plan and apply. */
+  static class SpecFile {
+    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
+    Path file;
+
+    Desired desired() throws IOException {
+      return Desired.of(readSpec(file));
+    }
+  }
+
   @Command(name = "plan", mixinStandardHelpOptions = true, description = "Print what apply would change on this machine; change nothing.")
   static final class PlanCmd implements Callable<Integer> {
     @CommandLine.Mixin
     HostOptions host = new HostOptions();
 
-    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
-    Path spec;
+    @CommandLine.Mixin
+    SpecFile spec = new SpecFile();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmd;
 
     @Override
     public Integer call() throws IOException {
-      NodeTuningSpec s = readSpec(spec);
-      Desired d = Desired.of(s);
-      Desired planOnly = new Desired(io.videoedge.api.TuningMode.PLAN, d.congestionControl(), d.sysctls(),
-          d.cpusetRelaxDomainLevel(), d.numaInterleave(), d.kernelModules(), d.nicType(), d.interfaces(),
-          d.combinedQueues(), d.coalescing(), d.irqAffinity(), d.rps(), d.rfsFlowEntries(), d.podUid());
-      print(cmd.commandLine().getOut(), host.engine().pass(planOnly));
+      print(cmd.commandLine().getOut(), host.engine().pass(spec.desired().withMode(TuningMode.PLAN)));
       return 0;
     }
   }
@@ -207,15 +202,15 @@ public final class NodeTuningMain implements Runnable {
     @CommandLine.Mixin
     HostOptions host = new HostOptions();
 
-    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
-    Path spec;
+    @CommandLine.Mixin
+    SpecFile spec = new SpecFile();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmd;
 
     @Override
     public Integer call() throws IOException {
-      PassResult r = host.engine().pass(Desired.of(readSpec(spec)));
+      PassResult r = host.engine().pass(spec.desired());
       print(cmd.commandLine().getOut(), r);
       return r.outcome() == PassResult.Outcome.APPLIED || r.outcome() == PassResult.Outcome.PLANNED ? 0 : 1;
     }

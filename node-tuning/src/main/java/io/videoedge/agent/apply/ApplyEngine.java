@@ -1,5 +1,7 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.host.CommandRunner;
+import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.plan.Desired;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
@@ -11,6 +13,8 @@ import io.videoedge.agent.probe.Prober;
 import io.videoedge.api.SettingState;
 import io.videoedge.api.TuningMode;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -41,8 +45,11 @@ public final class ApplyEngine {
     this.journal = journal;
   }
 
-  public Journal journal() {
-    return journal;
+  /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
+  public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
+    HostFs fs = new HostFs(root);
+    return new ApplyEngine(new Prober(fs, runner), new Appliers(fs, runner), new Validator(fs),
+        Journal.open(journalFile, Clock.systemUTC()));
   }
 
   /** A write this pass made: the setting and the value it replaced. */

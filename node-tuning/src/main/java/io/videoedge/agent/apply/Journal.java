@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The original value of every setting the agent changed, kept on the node (a hostPath file) so
@@ -71,10 +70,6 @@ public final class Journal {
       }
     }
     return j;
-  }
-
-  public synchronized Optional<Entry> get(String name) {
-    return Optional.ofNullable(entries.get(name));
   }
 
   /** Entries in the order their settings were first changed. */

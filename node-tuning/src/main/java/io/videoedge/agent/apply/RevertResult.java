@@ -2,6 +2,7 @@ package io.videoedge.agent.apply;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * What restoring the originals did.
@@ -13,5 +14,10 @@ import java.util.Map;
 public record RevertResult(List<String> restored, List<String> gone, Map<String, String> failed) {
   public boolean complete() {
     return failed.isEmpty();
+  }
+
+  /** The failures for a person: "name (why); name (why)". */
+  public String describeFailures() {
+    return failed.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining("; "));
   }
 }

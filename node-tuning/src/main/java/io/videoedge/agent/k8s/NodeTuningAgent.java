@@ -156,7 +156,7 @@ public final class NodeTuningAgent implements AutoCloseable {
 
   private void recordEvents(NodeTuning nt, PassResult r) {
     if (!r.drifted().isEmpty()) {
-      events.warning(nt, "DriftCorrected", "settings rewritten on the node, re-applied: "
+      events.warning(nt, Conditions.DRIFT_CORRECTED, "settings rewritten on the node, re-applied: "
           + r.drifted().stream().map(s -> s.name() + " was " + s.current()).collect(Collectors.joining(", ")));
     }
     String key = switch (r.outcome()) {
@@ -183,9 +183,7 @@ public final class NodeTuningAgent implements AutoCloseable {
   private void restoreAndRelease(NodeTuning nt) {
     RevertResult r = engine.revert();
     if (!r.complete()) {
-      String msg = r.failed().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
-          .collect(Collectors.joining("; "));
-      events.warning(nt, Conditions.RESTORING, "could not restore: " + msg);
+      events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());
       writeStatus(nt, StatusBuilder.restoring(r, nt.getStatus(),
           Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant()));
       retryLater();

@@ -28,10 +28,6 @@ public final class MetricsServer implements AutoCloseable {
     server.start();
   }
 
-  public int port() {
-    return server.getAddress().getPort();
-  }
-
   private static void send(HttpExchange ex, int code, String type, byte[] body) throws IOException {
     ex.getResponseHeaders().set("Content-Type", type);
     ex.sendResponseHeaders(code, body.length);

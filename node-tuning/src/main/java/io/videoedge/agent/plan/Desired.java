@@ -53,4 +53,10 @@ public record Desired(
         n.rfs() == null ? null : Objects.requireNonNullElse(n.rfs().flowEntries(), 32768),
         pod);
   }
+
+  /** The same spec in another mode (the plan command plans whatever the file says). */
+  public Desired withMode(TuningMode m) {
+    return new Desired(m, congestionControl, sysctls, cpusetRelaxDomainLevel, numaInterleave, kernelModules, nicType,
+        interfaces, combinedQueues, coalescing, irqAffinity, rps, rfsFlowEntries, podUid);
+  }
 }

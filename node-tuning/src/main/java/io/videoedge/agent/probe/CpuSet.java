@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.IntStream;
 
 /**
  * A set of CPU numbers, in the kernel's two notations: the list ("0-3,8,10-11", cpuset.cpus,
@@ -137,10 +136,6 @@ public final class CpuSet {
     return bits.get(cpu);
   }
 
-  public IntStream stream() {
-    return bits.stream();
-  }
-
   public List<Integer> toSortedList() {
     List<Integer> l = new ArrayList<>();
     bits.stream().forEach(l::add);
@@ -156,12 +151,6 @@ public final class CpuSet {
   public CpuSet and(CpuSet other) {
     BitSet b = (BitSet) bits.clone();
     b.and(other.bits);
-    return new CpuSet(b);
-  }
-
-  public CpuSet or(CpuSet other) {
-    BitSet b = (BitSet) bits.clone();
-    b.or(other.bits);
     return new CpuSet(b);
   }
 

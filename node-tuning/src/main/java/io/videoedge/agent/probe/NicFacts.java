@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One network interface as probed.
+ * One network interface as probed. irqAffinity, rpsCpus, rpsFlowCnt and coalescing are read for
+ * the interfaces the spec tunes only; for one probed as a capability they are empty (null).
  *
  * @param driver kernel driver (mlx5_core, ixgbe, virtio_net, veth, ...), null when unknown
  * @param numaNode NUMA node of the device, -1 when none

@@ -39,10 +39,12 @@ public final class Prober {
 
     Map<String, String> interrupts = interruptNames();
     String defaultRoute = defaultRouteInterface();
-    Set<String> names = new LinkedHashSet<>(request.interfaces());
-    if (names.isEmpty() && defaultRoute != null) {
-      names.add(defaultRoute);
+    // the interfaces the planner tunes (Planner.nics picks the same); their current values are read
+    Set<String> tuned = new LinkedHashSet<>(request.interfaces());
+    if (tuned.isEmpty() && defaultRoute != null) {
+      tuned.add(defaultRoute);
     }
+    Set<String> names = new LinkedHashSet<>(tuned);
     for (String n : fs.list("sys/class/net")) {
       if (fs.exists("sys/class/net/" + n + "/device")) {
         names.add(n); // every real NIC is reported as a capability
@@ -51,7 +53,7 @@ public final class Prober {
     Map<String, NicFacts> nics = new LinkedHashMap<>();
     for (String n : names) {
       if (fs.isDirectory("sys/class/net/" + n)) {
-        nics.put(n, nic(n, interrupts, ethtool));
+        nics.put(n, nic(n, interrupts, ethtool, tuned.contains(n)));
       }
     }
 
@@ -70,7 +72,8 @@ public final class Prober {
     return "proc/sys/" + name.replace('.', '/');
   }
 
-  private NicFacts nic(String name, Map<String, String> interrupts, boolean ethtool) {
+  /** One interface; current values (IRQ affinity, RPS, RFS, coalescing) only when tuned: capabilities need none. */
+  private NicFacts nic(String name, Map<String, String> interrupts, boolean ethtool, boolean tuned) {
     String base = "sys/class/net/" + name;
     String driver = fs.linkName(base + "/device/driver").orElse(null);
     if (driver == null && ethtool) {
@@ -105,12 +108,14 @@ public final class Prober {
       String label = interrupts.get(Integer.toString(irq));
       if (label != null && QUEUE_IRQ.matcher(label).find()) {
         irqs.add(irq);
-        fs.readIfPresent("proc/irq/" + irq + "/smp_affinity_list").ifPresent(v -> affinity.put(irq, v.strip()));
+        if (tuned) {
+          fs.readIfPresent("proc/irq/" + irq + "/smp_affinity_list").ifPresent(v -> affinity.put(irq, v.strip()));
+        }
       }
     }
     Map<String, String> rps = new LinkedHashMap<>();
     Map<String, String> flow = new LinkedHashMap<>();
-    for (String q : rx) {
+    for (String q : tuned ? rx : List.<String>of()) {
       fs.readIfPresent(base + "/queues/" + q + "/rps_cpus").ifPresent(v -> rps.put(q, v.strip()));
       fs.readIfPresent(base + "/queues/" + q + "/rps_flow_cnt").ifPresent(v -> flow.put(q, v.strip()));
     }
@@ -123,8 +128,8 @@ public final class Prober {
       if (l.ok()) {
         channels = EthtoolParser.channels(l.stdout());
       }
-      CommandRunner.Result c = runner.run(List.of("ethtool", "-c", name));
-      if (c.ok()) {
+      CommandRunner.Result c = tuned ? runner.run(List.of("ethtool", "-c", name)) : null;
+      if (c != null && c.ok()) {
         coalescing = EthtoolParser.coalescing(c.stdout());
       }
       CommandRunner.Result k = runner.run(List.of("ethtool", "-k", name));

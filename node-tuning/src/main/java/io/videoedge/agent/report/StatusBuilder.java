@@ -137,9 +137,7 @@ public final class StatusBuilder {
   /** Status while the NodeTuning is being deleted and originals are restored. */
   public static NodeTuningStatus restoring(RevertResult r, NodeTuningStatus previous, long generation, Instant now) {
     NodeTuningStatus prev = previous == null ? new NodeTuningStatus(null, null, null, null, null, null, null, null) : previous;
-    String failed = r.failed().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
-        .collect(Collectors.joining("; "));
-    String msg = "restoring originals: " + r.failed().size() + " could not be restored yet: " + failed;
+    String msg = "restoring originals: " + r.failed().size() + " could not be restored yet: " + r.describeFailures();
     List<Condition> conditions = List.of(
         condition(prev, Conditions.APPLIED, Conditions.FALSE, Conditions.RESTORING, msg, generation, now),
         condition(prev, Conditions.DEGRADED, Conditions.TRUE, Conditions.RESTORING, msg, generation, now));

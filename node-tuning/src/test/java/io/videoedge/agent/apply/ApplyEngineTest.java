@@ -4,7 +4,6 @@ import static io.videoedge.agent.testing.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.testing.Agents;
 import io.videoedge.agent.testing.FakeCommands;
 import io.videoedge.agent.testing.FakeNode;
 import io.videoedge.agent.testing.Specs;
@@ -42,7 +41,7 @@ class ApplyEngineTest {
   }
 
   private ApplyEngine engine() {
-    return Agents.engine(node, cmds, journal);
+    return ApplyEngine.onHost(node.root(), cmds, journal);
   }
 
   /** Every file of the fake tree with its content: to prove a pass or a revert left it exactly so. */

@@ -15,8 +15,8 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.metrics.AgentMetrics;
-import io.videoedge.agent.testing.Agents;
 import io.videoedge.agent.testing.FakeCommands;
 import io.videoedge.agent.testing.FakeNode;
 import io.videoedge.agent.testing.Specs;
@@ -110,7 +110,7 @@ class NodeTuningAgentIT {
         .nic("eth0", "mlx5_core", 4, 40, 0);
     FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
     AgentMetrics metrics = new AgentMetrics();
-    NodeTuningAgent agent = new NodeTuningAgent(asAgent, name, Agents.engine(fs, cmds, tmp.resolve(name + "-journal.json")),
+    NodeTuningAgent agent = new NodeTuningAgent(asAgent, name, ApplyEngine.onHost(fs.root(), cmds, tmp.resolve(name + "-journal.json")),
         metrics, new EventRecorder(asAgent, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
     agents.add(agent);
     agent.start();

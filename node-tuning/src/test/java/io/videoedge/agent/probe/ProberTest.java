@@ -42,6 +42,25 @@ class ProberTest {
   }
 
   @Test
+  void aNicTheSpecDoesNotTuneIsProbedForItsCapabilitiesOnly() {
+    FakeNode node = new FakeNode(root).cpus(4).defaultRoute("eth0").nic("eth0", "mlx5_core", 2, 40, 0)
+        .nic("eth1", "mlx5_core", 2, 50, 0);
+    FakeCommands cmds = new FakeCommands(node).combined("eth0", 4, 2).combined("eth1", 4, 2)
+        .coalescing("eth0", "on", 8, 16).coalescing("eth1", "on", 8, 16);
+    NodeFacts f = new Prober(new HostFs(root), cmds).probe(new ProbeRequest(List.of(), Set.of(), null));
+
+    NicFacts other = f.nics().get("eth1");
+    assertThat(other.queueIrqs()).containsExactly(51, 52);
+    assertThat(other.channels().combined()).isEqualTo(2);
+    assertThat(other.irqAffinity()).isEmpty();
+    assertThat(other.rpsCpus()).isEmpty();
+    assertThat(other.coalescing()).isNull();
+    assertThat(cmds.log()).doesNotContain("ethtool -c eth1");
+    assertThat(f.nics().get("eth0").rpsCpus()).containsOnlyKeys("rx-0", "rx-1");
+    assertThat(f.nics().get("eth0").coalescing()).containsEntry("rx-usecs", "8");
+  }
+
+  @Test
   void virtioQueueIrqsAreFoundOnThePciParentOfTheVirtioDevice() {
     FakeNode node = new FakeNode(root).cpus(2).nic("eth0", "virtio_net", 2, 37, -1);
     NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node)).probe(new ProbeRequest(List.of("eth0"), Set.of(), null));
