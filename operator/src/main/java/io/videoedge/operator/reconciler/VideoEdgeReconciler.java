@@ -134,7 +134,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
       Map<String, Pod> pods, boolean valid, StatusAggregator status, Context<VideoEdge> context) {
     long generation = ve.getMetadata().getGeneration();
     boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
-    boolean kernelTls = EdgeServerConfigRenderer.servesHttps(ve.getSpec()) && ve.getSpec().tls().mode().usesKernelTls();
+    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(ve.getSpec());
     Map<String, String> conflicts = new TreeMap<>();
     List<NodeReport> notTuned = new java.util.ArrayList<>();
     List<NodeReport> planned = new java.util.ArrayList<>();
