@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
@@ -254,7 +255,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     VideoEdgeStatus next = status.build(ve.getStatus());
     metrics.record(ve, next);
     if (!next.equals(ve.getStatus())) {
-      StatusPatch.apply(context, ve, next);
+      // cleanup has no UpdateControl: JOSDK's SSA status patch, cached for the rescheduled pass
+      PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(ve, statusOnly(ve, next), context);
     }
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheckInterval());
   }
@@ -284,10 +286,10 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   }
 
   /**
-   * The status alone, for server-side apply: no resourceVersion (no conflict with a spec edit made
-   * meanwhile; the operator is the status' only writer) and no spec fields claimed.
+   * The status alone, for server-side apply: no spec fields claimed and, through an UpdateControl, no
+   * resourceVersion (no conflict with a spec edit made meanwhile; the operator is the status' only writer).
    */
-  static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
+  private static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
     VideoEdge patch = new VideoEdge();
     patch.getMetadata().setName(ve.getMetadata().getName());
     patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
