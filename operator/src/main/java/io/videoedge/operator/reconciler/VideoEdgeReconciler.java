@@ -337,18 +337,17 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   public List<EventSource<?, VideoEdge>> prepareEventSources(EventSourceContext<VideoEdge> context) {
     AtomicReference<InformerEventSource<Node, VideoEdge>> nodes = new AtomicReference<>();
     AtomicReference<InformerEventSource<NodeTuning, VideoEdge>> tunings = new AtomicReference<>();
+    Function<Node, Stream<ResourceID>> selectors = n -> context.getPrimaryCache()
+        .list(ve -> NodePlacement.selects(ve, n)).map(ResourceID::fromResource);
     Function<String, Stream<ResourceID>> selecting = node -> nodes.get().get(new ResourceID(node)).stream()
-        .flatMap(n -> context.getPrimaryCache().list(ve -> NodePlacement.selects(ve, n)))
-        .map(ResourceID::fromResource);
+        .flatMap(selectors);
     Function<String, Stream<ResourceID>> holder = node -> tunings.get().get(new ResourceID(node)).stream()
         .flatMap(nt -> owner(nt).stream());
 
     // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
     nodes.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
         .withName(NODES)
-        .withSecondaryToPrimaryMapper(n -> Stream.concat(
-                context.getPrimaryCache().list(ve -> NodePlacement.selects(ve, n)).map(ResourceID::fromResource),
-                holder.apply(n.getMetadata().getName()))
+        .withSecondaryToPrimaryMapper(n -> Stream.concat(selectors.apply(n), holder.apply(n.getMetadata().getName()))
             .collect(Collectors.toSet()))
         .withOnUpdateFilter((n, old) -> !Objects.equals(n.getMetadata().getLabels(), old.getMetadata().getLabels())
             || !Objects.equals(n.getStatus() == null ? null : n.getStatus().getAllocatable(),
