@@ -104,7 +104,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         excluded.add(c.node());
       }
     });
-    Map<String, Pod> pods = cluster.podsOf(ve);
+    Map<String, Pod> pods = podsByNode(context.getSecondaryResourcesAsStream(Pod.class));
     List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), owned.values());
 
     StatusAggregator status = new StatusAggregator(ve, clock.instant());
@@ -385,19 +385,16 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   }
 
   /** Read access to the informers' caches for one reconcile. */
-  record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings,
-      List<Pod> edgePods) {
+  record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings) {
     @SuppressWarnings("unchecked")
     static Cluster of(Context<VideoEdge> context) {
       var retriever = context.eventSourceRetriever();
       var nodes = (InformerEventSource<Node, VideoEdge>) retriever.getEventSourceFor(Node.class, NODES);
       var tunings = (InformerEventSource<NodeTuning, VideoEdge>) retriever.getEventSourceFor(NodeTuning.class, NODE_TUNINGS);
-      var pods = (InformerEventSource<Pod, VideoEdge>) retriever.getEventSourceFor(Pod.class, PODS);
       return new Cluster(
           context.getPrimaryCache().list().toList(),
           nodes.list(n -> true).collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a, TreeMap::new)),
-          tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)),
-          pods.list(p -> true).toList());
+          tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)));
     }
 
     java.util.Collection<Node> nodes() {
@@ -407,16 +404,19 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     Node node(String name) {
       return nodesByName.get(name);
     }
+  }
 
-    /** Our edge-server pod per node: the newest one not being deleted, else the newest. */
-    Map<String, Pod> podsOf(VideoEdge ve) {
-      Comparator<Pod> preference = Comparator
-          .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
-          .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
-      return edgePods.stream()
-          .filter(p -> Names.ownedBy(p, ve) && p.getSpec() != null && p.getSpec().getNodeName() != null)
-          .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
-              (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
-    }
+  /**
+   * Our edge-server pod per node: the newest one not being deleted, else the newest. The pods are the
+   * PODS informer's secondaries of this VideoEdge (indexed by their owner labels).
+   */
+  private static Map<String, Pod> podsByNode(Stream<Pod> ours) {
+    Comparator<Pod> preference = Comparator
+        .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
+        .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
+    return ours
+        .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
+        .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
+            (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
   }
 }
