@@ -78,8 +78,7 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
 
   @Override
   public Integer call() throws Exception {
-    String id = identity == null || identity.isBlank() ? "videoedge-operator-" + UUID.randomUUID() : identity;
-    OperatorSettings settings = new OperatorSettings(edgeServerImage, edgeServerJavaOptions, recheckInterval, id);
+    OperatorSettings settings = settings();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     List.of(new JvmMemoryMetrics(), new JvmGcMetrics(), new JvmThreadMetrics(), new ClassLoaderMetrics(),
         new ProcessorMetrics(), new UptimeMetrics()).forEach(b -> b.bindTo(registry));
@@ -136,8 +135,9 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
     }
   }
 
-  /** Exposed for tests: the parsed options as settings. */
+  /** The parsed options as settings; without an identity, a random one. */
   OperatorSettings settings() {
-    return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, recheckInterval, identity);
+    String id = identity == null || identity.isBlank() ? "videoedge-operator-" + UUID.randomUUID() : identity;
+    return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, recheckInterval, id);
   }
 }

@@ -60,13 +60,12 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
       log.info("Deleting NodeTuning {}: the node left the VideoEdge; its agent restores the node", node);
       client.resource(nt).delete();
     }
-    boolean held = nt.getMetadata().getFinalizers() != null && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
-    if (held && nodeGone(node, context)) {
+    if (nt.hasFinalizer(VideoEdgeApi.AGENT_FINALIZER) && nodeGone(node, context)) {
       // no node, no agent: nobody else will ever release it
       log.info("Releasing the agent finalizer of NodeTuning {}: node {} no longer exists", node, node);
       try {
         client.resources(NodeTuning.class).withName(node).edit(n -> {
-          n.getMetadata().getFinalizers().remove(VideoEdgeApi.AGENT_FINALIZER);
+          n.removeFinalizer(VideoEdgeApi.AGENT_FINALIZER);
           return n;
         });
       } catch (KubernetesClientException e) {

@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
@@ -103,7 +104,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         excluded.add(c.node());
       }
     });
-    Map<String, Pod> pods = cluster.podsOf(ve);
+    Map<String, Pod> pods = podsByNode(context.getSecondaryResourcesAsStream(Pod.class));
     List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), owned.values());
 
     StatusAggregator status = new StatusAggregator(ve, clock.instant());
@@ -134,7 +135,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
       Map<String, Pod> pods, boolean valid, StatusAggregator status, Context<VideoEdge> context) {
     long generation = ve.getMetadata().getGeneration();
     boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
-    boolean kernelTls = EdgeServerConfigRenderer.servesHttps(ve.getSpec()) && ve.getSpec().tls().mode().usesKernelTls();
+    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(ve.getSpec());
     Map<String, String> conflicts = new TreeMap<>();
     List<NodeReport> notTuned = new java.util.ArrayList<>();
     List<NodeReport> planned = new java.util.ArrayList<>();
@@ -254,7 +255,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     VideoEdgeStatus next = status.build(ve.getStatus());
     metrics.record(ve, next);
     if (!next.equals(ve.getStatus())) {
-      StatusPatch.apply(context, ve, next);
+      // cleanup has no UpdateControl: JOSDK's SSA status patch, cached for the rescheduled pass
+      PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(ve, statusOnly(ve, next), context);
     }
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheckInterval());
   }
@@ -284,10 +286,10 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   }
 
   /**
-   * The status alone, for server-side apply: no resourceVersion (no conflict with a spec edit made
-   * meanwhile; the operator is the status' only writer) and no spec fields claimed.
+   * The status alone, for server-side apply: no spec fields claimed and, through an UpdateControl, no
+   * resourceVersion (no conflict with a spec edit made meanwhile; the operator is the status' only writer).
    */
-  static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
+  private static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
     VideoEdge patch = new VideoEdge();
     patch.getMetadata().setName(ve.getMetadata().getName());
     patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
@@ -335,18 +337,17 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   public List<EventSource<?, VideoEdge>> prepareEventSources(EventSourceContext<VideoEdge> context) {
     AtomicReference<InformerEventSource<Node, VideoEdge>> nodes = new AtomicReference<>();
     AtomicReference<InformerEventSource<NodeTuning, VideoEdge>> tunings = new AtomicReference<>();
+    Function<Node, Stream<ResourceID>> selectors = n -> context.getPrimaryCache()
+        .list(ve -> NodePlacement.selects(ve, n)).map(ResourceID::fromResource);
     Function<String, Stream<ResourceID>> selecting = node -> nodes.get().get(new ResourceID(node)).stream()
-        .flatMap(n -> context.getPrimaryCache().list(ve -> NodePlacement.selects(ve, n)))
-        .map(ResourceID::fromResource);
+        .flatMap(selectors);
     Function<String, Stream<ResourceID>> holder = node -> tunings.get().get(new ResourceID(node)).stream()
         .flatMap(nt -> owner(nt).stream());
 
     // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
     nodes.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
         .withName(NODES)
-        .withSecondaryToPrimaryMapper(n -> Stream.concat(
-                context.getPrimaryCache().list(ve -> NodePlacement.selects(ve, n)).map(ResourceID::fromResource),
-                holder.apply(n.getMetadata().getName()))
+        .withSecondaryToPrimaryMapper(n -> Stream.concat(selectors.apply(n), holder.apply(n.getMetadata().getName()))
             .collect(Collectors.toSet()))
         .withOnUpdateFilter((n, old) -> !Objects.equals(n.getMetadata().getLabels(), old.getMetadata().getLabels())
             || !Objects.equals(n.getStatus() == null ? null : n.getStatus().getAllocatable(),
@@ -384,19 +385,16 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   }
 
   /** Read access to the informers' caches for one reconcile. */
-  record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings,
-      List<Pod> edgePods) {
+  record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings) {
     @SuppressWarnings("unchecked")
     static Cluster of(Context<VideoEdge> context) {
       var retriever = context.eventSourceRetriever();
       var nodes = (InformerEventSource<Node, VideoEdge>) retriever.getEventSourceFor(Node.class, NODES);
       var tunings = (InformerEventSource<NodeTuning, VideoEdge>) retriever.getEventSourceFor(NodeTuning.class, NODE_TUNINGS);
-      var pods = (InformerEventSource<Pod, VideoEdge>) retriever.getEventSourceFor(Pod.class, PODS);
       return new Cluster(
           context.getPrimaryCache().list().toList(),
           nodes.list(n -> true).collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a, TreeMap::new)),
-          tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)),
-          pods.list(p -> true).toList());
+          tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)));
     }
 
     java.util.Collection<Node> nodes() {
@@ -406,16 +404,19 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     Node node(String name) {
       return nodesByName.get(name);
     }
+  }
 
-    /** Our edge-server pod per node: the newest one not being deleted, else the newest. */
-    Map<String, Pod> podsOf(VideoEdge ve) {
-      Comparator<Pod> preference = Comparator
-          .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
-          .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
-      return edgePods.stream()
-          .filter(p -> Names.ownedBy(p, ve) && p.getSpec() != null && p.getSpec().getNodeName() != null)
-          .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
-              (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
-    }
+  /**
+   * Our edge-server pod per node: the newest one not being deleted, else the newest. The pods are the
+   * PODS informer's secondaries of this VideoEdge (indexed by their owner labels).
+   */
+  private static Map<String, Pod> podsByNode(Stream<Pod> ours) {
+    Comparator<Pod> preference = Comparator
+        .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
+        .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
+    return ours
+        .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
+        .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
+            (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
   }
 }

@@ -30,6 +30,11 @@ public final class EdgeServerConfigRenderer {
         && https != null && https.port() != null && !Boolean.FALSE.equals(https.enabled());
   }
 
+  /** Whether the HTTPS acceptor uses kernel TLS: the node needs the tls module, the status reports kTLS. */
+  public static boolean usesKernelTls(VideoEdgeSpec spec) {
+    return servesHttps(spec) && spec.tls().mode().usesKernelTls();
+  }
+
   public static boolean servesHttp(VideoEdgeSpec spec) {
     ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
     return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());

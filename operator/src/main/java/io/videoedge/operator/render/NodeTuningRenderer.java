@@ -52,7 +52,7 @@ public final class NodeTuningRenderer {
   /** The VideoEdge's tuning, with the tls module added when the HTTPS acceptor uses kernel TLS. */
   static TuningSpec tuning(VideoEdgeSpec spec) {
     TuningSpec t = spec.tuning();
-    boolean kernelTls = EdgeServerConfigRenderer.servesHttps(spec) && spec.tls().mode().usesKernelTls();
+    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(spec);
     List<String> modules = new ArrayList<>(t.kernelModules() == null ? List.of() : t.kernelModules());
     if (kernelTls && !modules.contains(TLS_MODULE)) {
       modules.add(TLS_MODULE);

@@ -7,7 +7,6 @@ import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.VideoEdgeApi;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,11 +30,7 @@ final class FakeAgent {
   /** First sight: the agent's finalizer goes on before it changes anything. */
   FakeAgent adopt() {
     admin.resources(NodeTuning.class).withName(node).edit(nt -> {
-      List<String> finalizers = new ArrayList<>(nt.getMetadata().getFinalizers());
-      if (!finalizers.contains(VideoEdgeApi.AGENT_FINALIZER)) {
-        finalizers.add(VideoEdgeApi.AGENT_FINALIZER);
-      }
-      nt.getMetadata().setFinalizers(finalizers);
+      nt.addFinalizer(VideoEdgeApi.AGENT_FINALIZER);
       return nt;
     });
     return this;
@@ -65,8 +60,7 @@ final class FakeAgent {
   /** The node's originals are back: release the finalizer (the NodeTuning then goes away). */
   void restored() {
     admin.resources(NodeTuning.class).withName(node).edit(nt -> {
-      nt.getMetadata().setFinalizers(nt.getMetadata().getFinalizers().stream()
-          .filter(f -> !f.equals(VideoEdgeApi.AGENT_FINALIZER)).toList());
+      nt.removeFinalizer(VideoEdgeApi.AGENT_FINALIZER);
       return nt;
     });
   }

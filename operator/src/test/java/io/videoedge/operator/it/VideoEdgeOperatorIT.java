@@ -404,8 +404,7 @@ class VideoEdgeOperatorIT {
     create(videoEdge(ns, "edge", "plan", s -> withTuning(plainHttp(s), t -> new TuningSpec(
         io.videoedge.api.TuningMode.PLAN, t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(),
         t.numaInterleave(), t.kernelModules()))));
-    eventually().until(() -> tuning("plan-1") != null && tuning("plan-1").getSpec().server().podUid() != null);
-    new FakeAgent(admin, "plan-1").planned();
+    placed("plan-1").planned();
     eventually().untilAsserted(() -> {
       assertThat(gate(podOn(ns, "plan-1"))).satisfies(g -> {
         assertThat(g.getStatus()).isEqualTo("True");
