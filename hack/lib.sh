@@ -46,6 +46,18 @@ need_docker() {
   docker info >/dev/null 2>&1 || die "no Docker daemon answers ('docker info' fails): start Docker first (see hack/README.md)"
 }
 
+# Docker grants privileged containers every capability up to cap_last_cap; where this machine's
+# bounding set lacks some, only a runtime that drops them (hack/runc-capfix) can start kind nodes.
+# cap_bounding_set: this process's bounding set (0x...). missing_caps: the capability numbers up to
+# cap_last_cap that it lacks, comma-separated (empty: none).
+cap_bounding_set() { printf '0x%x\n' "$((16#$(awk '/^CapBnd/ {print $2}' /proc/self/status)))"; }
+missing_caps() {
+  local bnd last c out=""
+  bnd=$(cap_bounding_set); last=$(cat /proc/sys/kernel/cap_last_cap)
+  for ((c = 0; c <= last; c++)); do (( bnd >> c & 1 )) || out+="${out:+,}$c"; done
+  echo "$out"
+}
+
 # image_label IMAGE KEY: the label's value on a local image (empty when the image or label is missing).
 image_label() { docker image inspect "$1" --format "{{index .Config.Labels \"$2\"}}" 2>/dev/null || true; }
 
