@@ -16,8 +16,6 @@
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/hack/lib.sh"
 E2E_DIR="$ROOT/e2e"
 
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 export KIND_CLUSTER KIND_KUBECONFIG
 export KUBECONFIG="$KIND_KUBECONFIG"
 USE_EXISTING_CLUSTER=${USE_EXISTING_CLUSTER:-0}
@@ -44,7 +42,6 @@ CONTENT_PATH=/var/lib/videoedge/content   # the VideoEdge's server.contentPath o
 NET_SYSCTLS=(net.ipv4.tcp_congestion_control net.ipv4.tcp_notsent_lowat net.core.somaxconn)
 VM_SYSCTLS=(vm.swappiness vm.min_free_kbytes)
 
-k() { "$BIN_DIR/kubectl" "$@"; }
 helm() { "$BIN_DIR/helm" "$@"; }
 kind() { "$BIN_DIR/kind" "$@"; }
 image() { echo "$IMAGE_PREFIX$1:$IMAGE_TAG"; }

@@ -97,3 +97,8 @@ drop_if_dangling() {
   [ -z "$(docker image inspect "$1" --format '{{join .RepoTags ","}}' 2>/dev/null)" ] || return 0
   docker rmi "$1" >/dev/null 2>&1 || true
 }
+
+# ---- the kind cluster (hack/kind-up.sh makes it; its kubeconfig is its own, ~/.kube/config is never touched)
+KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
+KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
+k() { "$BIN_DIR/kubectl" "$@"; }

@@ -10,14 +10,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 KIND_WAIT=${KIND_WAIT:-300}
 PROM_CHECK=${PROM_CHECK:-0}
 PROM_OPERATOR_CPU=${PROM_OPERATOR_CPU:-20m}
 export KUBECONFIG="$KIND_KUBECONFIG"
 [ -s "$KUBECONFIG" ] || die "no kubeconfig $KUBECONFIG: run 'make kind-up' first"
-k() { "$BIN_DIR/kubectl" "$@"; }
 
 CRDS=$("$ROOT/hack/prometheus-stack.sh")
 PO="$VIDEOEDGE_CACHE/prometheus-operator"
