@@ -313,8 +313,7 @@ restore_global_sysctls() {
 # nt_setting NAME FIELD: a field (desired, actual, original, state, message) of one setting in the
 # node's NodeTuning status, e.g. nt_setting sysctl/vm.swappiness original
 nt_setting() {
-  k get nodetuning "$(node_name)" -o json \
-    | jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty'
+  nt_json | jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty'
 }
 # the sysctls the VideoEdge declares, one "name=value" a line
 ve_sysctls() { k -n "$VE_NS" get ve "$VE_NAME" -o json | jq -r '.spec.tuning.sysctls // {} | to_entries[] | "\(.key)=\(.value)"'; }
