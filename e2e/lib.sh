@@ -22,8 +22,6 @@ USE_EXISTING_CLUSTER=${USE_EXISTING_CLUSTER:-0}
 E2E_BUILD=${E2E_BUILD:-1}
 E2E_MONITORING=${E2E_MONITORING:-1}
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
-IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
-IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
 export IMAGE_PREFIX IMAGE_TAG
 IMAGES=(operator node-tuning edge-server)
 

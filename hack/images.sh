@@ -9,8 +9,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 IMAGES=${IMAGES:-"operator node-tuning edge-server"}
-IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
-IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
 need_docker
 docker image inspect debian:trixie-slim >/dev/null 2>&1 || die "debian:trixie-slim is missing: run 'make base-image'"
 

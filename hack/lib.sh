@@ -41,6 +41,10 @@ finish() { log "done in $(( $(date +%s) - T_START ))s"; }
 
 # ---- images and Docker (used by the image and cluster scripts)
 
+# VideoEdge's own images: $IMAGE_PREFIX<component>:$IMAGE_TAG (the chart's appVersion unless set)
+IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
+IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
+
 need_docker() {
   need_cmd docker
   docker info >/dev/null 2>&1 || die "no Docker daemon answers ('docker info' fails): start Docker first (see hack/README.md)"
