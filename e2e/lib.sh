@@ -16,16 +16,12 @@
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/hack/lib.sh"
 E2E_DIR="$ROOT/e2e"
 
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 export KIND_CLUSTER KIND_KUBECONFIG
 export KUBECONFIG="$KIND_KUBECONFIG"
 USE_EXISTING_CLUSTER=${USE_EXISTING_CLUSTER:-0}
 E2E_BUILD=${E2E_BUILD:-1}
 E2E_MONITORING=${E2E_MONITORING:-1}
 E2E_TIMEOUT=${E2E_TIMEOUT:-240}
-IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
-IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
 export IMAGE_PREFIX IMAGE_TAG
 IMAGES=(operator node-tuning edge-server)
 
@@ -44,7 +40,6 @@ CONTENT_PATH=/var/lib/videoedge/content   # the VideoEdge's server.contentPath o
 NET_SYSCTLS=(net.ipv4.tcp_congestion_control net.ipv4.tcp_notsent_lowat net.core.somaxconn)
 VM_SYSCTLS=(vm.swappiness vm.min_free_kbytes)
 
-k() { "$BIN_DIR/kubectl" "$@"; }
 helm() { "$BIN_DIR/helm" "$@"; }
 kind() { "$BIN_DIR/kind" "$@"; }
 image() { echo "$IMAGE_PREFIX$1:$IMAGE_TAG"; }
@@ -316,8 +311,7 @@ restore_global_sysctls() {
 # nt_setting NAME FIELD: a field (desired, actual, original, state, message) of one setting in the
 # node's NodeTuning status, e.g. nt_setting sysctl/vm.swappiness original
 nt_setting() {
-  k get nodetuning "$(node_name)" -o json \
-    | jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty'
+  nt_json | jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty'
 }
 # the sysctls the VideoEdge declares, one "name=value" a line
 ve_sysctls() { k -n "$VE_NS" get ve "$VE_NAME" -o json | jq -r '.spec.tuning.sysctls // {} | to_entries[] | "\(.key)=\(.value)"'; }

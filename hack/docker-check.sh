@@ -13,12 +13,8 @@ set -euo pipefail
 need_docker
 
 # 1. the capability bounding set
-bnd=$((16#$(awk '/^CapBnd/ {print $2}' /proc/self/status)))
-last=$(cat /proc/sys/kernel/cap_last_cap)
-full=$(( (1 << (last + 1)) - 1 ))
-missing=$(( full & ~bnd ))
-bits=""; for ((c = 0; c <= last; c++)); do (( missing >> c & 1 )) && bits+="${bits:+,}$c"; done
-[ "$bits" = 24 ] && bits="24 (CAP_SYS_RESOURCE)"
+bits=$(missing_caps)
+[ "$bits" != 24 ] || bits="24 (CAP_SYS_RESOURCE)"
 
 # 2. a real privileged container: an empty image and a command that does not exist. A daemon that
 #    cannot apply the capabilities fails before looking for the command ("unable to apply caps");
@@ -31,7 +27,7 @@ if grep -q 'apply caps' <<<"$out"; then
   rt=${DOCKER_RUNTIME:-$(docker info --format '{{.DefaultRuntime}}' 2>/dev/null || echo '?')}
   log "ERROR: this Docker daemon cannot start privileged containers, so kind cannot start its nodes:"
   log "  $(grep -m1 'apply caps' <<<"$out")"
-  log "  this machine's capability bounding set ($(printf '0x%x' "$bnd")) lacks capability $bits, which Docker"
+  log "  this machine's capability bounding set ($(cap_bounding_set)) lacks capability $bits, which Docker"
   log "  grants privileged containers, and the runtime ($rt) does not drop it."
   log "Fix: give dockerd a runc wrapper that removes the capabilities missing from the bounding set from"
   log "  the container spec (create/run) and the process spec (exec), then execs the real runc, and make"
@@ -46,7 +42,7 @@ elif ! grep -q -e 'no such file' -e 'not found' <<<"$out"; then
   exit 1
 fi
 
-if (( missing != 0 )); then
+if [ -n "$bits" ]; then
   log "capability bounding set lacks capability $bits, but the daemon's runtime ($(docker info --format '{{.DefaultRuntime}}')) copes: privileged containers start"
 fi
 

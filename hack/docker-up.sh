@@ -18,12 +18,11 @@ if docker info >/dev/null 2>&1; then
   log "a Docker daemon answers (default runtime: $(docker info --format '{{.DefaultRuntime}}'))"
 else
   need_cmd dockerd runc
-  bnd=$((16#$(awk '/^CapBnd/ {print $2}' /proc/self/status)))
-  last=$(cat /proc/sys/kernel/cap_last_cap)
   cfg='{}'
   [ -r /etc/docker/daemon.json ] && cfg=$(jq -c . /etc/docker/daemon.json)
-  if (( (bnd & ((1 << (last + 1)) - 1)) != (1 << (last + 1)) - 1 )); then
-    log "the capability bounding set $(printf '0x%x' "$bnd") lacks capabilities privileged containers get: runtime runc-capfix"
+  missing=$(missing_caps)
+  if [ -n "$missing" ]; then
+    log "the capability bounding set $(cap_bounding_set) lacks capabilities privileged containers get ($missing): runtime runc-capfix"
     install -m 755 "$ROOT/hack/runc-capfix" "$D/runc-capfix"
     cfg=$(jq -c --arg p "$D/runc-capfix" '.runtimes["runc-capfix"] = {path: $p} | .["default-runtime"] = "runc-capfix"' <<<"$cfg")
   fi

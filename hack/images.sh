@@ -9,9 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 IMAGES=${IMAGES:-"operator node-tuning edge-server"}
-IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
-IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
-need_cmd docker
+need_docker
 docker image inspect debian:trixie-slim >/dev/null 2>&1 || die "debian:trixie-slim is missing: run 'make base-image'"
 
 stage_context() { # module dir -> prints the staged context dir
@@ -36,6 +34,6 @@ done
 log "images:"
 for module in $IMAGES; do
   image="$IMAGE_PREFIX$module:$IMAGE_TAG"
-  printf '  %-36s %5s MB\n' "$image" "$(( $(docker image inspect "$image" --format '{{.Size}}') / 1000000 ))" >&2
+  printf '  %-36s %8s\n' "$image" "$(img_size "$image")" >&2
 done
 finish

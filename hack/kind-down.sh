@@ -7,8 +7,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 if [ "${USE_EXISTING_CLUSTER:-0}" = 1 ]; then
   log "USE_EXISTING_CLUSTER=1: keeping kind cluster '$KIND_CLUSTER'"
   exit 0

@@ -14,9 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 KUBE_VERSION=${KUBE_VERSION:-1.34.4}
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
 KIND_CONFIG=${KIND_CONFIG:-$ROOT/e2e/kind/cluster.yaml}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 KIND_NODE_IMAGE=${KIND_NODE_IMAGE:-kindest/node:v$KUBE_VERSION}
 USE_EXISTING_CLUSTER=${USE_EXISTING_CLUSTER:-0}
 KIND_WAIT=${KIND_WAIT:-300}
@@ -31,7 +29,7 @@ if "$kind" get clusters 2>/dev/null | grep -qx "$KIND_CLUSTER"; then
   log "kind cluster '$KIND_CLUSTER' exists: using it"
   node_img=$(docker inspect "$KIND_CLUSTER-control-plane" --format '{{.Image}}' 2>/dev/null || true)
   if [ "$USE_EXISTING_CLUSTER" != 1 ] && [ -n "$node_img" ] \
-     && [ "$node_img" != "$(docker image inspect "$KIND_NODE_IMAGE" --format '{{.Id}}' 2>/dev/null || true)" ]; then
+     && [ "$node_img" != "$(image_id "$KIND_NODE_IMAGE")" ]; then
     log "note: it does not run the current $KIND_NODE_IMAGE; 'make kind-down kind-up' recreates it"
   fi
 elif [ "$USE_EXISTING_CLUSTER" = 1 ]; then
@@ -46,7 +44,6 @@ fi
 KUBE_CMDS=kubectl "$ROOT/hack/k8s-binaries.sh"
 "$kind" export kubeconfig --name "$KIND_CLUSTER" --kubeconfig "$KIND_KUBECONFIG" 2>/dev/null
 export KUBECONFIG="$KIND_KUBECONFIG"
-k() { "$BIN_DIR/kubectl" "$@"; }
 
 # CPU budget of a 2-core node: 1900m allocatable, the control plane requests 850m of it, 200m of that for
 # two coredns replicas. One replica is as good on one node and leaves 100m more for the workloads.

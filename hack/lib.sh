@@ -41,9 +41,25 @@ finish() { log "done in $(( $(date +%s) - T_START ))s"; }
 
 # ---- images and Docker (used by the image and cluster scripts)
 
+# VideoEdge's own images: $IMAGE_PREFIX<component>:$IMAGE_TAG (the chart's appVersion unless set)
+IMAGE_PREFIX=${IMAGE_PREFIX:-videoedge/}
+IMAGE_TAG=${IMAGE_TAG:-$(awk '/^appVersion:/ {gsub(/"/, "", $2); print $2}' "$ROOT/charts/videoedge/Chart.yaml")}
+
 need_docker() {
   need_cmd docker
   docker info >/dev/null 2>&1 || die "no Docker daemon answers ('docker info' fails): start Docker first (see hack/README.md)"
+}
+
+# Docker grants privileged containers every capability up to cap_last_cap; where this machine's
+# bounding set lacks some, only a runtime that drops them (hack/runc-capfix) can start kind nodes.
+# cap_bounding_set: this process's bounding set (0x...). missing_caps: the capability numbers up to
+# cap_last_cap that it lacks, comma-separated (empty: none).
+cap_bounding_set() { printf '0x%x\n' "$((16#$(awk '/^CapBnd/ {print $2}' /proc/self/status)))"; }
+missing_caps() {
+  local bnd last c out=""
+  bnd=$(cap_bounding_set); last=$(cat /proc/sys/kernel/cap_last_cap)
+  for ((c = 0; c <= last; c++)); do (( bnd >> c & 1 )) || out+="${out:+,}$c"; done
+  echo "$out"
 }
 
 # image_label IMAGE KEY: the label's value on a local image (empty when the image or label is missing).
@@ -85,3 +101,8 @@ drop_if_dangling() {
   [ -z "$(docker image inspect "$1" --format '{{join .RepoTags ","}}' 2>/dev/null)" ] || return 0
   docker rmi "$1" >/dev/null 2>&1 || true
 }
+
+# ---- the kind cluster (hack/kind-up.sh makes it; its kubeconfig is its own, ~/.kube/config is never touched)
+KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
+KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
+k() { "$BIN_DIR/kubectl" "$@"; }

@@ -10,22 +10,19 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KIND_CLUSTER=${KIND_CLUSTER:-videoedge}
-KIND_KUBECONFIG=${KIND_KUBECONFIG:-$VIDEOEDGE_CACHE/kind/$KIND_CLUSTER/kubeconfig}
 KIND_WAIT=${KIND_WAIT:-300}
 PROM_CHECK=${PROM_CHECK:-0}
 PROM_OPERATOR_CPU=${PROM_OPERATOR_CPU:-20m}
 export KUBECONFIG="$KIND_KUBECONFIG"
 [ -s "$KUBECONFIG" ] || die "no kubeconfig $KUBECONFIG: run 'make kind-up' first"
-k() { "$BIN_DIR/kubectl" "$@"; }
 
 CRDS=$("$ROOT/hack/prometheus-stack.sh")
 PO="$VIDEOEDGE_CACHE/prometheus-operator"
 # shellcheck disable=SC1091
 . "$PO/images.env"
-for i in "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE"; do
-  step "kind-load-$(basename "${i%:*}")" "$BIN_DIR/kind" load docker-image --name "$KIND_CLUSTER" "$i"
-done
+# one `kind load` for the three (one archive, one import per node), as e2e/lib.sh loads VideoEdge's
+step kind-load-prometheus-stack "$BIN_DIR/kind" load docker-image --name "$KIND_CLUSTER" \
+  "$OPERATOR_IMAGE" "$RELOADER_IMAGE" "$PROMETHEUS_IMAGE"
 
 install() {
   k apply --server-side --force-conflicts -f "$CRDS"
