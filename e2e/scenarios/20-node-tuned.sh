@@ -26,3 +26,14 @@ if [ -n "$dir" ]; then
 else
   info "no cpuset cgroup v1 directory for pod $uid (cgroup v2 node): cpuset settings are reported Unsupported there"
 fi
+
+# RPS is asked for (nic.rps defaults to true), but kind's node entry point remounts /sys read-only:
+# the agent reports each queue's rps_cpus Unsupported, leaves it as it is, and applies the rest
+# (NodeTuning Applied=True in scenario 10)
+for q in $(node_exec ls /sys/class/net/eth0/queues | grep '^rx-'); do
+  assert_eq "rps/eth0/$q state on a read-only /sys" Unsupported "$(nt_setting "rps/eth0/$q" state)"
+  assert_contains "rps/eth0/$q message names the read-only /sys" "/sys is mounted read-only" \
+    "$(nt_setting "rps/eth0/$q" message)"
+  assert_eq "rps_cpus of eth0 $q left as it was" "$(nt_setting "rps/eth0/$q" actual)" \
+    "$(node_exec cat "/sys/class/net/eth0/queues/$q/rps_cpus")"
+done

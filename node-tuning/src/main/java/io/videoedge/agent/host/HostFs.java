@@ -118,6 +118,18 @@ public final class HostFs {
     }
   }
 
+  /**
+   * Whether the path lies on a mount that is read-only (statvfs ST_RDONLY): kind's node image
+   * remounts /sys so, and root can write nothing there. False when the path is missing.
+   */
+  public boolean onReadOnlyMount(String relative) {
+    try {
+      return Files.getFileStore(resolve(relative)).isReadOnly();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private static String strip(String relative) {
     String r = relative;
     while (r.startsWith("/")) {

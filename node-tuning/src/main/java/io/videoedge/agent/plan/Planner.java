@@ -328,8 +328,7 @@ public final class Planner {
         if (current == null) {
           out.add(Setting.finding(name, SettingState.UNSUPPORTED, mask, null, false, "no rps_cpus for " + q + " (kernel without CONFIG_RPS)"));
         } else {
-          out.add(Setting.of(name, SettingKind.RPS_CPUS, "sys/class/net/" + nic.name() + "/queues/" + q + "/rps_cpus",
-              null, mask, current, podPolicy(), null));
+          out.add(queueFile(name, SettingKind.RPS_CPUS, q + "/rps_cpus", mask, current, podPolicy()));
         }
       }
     }
@@ -346,10 +345,24 @@ public final class Planner {
           out.add(Setting.finding(name, SettingState.UNSUPPORTED, Integer.toString(perQueue), null, false,
               "no rps_flow_cnt for " + q));
         } else {
-          out.add(Setting.of(name, SettingKind.RPS_FLOW_CNT, "sys/class/net/" + nic.name() + "/queues/" + q + "/rps_flow_cnt",
-              null, Integer.toString(perQueue), current, false, null));
+          out.add(queueFile(name, SettingKind.RPS_FLOW_CNT, q + "/rps_flow_cnt", Integer.toString(perQueue), current,
+              false));
         }
       }
+    }
+
+    /**
+     * An RPS/RFS file of a queue. On a read-only /sys a value that differs is a finding, not a
+     * write that would fail and roll back the sysctls of the same pass.
+     */
+    private Setting queueFile(String name, SettingKind kind, String file, String want, String current,
+        boolean podScoped) {
+      String target = "sys/class/net/" + nic.name() + "/queues/" + file;
+      if (f.sysfsReadOnly() && !Values.same(kind, want, current)) {
+        return Setting.finding(name, SettingState.UNSUPPORTED, want, current, podScoped,
+            "/sys is mounted read-only on this node (kind's node image does this): /" + target + " stays " + current);
+      }
+      return Setting.of(name, kind, target, null, want, current, podScoped, null);
     }
 
     private static String onOff(boolean b) {

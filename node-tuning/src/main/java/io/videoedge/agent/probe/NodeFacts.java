@@ -16,6 +16,8 @@ import java.util.Set;
  * @param possibleCpus nr_cpu_ids: the width of the kernel's CPU bitmaps
  * @param numaNodes CPUs of each NUMA node (one entry when the machine is not NUMA)
  * @param defaultRouteInterface the interface of the IPv4 default route, when there is one
+ * @param sysfsReadOnly /sys/class/net is on a read-only mount (kind's node image does this): RPS
+ *     and RFS values can be read there but not written
  * @param pod the edge server pod's cgroup, when the spec names a pod
  */
 public record NodeFacts(
@@ -30,6 +32,7 @@ public record NodeFacts(
     Map<Integer, CpuSet> numaNodes,
     String defaultRouteInterface,
     Map<String, NicFacts> nics,
+    boolean sysfsReadOnly,
     Map<String, String> sysctls,
     boolean ethtoolAvailable,
     boolean modprobeAvailable,

@@ -64,7 +64,8 @@ public final class Prober {
     Optional<PodFacts> pod = request.podUid() == null || request.podUid().isBlank() ? Optional.empty()
         : Optional.of(pod(request.podUid(), cgroup));
     return new NodeFacts(kernel, ccs, loadableModules(kernel), new HashSet<>(fs.list("sys/module")), tlsUlp, cgroup,
-        nrCpus, online, numaNodes(online), defaultRoute, nics, sysctls, ethtool, runner.available("modprobe"), pod);
+        nrCpus, online, numaNodes(online), defaultRoute, nics, fs.onReadOnlyMount("sys/class/net"), sysctls, ethtool,
+        runner.available("modprobe"), pod);
   }
 
   /** proc/sys path of a dotted sysctl name. */

@@ -4,7 +4,9 @@ import static io.videoedge.agent.testing.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.client.Config;
 import io.videoedge.agent.testing.FakeNode;
+import io.videoedge.agent.testing.TlsClientFloor;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.testing.RealApiServer;
@@ -18,8 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,6 +109,46 @@ class AgentFootprintIT {
       agent.destroy();
       agent.waitFor();
       System.out.println("agent log:\n" + Files.readString(tmp.resolve("agent.log")));
+    }
+  }
+
+  /**
+   * The floor under the agent: a JVM with the same flags that only verifies the API server's
+   * certificate and sends it 20 HTTP/1.1 requests over TLS (TlsClientFloor), then idles. What it
+   * takes is what any agent on this JVM takes before JSON, a watch or any tuning.
+   */
+  @Test
+  void aJvmThatOnlyTalksTlsToTheApiServerSetsTheFloor() throws Exception {
+    RealApiServer api = RealApiServer.shared();
+    Config config = Config.fromKubeconfig(api.kubeconfigYaml());
+    Path ca = tmp.resolve("ca.pem");
+    if (config.getCaCertData() != null) {
+      Files.write(ca, Base64.getDecoder().decode(config.getCaCertData()));
+    } else {
+      Files.copy(Path.of(config.getCaCertFile()), ca);
+    }
+    String classes = Path.of(TlsClientFloor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+    cmd.addAll(flags());
+    cmd.addAll(List.of("-cp", classes, TlsClientFloor.class.getName(), config.getMasterUrl().replaceAll("/$", ""),
+        ca.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("floor.log").toFile());
+    pb.environment().put("MALLOC_ARENA_MAX", "2");
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    Process floor = pb.start();
+    try {
+      await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(tmp.resolve("floor.log")).contains("idle"));
+      Thread.sleep(3000);
+      long rssKib = vmRss(floor.pid());
+      List<String> statuses = Files.readAllLines(tmp.resolve("floor.log")).stream().filter(l -> l.matches("[0-9]{3}")).toList();
+      assertThat(statuses).as(Files.readString(tmp.resolve("floor.log"))).hasSize(20);
+      System.out.printf("TLS-client floor RSS: %d KiB (%.1f MiB), HTTP statuses %s, with %s%n", rssKib, rssKib / 1024.0,
+          new TreeSet<>(statuses), String.join(" ", flags()));
+      Files.writeString(Path.of(System.getProperty("node-tuning.jar")).getParent().resolve("tls-floor-rss.txt"),
+          rssKib + " KiB\n" + String.join(" ", flags()) + "\n");
+    } finally {
+      floor.destroy();
+      floor.waitFor();
     }
   }
 

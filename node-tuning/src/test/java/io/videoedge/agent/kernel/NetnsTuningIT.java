@@ -88,10 +88,21 @@ class NetnsTuningIT {
 
   /** The packaged agent inside the namespace. */
   private CommandRunner.Result agent(String... args) {
+    return agentIn(List.of("ip", "netns", "exec", ns), args);
+  }
+
+  /** The agent inside the namespace with /sys read-only, as kind's node image mounts it. */
+  private CommandRunner.Result agentWithReadOnlySys(String... args) {
+    return agentIn(List.of("ip", "netns", "exec", ns, "unshare", "--mount", "sh", "-c",
+        "mount -o remount,bind,ro /sys && exec \"$@\"", "sh"), args);
+  }
+
+  private CommandRunner.Result agentIn(List<String> wrapper, String... args) {
     String jar = System.getProperty("node-tuning.jar");
     Path lib = Path.of(jar).getParent().resolve("lib");
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", ns, java, "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+    List<String> c = new ArrayList<>(wrapper);
+    c.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "-cp", jar + ":" + lib + "/*", "io.videoedge.agent.NodeTuningMain"));
     c.addAll(List.of(args));
     c.addAll(List.of("--root", "/", "--journal", journal.toString()));
@@ -167,6 +178,26 @@ class NetnsTuningIT {
     assertThat(sysfs("/sys/class/net/veth0/queues/rx-0/rps_cpus")).matches("0+");
     assertThat(sysfs("/sys/class/net/veth0/queues/rx-0/rps_flow_cnt")).isEqualTo("0");
     assertThat(journal).content().doesNotContain("sysctl/");
+  }
+
+  @Test
+  void readOnlySysfsLeavesRpsAndRfsAloneAndAppliesTheRest() {
+    String rps = sysfs("/sys/class/net/veth0/queues/rx-0/rps_cpus");
+    CommandRunner.Result apply = agentWithReadOnlySys("apply", "--spec", spec.toString());
+    assertThat(apply.exitCode()).as(apply.stdout() + apply.stderr()).isZero();
+    assertThat(apply.stdout()).containsPattern("unsupported\\s+rps/veth0/rx-0")
+        .containsPattern("unsupported\\s+rfs/veth0/rx-1").contains("/sys is mounted read-only");
+    assertThat(sysfs("/sys/class/net/veth0/queues/rx-0/rps_cpus")).isEqualTo(rps);
+    assertThat(sysfs("/sys/class/net/veth0/queues/rx-0/rps_flow_cnt")).isEqualTo("0");
+    // the rest of the pass is in: sysctls, and the queue count (ethtool talks ioctl, not /sys)
+    assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("bbr");
+    assertThat(sysctl(NOTSENT)).isEqualTo("262144");
+    assertThat(in("ethtool", "-l", "veth0")).containsPattern("Current hardware settings:\\s+RX:\\s+2\\s+TX:\\s+2");
+
+    CommandRunner.Result revert = agentWithReadOnlySys("revert");
+    assertThat(revert.exitCode()).as(revert.stdout()).isZero();
+    assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("reno");
+    assertThat(in("ethtool", "-l", "veth0")).containsPattern("Current hardware settings:\\s+RX:\\s+1\\s+TX:\\s+1");
   }
 
   @Test

@@ -176,6 +176,24 @@ class PlannerTest {
   }
 
   @Test
+  void readOnlySysfsMakesDifferingRpsAndRfsValuesFindingsAndLeavesTheRestPlanned() {
+    NodeFacts f = Facts.cpus(2).veth("eth0", 1, 2).sysfsReadOnly().build();
+    Plan p = Planner.plan(spec().queues(2).rfs(4096).desired(), f);
+    Setting rps = setting(p, "rps/eth0/rx-0");
+    assertThat(rps.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(rps.message()).contains("/sys is mounted read-only").contains("rps_cpus stays 0");
+    assertThat(rps.desired()).isEqualTo("3");
+    assertThat(rps.current()).isEqualTo("0");
+    assertThat(setting(p, "rfs/eth0/rx-0").state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(p.changes()).extracting(Setting::name).contains("sysctl/net.core.rps_sock_flow_entries",
+        "ethtool/eth0/rx").noneMatch(n -> n.startsWith("rps/") || n.startsWith("rfs/"));
+
+    // a value already in place is Unchanged, read-only or not
+    Plan off = Planner.plan(spec().rfs(0).desired(), f);
+    assertThat(setting(off, "rfs/eth0/rx-0").state()).isEqualTo(SettingState.UNCHANGED);
+  }
+
+  @Test
   void rfsSplitsTheFlowTableOverRxQueuesInPowersOfTwo() {
     NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).build();
     Plan p = Planner.plan(spec().queues(4).rfs(32768).desired(), f);

@@ -32,6 +32,7 @@ public final class Facts {
   private String cgroup = "v1";
   private PodFacts pod;
   private String defaultRoute = "eth0";
+  private boolean sysfsReadOnly;
 
   public static Facts cpus(int n) {
     Facts f = new Facts();
@@ -128,9 +129,15 @@ public final class Facts {
     return this;
   }
 
+  /** /sys mounted read-only, as on a kind node. */
+  public Facts sysfsReadOnly() {
+    sysfsReadOnly = true;
+    return this;
+  }
+
   public NodeFacts build() {
     Map<Integer, CpuSet> n = nodes.isEmpty() ? Map.of(0, CpuSet.range(0, cpus)) : nodes;
     return new NodeFacts("6.18.0-test", ccs, loadable, loaded, tlsUlp, cgroup, cpus, CpuSet.range(0, cpus), n,
-        defaultRoute, nics, sysctls, true, true, Optional.ofNullable(pod));
+        defaultRoute, nics, sysfsReadOnly, sysctls, true, true, Optional.ofNullable(pod));
   }
 }
