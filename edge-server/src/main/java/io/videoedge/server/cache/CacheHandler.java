@@ -152,14 +152,27 @@ public final class CacheHandler {
         Body body = null;
         if (wantsBody(request, d)) {
             if (!fill.file().retain()) {
-                // the fill finished and let go of its file in between: the object is in the cache now
-                if (mayRetry) handle(request, session, key, false);
+                // the fill finished and let go of its file in between: the object is in the cache
+                // now, served under this request's own label (it started or joined that fill)
+                if (respondFromTiers(request, session, key, xcache)) return;
+                if (mayRetry) handle(request, session, key, false); // not stored (no-store): fetch again
                 else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
                 return;
             }
             body = new Body.FillRegion(fill, d.offset(), d.length());
         }
         session.sendResponse(head(d, meta, body, xcache));
+    }
+
+    /** The object from memory or disk under the given label; false when neither tier has it. */
+    private boolean respondFromTiers(Request request, HttpSession session, String key, String xcache) throws IOException {
+        MemoryTier.Entry m = cache.memory() == null ? null : cache.memory().get(key);
+        if (m != null) {
+            respondFromMemory(request, session, m, xcache);
+            return true;
+        }
+        DiskTier.Entry d = cache.disk().get(key);
+        return d != null && d.verified() && respondFromDisk(request, session, d, xcache);
     }
 
     /** Takes over the caller's reference to the entry. */
