@@ -142,7 +142,7 @@ final class EdgeSession extends HttpSession {
         parsing = request;
         // tls is known only once the handshake is done, and then no request is early data
         if (isSsl() && tls == null && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
-                && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
+                && !handshakeDone()) {
             parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
             edge.metrics().earlyDataRequest();
         }
@@ -360,7 +360,7 @@ final class EdgeSession extends HttpSession {
             return true;
         }
         if (tls == null) {
-            if (!Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE))) {
+            if (!handshakeDone()) {
                 return false; // early data: the handshake (and any kTLS switch) is not finished yet
             }
             tls = TlsSessionFacts.of(socket);
@@ -409,8 +409,12 @@ final class EdgeSession extends HttpSession {
      */
     boolean failedInHandshake(Throwable e) {
         return e instanceof SSLException && isSsl() && tls == null
-                && !String.valueOf(e.getMessage()).contains("unexpected eof")
-                && !Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE));
+                && !String.valueOf(e.getMessage()).contains("unexpected eof") && !handshakeDone();
+    }
+
+    /** Asks OpenSSL; callers check {@code tls == null} first, which is set once the handshake is known done. */
+    private boolean handshakeDone() {
+        return Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_HANDSHAKE_DONE));
     }
 
     String remoteHost() {

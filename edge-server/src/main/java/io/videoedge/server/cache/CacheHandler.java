@@ -155,7 +155,7 @@ public final class CacheHandler {
                 // the fill finished and let go of its file in between: the object is in the cache
                 // now, served under this request's own label (it started or joined that fill)
                 if (respondFromTiers(request, session, key, xcache)) return;
-                if (mayRetry) handle(request, session, key, false); // not stored (no-store): fetch again
+                if (mayRetry) fetch(request, session, key, null, false); // not stored (no-store): fetch again
                 else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
                 return;
             }
