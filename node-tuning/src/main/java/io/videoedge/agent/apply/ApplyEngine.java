@@ -298,7 +298,8 @@ public final class ApplyEngine {
     return new PassResult(o, shown, facts, drifted, wrote, error, notes, originals);
   }
 
-  private static String describe(Map<String, String> m) {
+  /** Problems by setting for a person: "name (why); name (why)". */
+  static String describe(Map<String, String> m) {
     return String.join("; ", m.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList());
   }
 }

@@ -2,7 +2,6 @@ package io.videoedge.agent.apply;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * What restoring the originals did.
@@ -18,6 +17,6 @@ public record RevertResult(List<String> restored, List<String> gone, Map<String,
 
   /** The failures for a person: "name (why); name (why)". */
   public String describeFailures() {
-    return failed.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining("; "));
+    return ApplyEngine.describe(failed);
   }
 }

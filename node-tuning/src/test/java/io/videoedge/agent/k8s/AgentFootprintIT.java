@@ -67,16 +67,10 @@ class AgentFootprintIT {
       port = s.getLocalPort();
     }
     String jar = System.getProperty("node-tuning.jar");
-    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-    cmd.addAll(flags());
-    cmd.addAll(List.of("-cp", jar + ":" + Path.of(jar).getParent().resolve("lib") + "/*", "io.videoedge.agent.NodeTuningMain",
+    Process agent = startJvm(jar + ":" + Path.of(jar).getParent().resolve("lib") + "/*", tmp.resolve("agent.log"),
+        Map.of("NODE_NAME", node, "KUBECONFIG", api.kubeconfigFile().toString()), "io.videoedge.agent.NodeTuningMain",
         "agent", "--root", fs.root().toString(), "--journal", tmp.resolve("journal.json").toString(),
-        "--drift-interval", "1s", "--metrics-port", Integer.toString(port)));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("agent.log").toFile());
-    pb.environment().putAll(Map.of("NODE_NAME", node, "KUBECONFIG", api.kubeconfigFile().toString(),
-        "MALLOC_ARENA_MAX", "2"));
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    Process agent = pb.start();
+        "--drift-interval", "1s", "--metrics-port", Integer.toString(port));
     try (var client = api.newClient()) {
       NodeTuning nt = new NodeTuning();
       nt.getMetadata().setName(node);
@@ -99,7 +93,7 @@ class AgentFootprintIT {
       String detail = io.videoedge.agent.testing.Shell.run("grep", "-E", "^(VmRSS|RssAnon|RssFile|Threads)", "/proc/" + agent.pid() + "/status");
       System.out.printf("node agent idle RSS: %d KiB (%.1f MiB) with %s%n%s%n", rssKib, rssKib / 1024.0, String.join(" ", flags()),
           detail);
-      Files.writeString(Path.of(jar).getParent().resolve("agent-idle-rss.txt"), rssKib + " KiB\n" + String.join(" ", flags()) + "\n");
+      writeRss("agent-idle-rss.txt", rssKib);
       assertThat(rssKib).as("idle RSS in KiB, log: %s", Files.readString(tmp.resolve("agent.log"))).isLessThanOrEqualTo(BUDGET_KIB);
       assertThat(fs.value("proc/sys/vm/swappiness")).isEqualTo("0");
       client.resources(NodeTuning.class).withName(node).delete();
@@ -128,14 +122,8 @@ class AgentFootprintIT {
       Files.copy(Path.of(config.getCaCertFile()), ca);
     }
     String classes = Path.of(TlsClientFloor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-    cmd.addAll(flags());
-    cmd.addAll(List.of("-cp", classes, TlsClientFloor.class.getName(), config.getMasterUrl().replaceAll("/$", ""),
-        ca.toString()));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("floor.log").toFile());
-    pb.environment().put("MALLOC_ARENA_MAX", "2");
-    pb.environment().remove("JAVA_TOOL_OPTIONS");
-    Process floor = pb.start();
+    Process floor = startJvm(classes, tmp.resolve("floor.log"), Map.of(), TlsClientFloor.class.getName(),
+        config.getMasterUrl().replaceAll("/$", ""), ca.toString());
     try {
       await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(tmp.resolve("floor.log")).contains("idle"));
       Thread.sleep(3000);
@@ -144,12 +132,31 @@ class AgentFootprintIT {
       assertThat(statuses).as(Files.readString(tmp.resolve("floor.log"))).hasSize(20);
       System.out.printf("TLS-client floor RSS: %d KiB (%.1f MiB), HTTP statuses %s, with %s%n", rssKib, rssKib / 1024.0,
           new TreeSet<>(statuses), String.join(" ", flags()));
-      Files.writeString(Path.of(System.getProperty("node-tuning.jar")).getParent().resolve("tls-floor-rss.txt"),
-          rssKib + " KiB\n" + String.join(" ", flags()) + "\n");
+      writeRss("tls-floor-rss.txt", rssKib);
     } finally {
       floor.destroy();
       floor.waitFor();
     }
+  }
+
+  /** A JVM with the flags under test and the image's MALLOC_ARENA_MAX, output to log. */
+  private static Process startJvm(String classpath, Path log, Map<String, String> env, String mainClass, String... args)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+    cmd.addAll(flags());
+    cmd.addAll(List.of("-cp", classpath, mainClass));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    pb.environment().put("MALLOC_ARENA_MAX", "2");
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    return pb.start();
+  }
+
+  /** The figure and the flags, next to the jar (target/), for the README and comparisons. */
+  private static void writeRss(String file, long rssKib) throws IOException {
+    Files.writeString(Path.of(System.getProperty("node-tuning.jar")).getParent().resolve(file),
+        rssKib + " KiB\n" + String.join(" ", flags()) + "\n");
   }
 
   private static double passes(HttpClient http, int port) throws IOException, InterruptedException {
