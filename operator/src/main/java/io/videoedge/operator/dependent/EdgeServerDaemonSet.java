@@ -163,7 +163,7 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
    * server, so the pod stays Guaranteed. None without an origin: nothing is written there then.
    */
   static List<Container> cacheDirOwner(VideoEdgeSpec spec, String image, Map<String, Quantity> resources) {
-    if (spec.server().origin() == null || spec.server().origin().url() == null) {
+    if (!EdgeServerConfigRenderer.fetchesFromOrigin(spec.server())) {
       return List.of();
     }
     String owner = EdgeServerLayout.RUN_AS_USER + ":" + EdgeServerLayout.RUN_AS_USER;

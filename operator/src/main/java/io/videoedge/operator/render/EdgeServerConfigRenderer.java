@@ -35,6 +35,11 @@ public final class EdgeServerConfigRenderer {
     return servesHttps(spec) && spec.tls().mode().usesKernelTls();
   }
 
+  /** Whether the server fills its caches from an origin: the config has an origin block, the disk cache is written. */
+  public static boolean fetchesFromOrigin(ServerSpec server) {
+    return server != null && server.origin() != null && server.origin().url() != null;
+  }
+
   public static boolean servesHttp(VideoEdgeSpec spec) {
     ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
     return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());
@@ -68,7 +73,7 @@ public final class EdgeServerConfigRenderer {
     out.line("  maxConnections: " + MAX_CONNECTIONS);
     out.line("  idleTimeout: " + IDLE_TIMEOUT);
     cache(out, server.cache());
-    if (server.origin() != null && server.origin().url() != null) {
+    if (fetchesFromOrigin(server)) {
       ServerSpec.Origin origin = server.origin();
       out.line("origin:");
       out.line("  url: " + origin.url());

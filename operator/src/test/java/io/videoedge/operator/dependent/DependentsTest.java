@@ -154,7 +154,8 @@ class DependentsTest {
     ServerSpec sv = s.server();
     ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
         sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(),
-        new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64), sv.contentPath(), null, "1"), s.tls(), s.tuning()));
+        new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64), sv.contentPath(), sv.image(), sv.maxUnavailable()),
+        s.tls(), s.tuning()));
     PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve)).getSpec().getTemplate().getSpec();
     Container main = pod.getContainers().getFirst();
 
