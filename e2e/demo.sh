@@ -57,12 +57,13 @@ TXT
 TXT
 }
 
+# the VideoEdge goes first so the agent restores the node (vm.* sysctls are this machine's); the
+# origin goes with its namespace, or with the cluster, whose kind-down.sh restores the nodes itself
 down() {
-  if [ -s "$KIND_KUBECONFIG" ] && k get crd videoedges.videoedge.io >/dev/null 2>&1; then
-    timed videoedge-delete delete_videoedge
-    k -n "$VE_NS" delete deployment,service,configmap -l app.kubernetes.io/part-of=videoedge-e2e --ignore-not-found >&2 || true
-  fi
   if [ "$USE_EXISTING_CLUSTER" = 1 ]; then
+    if [ -s "$KIND_KUBECONFIG" ] && k get crd videoedges.videoedge.io >/dev/null 2>&1; then
+      timed videoedge-delete delete_videoedge
+    fi
     helm uninstall "$RELEASE" --namespace "$CHART_NS" --wait 2>/dev/null || true
     k delete namespace "$VE_NS" "$PROM_NS" --ignore-not-found >&2 || true
     say "USE_EXISTING_CLUSTER=1: cluster '$KIND_CLUSTER' kept"

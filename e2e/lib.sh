@@ -88,7 +88,8 @@ wait_until() {
 }
 
 # ---- the node (kind runs it as a Docker container of the same name)
-node_name() { k get nodes -l videoedge.io/role=edge -o jsonpath='{.items[0].metadata.name}'; }
+# (install_cluster exports E2E_NODE once: every node_exec and node_sysctl would ask the API server again)
+node_name() { echo "${E2E_NODE:-$(k get nodes -l videoedge.io/role=edge -o jsonpath='{.items[0].metadata.name}')}"; }
 node_ip() { k get node "$(node_name)" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}'; }
 node_exec() { docker exec "$(node_name)" "$@"; }
 node_exec_i() { docker exec -i "$(node_name)" "$@"; }
@@ -150,8 +151,10 @@ install_cluster() {
   "$ROOT/hack/kind-up.sh"
   TOOLS=helm "$ROOT/hack/tools.sh"
   need_cmd curl openssl jq
-  k get node "$(node_name)" >/dev/null || die "no node labelled videoedge.io/role=edge (e2e/kind/cluster.yaml labels it)"
-  say "node $(node_name) at $(node_ip), allocatable cpu $(k get node "$(node_name)" -o jsonpath='{.status.allocatable.cpu}')"
+  E2E_NODE=$(node_name)
+  export E2E_NODE
+  k get node "$E2E_NODE" >/dev/null || die "no node labelled videoedge.io/role=edge (e2e/kind/cluster.yaml labels it)"
+  say "node $E2E_NODE at $(node_ip), allocatable cpu $(k get node "$E2E_NODE" -o jsonpath='{.status.allocatable.cpu}')"
 }
 
 build_images() {
@@ -308,10 +311,11 @@ restore_global_sysctls() {
   done
 }
 
-# nt_setting NAME FIELD: a field (desired, actual, original, state, message) of one setting in the
-# node's NodeTuning status, e.g. nt_setting sysctl/vm.swappiness original
+# nt_setting NAME FIELD [JSON]: a field (desired, actual, original, state, message) of one setting in
+# the node's NodeTuning status, e.g. nt_setting sysctl/vm.swappiness original; from JSON (nt_json's
+# output) when given, so that many settings are read from one fetch
 nt_setting() {
-  nt_json | jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty'
+  jq -r --arg n "$1" --arg f "$2" '.status.settings[]? | select(.name == $n) | .[$f] // empty' <<<"${3:-$(nt_json)}"
 }
 # the sysctls the VideoEdge declares, one "name=value" a line
 ve_sysctls() { k -n "$VE_NS" get ve "$VE_NAME" -o json | jq -r '.spec.tuning.sysctls // {} | to_entries[] | "\(.key)=\(.value)"'; }

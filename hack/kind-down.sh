@@ -15,15 +15,14 @@ TOOLS=kind "$ROOT/hack/tools.sh"
 # The node agent changes vm.* sysctls, which are global to the kernel kind runs on (this machine's):
 # delete every VideoEdge first so the agents restore the originals, then the cluster.
 restore_nodes() {
-  local k="$BIN_DIR/kubectl" ves
-  ves=$("$k" get videoedges -A -o name 2>/dev/null || true)
-  [ -n "$ves" ] || return 0
-  "$k" delete videoedges --all -A --wait=false
-  "$k" wait --for=delete nodetunings --all --timeout="${KIND_DOWN_RESTORE_WAIT:-120}s"
+  [ -n "$(k get videoedges -A -o name)" ] || return 0
+  k delete videoedges --all -A --wait=false
+  k wait --for=delete nodetunings --all --timeout="${KIND_DOWN_RESTORE_WAIT:-120}s"
 }
+export KUBECONFIG="$KIND_KUBECONFIG"
 if "$BIN_DIR/kind" get clusters 2>/dev/null | grep -qx "$KIND_CLUSTER"; then
-  if [ -s "$KIND_KUBECONFIG" ] && KUBECONFIG="$KIND_KUBECONFIG" "$BIN_DIR/kubectl" get crd nodetunings.videoedge.io >/dev/null 2>&1; then
-    KUBECONFIG="$KIND_KUBECONFIG" step "kind-restore-$KIND_CLUSTER" restore_nodes \
+  if [ -s "$KIND_KUBECONFIG" ] && k get crd videoedges.videoedge.io nodetunings.videoedge.io >/dev/null 2>&1; then
+    step "kind-restore-$KIND_CLUSTER" restore_nodes \
       || log "warning: the nodes were not all restored (vm.* sysctls of this machine may keep VideoEdge's values)"
   fi
   step "kind-delete-$KIND_CLUSTER" "$BIN_DIR/kind" delete cluster --name "$KIND_CLUSTER" --kubeconfig "$KIND_KUBECONFIG"

@@ -18,8 +18,9 @@ info "kubectl get ve: $row"
 assert_match "kubectl get ve columns READY TUNED SERVING TLS" "^$VE_NAME +True +1/1 +1/1 +ktls " "$row"
 # a node tuned as far as it can be, with settings it cannot take (no tls module, a veth without IRQs),
 # is "Degraded" in the summary: what its agent reports
+nt=$(nt_json)
 want=Applied
-[ "$(k get nodetuning "$node" -o jsonpath='{.status.conditions[?(@.type=="Degraded")].status}')" != True ] || want=Degraded
+[ "$(jq -r '.status.conditions[] | select(.type == "Degraded") | .status' <<<"$nt")" != True ] || want=Degraded
 assert_eq "nodeStatuses[0] node, tuning (agent's Degraded condition), server" "$node $want Ready" \
   "$(ve_jsonpath '{.status.nodeStatuses[0].node} {.status.nodeStatuses[0].tuning} {.status.nodeStatuses[0].server}')"
 info "nodeStatuses[0].message: $(ve_jsonpath '{.status.nodeStatuses[0].message}')"
@@ -47,23 +48,26 @@ assert_eq "pod QoS class" Guaranteed "$(k -n "$VE_NS" get pod "$pod" -o jsonpath
 
 # NodeTuning: Applied for the VideoEdge's generation, each setting with its original
 k get nodetuning "$node" >&2
-assert_eq "NodeTuning Applied" True "$(k get nodetuning "$node" -o jsonpath='{.status.conditions[?(@.type=="Applied")].status}')"
+nt=$(nt_json)
+assert_eq "NodeTuning Applied" True "$(jq -r '.status.conditions[] | select(.type == "Applied") | .status' <<<"$nt")"
 assert_eq "NodeTuning renders the VideoEdge's generation" "$(ve_jsonpath '{.metadata.generation}')" \
-  "$(k get nodetuning "$node" -o jsonpath='{.spec.source.generation}')"
+  "$(jq -r '.spec.source.generation' <<<"$nt")"
 assert_eq "NodeTuning owner labels" "$VE_NS/$VE_NAME" \
-  "$(k get nodetuning "$node" -o jsonpath='{.metadata.labels.videoedge\.io/videoedge-namespace}/{.metadata.labels.videoedge\.io/videoedge}')"
+  "$(jq -r '.metadata.labels | "\(.["videoedge.io/videoedge-namespace"])/\(.["videoedge.io/videoedge"])"' <<<"$nt")"
 while IFS='=' read -r name value; do
   assert_eq "sysctl/$name desired/actual/state" "$value/$value/Applied" \
-    "$(nt_setting "sysctl/$name" desired)/$(nt_setting "sysctl/$name" actual)/$(nt_setting "sysctl/$name" state)"
-  assert_eq "sysctl/$name original = value before install" "$(original "$name")" "$(nt_setting "sysctl/$name" original)"
+    "$(nt_setting "sysctl/$name" desired "$nt")/$(nt_setting "sysctl/$name" actual "$nt")/$(nt_setting "sysctl/$name" state "$nt")"
+  assert_eq "sysctl/$name original = value before install" "$(original "$name")" "$(nt_setting "sysctl/$name" original "$nt")"
 done < <(ve_sysctls)
-assert_eq "sysctl/net.ipv4.tcp_congestion_control" "bbr/Applied/$(original net.ipv4.tcp_congestion_control)" \
-  "$(nt_setting sysctl/net.ipv4.tcp_congestion_control actual)/$(nt_setting sysctl/net.ipv4.tcp_congestion_control state)/$(nt_setting sysctl/net.ipv4.tcp_congestion_control original)"
+cc=sysctl/net.ipv4.tcp_congestion_control
+assert_eq "$cc" "bbr/Applied/$(original net.ipv4.tcp_congestion_control)" \
+  "$(nt_setting $cc actual "$nt")/$(nt_setting $cc state "$nt")/$(nt_setting $cc original "$nt")"
+cgroup=$(jq -r '.status.capabilities.cgroup' <<<"$nt")
 for s in cpuset/sched_relax_domain_level cpuset/memory_spread_page; do
-  if [ "$(k get nodetuning "$node" -o jsonpath='{.status.capabilities.cgroup}')" = v1 ]; then
-    assert_eq "$s (cgroup v1, the server pod's cgroup)" "1/Applied" "$(nt_setting "$s" actual)/$(nt_setting "$s" state)"
+  if [ "$cgroup" = v1 ]; then
+    assert_eq "$s (cgroup v1, the server pod's cgroup)" "1/Applied" "$(nt_setting "$s" actual "$nt")/$(nt_setting "$s" state "$nt")"
   else
-    assert_eq "$s (cgroup v2: no such file)" Unsupported "$(nt_setting "$s" state)"
+    assert_eq "$s (cgroup v2: no such file)" Unsupported "$(nt_setting "$s" state "$nt")"
   fi
 done
-info "settings: $(k get nodetuning "$node" -o json | jq -c '[.status.settings[] | "\(.name)=\(.actual // "-") (\(.state), was \(.original // "-"))"]')"
+info "settings: $(jq -c '[.status.settings[] | "\(.name)=\(.actual // "-") (\(.state), was \(.original // "-"))"]' <<<"$nt")"

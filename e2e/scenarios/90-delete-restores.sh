@@ -9,7 +9,7 @@ ip=$(node_ip)
 scenario "90 deleting the VideoEdge restores the node's original values"
 
 # what the agent says it changed, and the originals it holds
-reported=$(k get nodetuning "$node" -o json | jq -r '.status.settings[] | select(.original != null and (.name | startswith("sysctl/"))) | "\(.name | sub("^sysctl/"; ""))=\(.original)"')
+reported=$(nt_json | jq -r '.status.settings[] | select(.original != null and (.name | startswith("sysctl/"))) | "\(.name | sub("^sysctl/"; ""))=\(.original)"')
 info "NodeTuning originals: $(tr '\n' ' ' <<<"$reported")"
 
 s=$SECONDS
