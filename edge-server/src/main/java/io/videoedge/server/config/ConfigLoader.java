@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 import one.nio.config.ConfigParser;
@@ -16,19 +19,42 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    /** A validated config with the exact text it came from and that text's SHA-256 (hex). */
+    public record Loaded(EdgeServerConfig config, String text, String sha256) {
+    }
+
     public static EdgeServerConfig load(Path file) throws ConfigException {
-        String text;
+        return read(file).config();
+    }
+
+    /** Reads the file once, then parses and validates those bytes (the checksum is of what was parsed). */
+    public static Loaded read(Path file) throws ConfigException {
+        byte[] bytes;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new ConfigException(file.toString(), List.of("cannot read the file: " + e));
         }
-        EdgeServerConfig config = parse(text, file.toString());
-        List<String> problems = ConfigValidator.validateWithFiles(config, file.toString());
+        return load(bytes, file.toString());
+    }
+
+    /** Parses and validates file content already read, including the files and directories it names. */
+    public static Loaded load(byte[] bytes, String source) throws ConfigException {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        EdgeServerConfig config = parse(text, source);
+        List<String> problems = ConfigValidator.validateWithFiles(config, source);
         if (!problems.isEmpty()) {
-            throw new ConfigException(file.toString(), problems);
+            throw new ConfigException(source, problems);
         }
-        return config;
+        return new Loaded(config, text, sha256(bytes));
+    }
+
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError("every JDK has SHA-256", e);
+        }
     }
 
     /**
