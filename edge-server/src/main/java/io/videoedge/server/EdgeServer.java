@@ -8,9 +8,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.videoedge.server.admin.SocketsReport;
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.cache.EdgeCache;
 import io.videoedge.server.config.EdgeServerConfig;
+import io.videoedge.server.config.LimitsConfig;
 import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.cpu.CpuList;
 import io.videoedge.server.cpu.SelectorPinning;
@@ -40,13 +42,15 @@ import one.nio.server.ServerConfig;
 public final class EdgeServer extends HttpServer {
     private static final Logger log = LoggerFactory.getLogger(EdgeServer.class);
 
-    private final EdgeServerConfig config;
+    /** The config in effect, as adjusted at start; replaced (never mutated) by {@link #reconfigure}. */
+    private volatile EdgeServerConfig config;
     private final EdgeMetrics metrics;
     private final BufferPool bufferPool;
     private final ContentHandler content;
     private final int[] selectorCpus;
     private final AtomicBoolean firstTlsSessionLogged = new AtomicBoolean();
     private volatile boolean ready;
+    private boolean stopping; // guarded by this: no reconfigure once the drain has begun
 
     private final EdgeCache cache;
 
@@ -124,6 +128,51 @@ public final class EdgeServer extends HttpServer {
         cleanup.update(pinned, config.keepAlive);
     }
 
+    /**
+     * Applies a new config to the running server without dropping a connection. The caller
+     * ({@link ConfigReloader}) has checked with {@code LiveFields} that every difference from the running
+     * config is live; this applies it with the same adjustments as at start, so nothing set up there is
+     * undone: the running (resolved, pinned) selector count, because one-nio would add unpinned
+     * selectors for a larger one; affinity off, because we pin ourselves; our selector thread names; and
+     * each listener's running {@code ssl} section, the very object one-nio's SslContext holds, so TLS
+     * material is not reloaded. If one-nio fails half way, the previous config is applied again.
+     */
+    @Override
+    public synchronized void reconfigure(ServerConfig update) throws IOException {
+        if (stopping) {
+            throw new IllegalStateException("the server is draining: not reconfiguring");
+        }
+        if (!(update instanceof EdgeServerConfig next)) {
+            throw new IllegalArgumentException("an EdgeServerConfig is needed, got " + update.getClass().getName());
+        }
+        EdgeServerConfig running = this.config;
+        if (next.acceptors == null || next.acceptors.length != running.acceptors.length) {
+            throw new IllegalArgumentException("acceptors cannot be added or removed live");
+        }
+        for (int i = 0; i < next.acceptors.length; i++) {
+            AcceptorConfig a = next.acceptors[i];
+            AcceptorConfig r = running.acceptors[i];
+            if (a.port != r.port || !a.address.equals(r.address) || a.threads != r.threads || (a.ssl == null) != (r.ssl == null)) {
+                throw new IllegalArgumentException("acceptors[" + i + "]: address, port, threads and ssl cannot change live");
+            }
+            a.ssl = r.ssl;
+        }
+        next.selectors = running.selectors;
+        next.affinity = false;
+        next.selectorThreadNameFormat = running.selectorThreadNameFormat;
+        try {
+            super.reconfigure(next);
+        } catch (IOException | RuntimeException e) {
+            try {
+                super.reconfigure(running);
+            } catch (IOException | RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        this.config = next;
+    }
+
     @Override
     public synchronized void start() {
         super.start();
@@ -172,11 +221,12 @@ public final class EdgeServer extends HttpServer {
      */
     @Override
     public HttpSession createSession(Socket socket) {
-        boolean overLimit = getConnections() >= config.limits.maxConnections;
+        LimitsConfig limits = config.limits; // one read: a live reconfigure may replace the config meanwhile
+        boolean overLimit = getConnections() >= limits.maxConnections;
         if (overLimit) {
             metrics.rejectedConnection();
         }
-        return new EdgeSession(socket, this, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.idleTimeout, overLimit);
+        return new EdgeSession(socket, this, limits.maxHeaderSize, limits.maxUriLength, limits.idleTimeout, overLimit);
     }
 
     @Override
@@ -236,7 +286,10 @@ public final class EdgeServer extends HttpServer {
      * response), and stops the server when all are done or the deadline passes.
      */
     public void drainAndStop(long timeoutMillis) {
-        ready = false;
+        synchronized (this) {
+            stopping = true; // waits for a reconfigure in progress: it could otherwise reopen the listeners
+            ready = false;
+        }
         long deadline = System.currentTimeMillis() + timeoutMillis;
         closeListeners();
         int initial = getConnections();
@@ -279,6 +332,29 @@ public final class EdgeServer extends HttpServer {
                 action.accept((EdgeSession) s);
             }
         }
+    }
+
+    // ---- socket read-back (admin /sockets) ----
+
+    /** The effective options of the listening sockets and of up to {@code limit} accepted connections, as JSON. */
+    public String socketsJson(int limit) {
+        List<SocketsReport.View> listening = new java.util.ArrayList<>();
+        for (Socket s : ListeningSockets.of(acceptor)) {
+            SocketsReport.View v = SocketsReport.View.of(s);
+            if (v != null) listening.add(v);
+        }
+        List<SocketsReport.View> sessions = new java.util.ArrayList<>();
+        int total = 0;
+        for (SelectorThread st : selectors) {
+            for (Session s : st.selector) {
+                total++;
+                if (sessions.size() < limit) {
+                    SocketsReport.View v = SocketsReport.View.of(s.socket());
+                    if (v != null) sessions.add(v);
+                }
+            }
+        }
+        return SocketsReport.json(listening, total, limit, sessions);
     }
 
     private String ports() {

@@ -3,14 +3,16 @@ package io.videoedge.server;
 import java.io.IOException;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
-import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.nativelib.NativeRuntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,6 +30,11 @@ public final class EdgeServerMain implements Callable<Integer> {
             description = "Config file in one-nio ConfigParser format (see edge-server/README.md), e.g. /etc/videoedge/edge-server.yaml")
     Path config;
 
+    @Option(names = "--reload-interval", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+            description = "How often the config file is read again to apply live changes without a restart (e.g. 2s, 500ms; 0 disables). "
+                    + "Fields outside the live set are not applied; see edge-server/README.md. Default: ${DEFAULT-VALUE}.")
+    Duration reloadInterval;
+
     @Option(names = "--check", description = "Validate the config and the native library, print the result, and exit.")
     boolean check;
 
@@ -41,9 +48,9 @@ public final class EdgeServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        EdgeServerConfig c;
+        ConfigLoader.Loaded loaded;
         try {
-            c = ConfigLoader.load(config);
+            loaded = ConfigLoader.read(config);
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             log.atError().addKeyValue("file", config.toString()).addKeyValue("problems", e.problems()).log("invalid configuration");
@@ -59,12 +66,13 @@ public final class EdgeServerMain implements Callable<Integer> {
             return 3;
         }
         if (check) {
-            System.out.println("configuration " + config + " is valid; native library " + nr.origin() + " " + nr.buildInfo());
+            System.out.println("configuration " + config + " is valid; native library " + nr.origin() + " " + nr.buildInfo()
+                    + "; config sha256 " + loaded.sha256());
             return 0;
         }
         EdgeService service;
         try {
-            service = EdgeService.start(c);
+            service = EdgeService.start(config, loaded, reloadInterval);
         } catch (IOException | RuntimeException e) {
             // one line a person can act on (the cause chain is in the structured log line)
             System.err.println("edge server failed to start: " + e.getMessage());
@@ -74,6 +82,27 @@ public final class EdgeServerMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(service::shutdown, "edge-shutdown"));
         service.awaitShutdown();
         return 0;
+    }
+
+    /** "0" or a number with ms, s, m or h: the units of the config file's durations. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        private static final Pattern FORMAT = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+        @Override
+        public Duration convert(String value) {
+            if (value.equals("0")) return Duration.ZERO;
+            Matcher m = FORMAT.matcher(value);
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a duration: use 0 or a number with ms, s, m or h, e.g. 2s");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
     }
 
     static final class Version implements CommandLine.IVersionProvider {

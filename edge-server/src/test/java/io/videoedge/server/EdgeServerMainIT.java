@@ -1,16 +1,22 @@
 package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.Tools;
 
 /** The command line as the container runs it: java -cp 'classes:lib/*' io.videoedge.server.EdgeServerMain. */
@@ -27,7 +33,37 @@ class EdgeServerMainIT {
     void helpDescribesTheOptions() {
         Tools.Result r = main("--help");
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("--config=FILE").contains("--check").contains("Exit codes");
+        assertThat(r.stdout()).contains("--config=FILE").contains("--check").contains("Exit codes")
+                .contains("--reload-interval=DURATION").contains("Default: 2s");
+    }
+
+    @Test
+    void aReloadIntervalWithoutAUnitIsRefused(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("edge.yaml");
+        Files.writeString(config, "acceptors:\n- port: 18080\ncontent:\n  root: " + dir + "\n");
+        Tools.Result r = main("--config", config.toString(), "--check", "--reload-interval", "2");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains("'2' is not a duration");
+    }
+
+    /** The container's command line: the start log names the config's checksum, and a rewritten file is applied live. */
+    @Test
+    void theServerLogsItsConfigChecksumAndAppliesALiveChangeToItsFile() throws Exception {
+        try (EdgeFixture edge = EdgeFixture.startProcess("", false, List.of("--reload-interval", "200ms"))) {
+            Path config = edge.dir.resolve("edge-server.yaml");
+            String text = Files.readString(config);
+            String sha = ConfigLoader.sha256(text.getBytes(StandardCharsets.UTF_8));
+            assertThat(Files.readString(edge.processLog)).contains("{\"configChecksum\":\"" + sha + "\"}").contains("{\"reloadIntervalMs\":\"200\"}");
+            assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha + "\"} 1");
+
+            Path next = edge.dir.resolve("edge-server.yaml.tmp");
+            Files.writeString(next, text.replace("keepAlive: 120s", "keepAlive: 60s"));
+            Files.move(next, config, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
+            assertThat(Files.readString(edge.processLog)).contains("config applied live, no restart").contains("keepAlive: 120000 -> 60000");
+            assertThat(edge.process.isAlive()).isTrue();
+        }
     }
 
     @Test

@@ -1,26 +1,35 @@
 package io.videoedge.server.admin;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 import io.videoedge.server.config.AdminConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.Path;
+import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.server.AcceptorConfig;
 
-/** Plain-HTTP admin endpoints on their own port and selector: Prometheus scrape and kubelet probes. */
+/**
+ * Plain-HTTP admin endpoints on their own port and selector: Prometheus scrape, kubelet probes, and
+ * the socket options of the edge's listening sockets and connections ({@link SocketsReport}).
+ */
 public final class AdminServer extends HttpServer {
     private final EdgeMetrics metrics;
     private final BooleanSupplier ready;
+    private final IntFunction<String> socketsJson;
     private final String metricsContentType = EdgeMetrics.contentType();
 
-    public AdminServer(AdminConfig config, EdgeMetrics metrics, BooleanSupplier ready) throws IOException {
+    /** @param socketsJson the /sockets document for a session limit */
+    public AdminServer(AdminConfig config, EdgeMetrics metrics, BooleanSupplier ready, IntFunction<String> socketsJson) throws IOException {
         super(serverConfig(config));
         this.metrics = metrics;
         this.ready = ready;
+        this.socketsJson = socketsJson;
     }
 
     private static HttpServerConfig serverConfig(AdminConfig admin) {
@@ -43,6 +52,26 @@ public final class AdminServer extends HttpServer {
         return r;
     }
 
+    /**
+     * Effective socket options (getsockopt) of the listening sockets and of the first {@code limit}
+     * connections (default 100, at most 10000), with the total number of connections.
+     */
+    @Path("/sockets")
+    public Response sockets(Request request) {
+        int limit = SocketsReport.DEFAULT_LIMIT;
+        String p = request.getParameter("limit=");
+        if (p != null) {
+            try {
+                limit = Math.clamp(Integer.parseInt(p), 0, SocketsReport.MAX_LIMIT);
+            } catch (NumberFormatException e) {
+                return text(Response.BAD_REQUEST, "limit must be a number\n");
+            }
+        }
+        Response r = new Response(Response.OK, socketsJson.apply(limit).getBytes(StandardCharsets.UTF_8));
+        r.addHeader("Content-Type: application/json");
+        return r;
+    }
+
     /** Liveness: the process answers. */
     @Path("/healthz")
     public Response healthz() {
@@ -55,7 +84,11 @@ public final class AdminServer extends HttpServer {
         if (ready.getAsBoolean()) {
             return Response.ok("ready\n");
         }
-        Response r = new Response(Response.SERVICE_UNAVAILABLE, "not ready\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return text(Response.SERVICE_UNAVAILABLE, "not ready\n");
+    }
+
+    private static Response text(String status, String body) {
+        Response r = new Response(status, body.getBytes(StandardCharsets.UTF_8));
         r.addHeader("Content-Type: text/plain; charset=utf-8");
         return r;
     }

@@ -13,7 +13,7 @@ import io.videoedge.server.config.ConfigDiff.Change;
  * it and a test proves it ({@code LiveReconfigureIT}); everything else, including every field added
  * later, needs a restart. edge-server/README.md has the same table.
  *
- * <p>Live, and how it reaches the server ({@code EdgeServer.applyLive} builds the new config with the
+ * <p>Live, and how it reaches the server ({@code EdgeServer.reconfigure} builds the new config with the
  * same adjustments as at start and calls one-nio's {@code Server.reconfigure}):
  * <ul>
  * <li>{@code acceptors[].recvBuf}, {@code sendBuf}, {@code notsentLowat}: one-nio sets them on the

@@ -55,6 +55,19 @@ public final class EdgeMetrics {
     private final Info nativeLibrary;
     private final Info selectorCpus;
     private final Info ktls;
+    private final Counter configReloads;
+    private final Info configInfo;
+
+    /** Outcomes of reading a changed config file, the {@code result} label of videoedge_config_reloads_total. */
+    public enum Reload {
+        APPLIED("applied"), RESTART_REQUIRED("restart_required"), INVALID("invalid"), UNCHANGED("unchanged"), FAILED("failed");
+
+        public final String label;
+
+        Reload(String label) {
+            this.label = label;
+        }
+    }
 
     public EdgeMetrics() {
         requests = Counter.builder().name("videoedge_http_requests_total")
@@ -90,6 +103,17 @@ public final class EdgeMetrics {
         ktls = Info.builder().name("videoedge_ktls_info")
                 .help("Kernel TLS: requested in the config, and whether the kernel lists the tls ULP")
                 .labelNames("requested", "kernel").register(registry);
+        configReloads = Counter.builder().name("videoedge_config_reloads_total")
+                .help("Config file changes seen by the watcher, by result: applied (live fields, no restart), restart_required "
+                        + "(a field outside the live set changed: nothing applied), invalid (nothing applied), unchanged (the text "
+                        + "changed, the settings did not), failed (applying threw; the previous settings were restored)")
+                .labelNames("result").register(registry);
+        for (Reload r : Reload.values()) {
+            configReloads.labelValues(r.label); // exposed at 0 from the start
+        }
+        configInfo = Info.builder().name("videoedge_config_info")
+                .help("The config in effect: SHA-256 of the config file text it was read from")
+                .labelNames("checksum").register(registry);
     }
 
     public PrometheusRegistry registry() {
@@ -142,6 +166,14 @@ public final class EdgeMetrics {
 
     public void ktls(boolean requested, String kernel) {
         ktls.setLabelValues(Boolean.toString(requested), kernel);
+    }
+
+    public void configReload(Reload result) {
+        configReloads.labelValues(result.label).inc();
+    }
+
+    public void configInEffect(String sha256) {
+        configInfo.setLabelValues(sha256);
     }
 
     public void gauge(String name, String help, DoubleSupplier value) {

@@ -9,8 +9,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import io.videoedge.server.EdgeService;
@@ -32,6 +36,11 @@ public final class EdgeFixture implements AutoCloseable {
     public Process process;
     public Path processLog;
     private final String extraYaml;
+    private UnaryOperator<String> edit = UnaryOperator.identity();
+    /** Where the server reads its config: edge-server.yaml, or a ConfigMap-like volume's symlink (see {@link #startWatched}). */
+    private Path configFile;
+    private boolean configMapLayout;
+    private int generation;
     private final HttpClient http;
     private final HttpClient https;
 
@@ -61,11 +70,60 @@ public final class EdgeFixture implements AutoCloseable {
         return f;
     }
 
+    /**
+     * A server in this JVM that watches its config file like the container does ({@code --config} on a
+     * ConfigMap volume, re-read every {@code reloadInterval}): the file is laid out as the kubelet lays
+     * out a ConfigMap ({@code edge-server.yaml -> ..data/edge-server.yaml}, {@code ..data -> ..<timestamp>}),
+     * and {@link #swapConfig} replaces it the way the kubelet does.
+     *
+     * @param edit applied to the default config text before it is written
+     */
+    public static EdgeFixture startWatched(UnaryOperator<String> edit, boolean benchSizes, Duration reloadInterval) throws Exception {
+        EdgeFixture f = new EdgeFixture("", benchSizes);
+        f.edit = edit;
+        f.configMapLayout = true;
+        for (int attempt = 1; ; attempt++) {
+            Path config = f.writeConfigOnFreePorts();
+            try {
+                f.service = EdgeService.start(config, ConfigLoader.read(config), reloadInterval);
+                return f;
+            } catch (BindException e) {
+                if (attempt == 3) throw e;
+            }
+        }
+    }
+
+    /** The path the server was started with (a symlink in the ConfigMap layout). */
+    public Path configFile() {
+        return configFile;
+    }
+
+    /**
+     * Replaces the config as the kubelet updates a ConfigMap volume (its AtomicWriter): the new content
+     * goes into a new timestamped directory, a {@code ..data_tmp} symlink to it is renamed over
+     * {@code ..data} (one atomic rename), and the old directory is removed.
+     */
+    public void swapConfig(String text) throws IOException {
+        if (!configMapLayout) throw new IllegalStateException("started without the ConfigMap layout");
+        Path volume = configFile.getParent();
+        Path data = volume.resolve("..data");
+        Path old = volume.resolve(Files.readSymbolicLink(data));
+        String name = "..%s.%09d".formatted(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy_MM_dd_HH_mm_ss")), ++generation);
+        Path fresh = Files.createDirectory(volume.resolve(name));
+        Files.writeString(fresh.resolve("edge-server.yaml"), text);
+        Path tmp = volume.resolve("..data_tmp");
+        Files.deleteIfExists(tmp);
+        Files.createSymbolicLink(tmp, Path.of(name));
+        Files.move(tmp, data, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.delete(old.resolve("edge-server.yaml"));
+        Files.delete(old);
+    }
+
     /** Stops the in-process server (gracefully) and starts a new one on the same config and directories. */
     public void restart() throws Exception {
         service.shutdown();
         service = null;
-        service = EdgeService.start(ConfigLoader.load(dir.resolve("edge-server.yaml")));
+        service = EdgeService.start(ConfigLoader.load(configFile));
     }
 
     /**
@@ -73,12 +131,17 @@ public final class EdgeFixture implements AutoCloseable {
      * server process alone: direct memory, file descriptors).
      */
     public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, String... jvmArgs) throws Exception {
+        return startProcess(extraYaml, benchSizes, java.util.List.of(), jvmArgs);
+    }
+
+    /** @param programArgs EdgeServerMain options after {@code --config FILE} */
+    public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, java.util.List<String> programArgs, String... jvmArgs) throws Exception {
         EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
-        f.startProcess(jvmArgs);
+        f.startProcess(programArgs, jvmArgs);
         return f;
     }
 
-    private void startProcess(String... jvmArgs) throws Exception {
+    private void startProcess(java.util.List<String> programArgs, String... jvmArgs) throws Exception {
         String classpath = System.getProperty("videoedge.runtime.classpath");
         if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
         for (int attempt = 1; ; attempt++) {
@@ -88,6 +151,7 @@ public final class EdgeFixture implements AutoCloseable {
             cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
             cmd.addAll(java.util.List.of(jvmArgs));
             cmd.addAll(java.util.List.of("-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
+            cmd.addAll(programArgs);
             processLog = dir.resolve("server-" + attempt + ".log");
             process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(processLog.toFile()).start();
             try {
@@ -133,9 +197,20 @@ public final class EdgeFixture implements AutoCloseable {
         httpPort = freePort();
         httpsPort = freePort();
         adminPort = freePort();
-        Path config = dir.resolve("edge-server.yaml");
-        Files.writeString(config, configText());
-        return config;
+        if (!configMapLayout) {
+            configFile = dir.resolve("edge-server.yaml");
+            Files.writeString(configFile, edit.apply(configText()));
+            return configFile;
+        }
+        Path volume = Files.createDirectories(dir.resolve("configmap"));
+        configFile = volume.resolve("edge-server.yaml");
+        if (!Files.exists(configFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Path first = Files.createDirectory(volume.resolve("..first"));
+            Files.createSymbolicLink(volume.resolve("..data"), first.getFileName());
+            Files.createSymbolicLink(configFile, Path.of("..data", "edge-server.yaml"));
+        }
+        Files.writeString(configFile, edit.apply(configText())); // through the links, into the current directory
+        return configFile;
     }
 
     public String configText() {

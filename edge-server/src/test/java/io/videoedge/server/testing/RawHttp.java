@@ -28,6 +28,11 @@ public final class RawHttp implements Closeable {
         out = socket.getOutputStream();
     }
 
+    /** The client's port: the remote port of this connection on the server side. */
+    public int localPort() {
+        return socket.getLocalPort();
+    }
+
     public RawHttp send(String request) throws IOException {
         return send(request.getBytes(StandardCharsets.ISO_8859_1));
     }
