@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -147,6 +148,17 @@ class LiveFieldsTest {
         // each of these is exercised by LiveReconfigureIT; adding one needs a test there and a README row
         assertThat(LiveFields.LIVE.keySet()).containsExactly("acceptors[].recvBuf", "acceptors[].sendBuf", "acceptors[].notsentLowat",
                 "keepAlive", "limits.maxConnections", "limits.maxHeaderSize", "limits.maxUriLength", "limits.idleTimeout");
+    }
+
+    @Test
+    void theReadmeTableListsTheLiveSet() throws Exception {
+        List<String> liveRows = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("README.md"))) {
+            if (line.startsWith("| `") && line.contains("| live |")) {
+                liveRows.add(line.substring(3, line.indexOf('`', 3)));
+            }
+        }
+        assertThat(liveRows).containsExactlyInAnyOrderElementsOf(LiveFields.LIVE.keySet());
     }
 
     private static String read(Path p) {
