@@ -150,9 +150,16 @@ kind-down: ## Delete the kind cluster KIND_CLUSTER (kept with USE_EXISTING_CLUST
 	@hack/kind-down.sh
 
 ##@ End-to-end (kind)
+E2E_SUITES ?= single fleet
 .PHONY: e2e
-e2e: java ## End-to-end tests on kind: cluster, images, chart, a VideoEdge, e2e/scenarios/*; artifacts in _artifacts/ on failure (USE_EXISTING_CLUSTER=1 reuses the cluster)
-	@e2e/run.sh
+e2e: java ## End-to-end tests on kind: the single-node suite (e2e/scenarios) then the multi-node one (e2e/fleet: 1 control plane + 2 edge workers); E2E_SUITES="single fleet"; artifacts in _artifacts/ on failure
+	@build=$${E2E_BUILD:-1}; for suite in $(E2E_SUITES); do \
+	  case $$suite in \
+	    single) E2E_BUILD=$$build e2e/run.sh; build=0 ;; \
+	    fleet) E2E_BUILD=$$build e2e/fleet/run.sh; build=0 ;; \
+	    *) echo "unknown e2e suite '$$suite' (E2E_SUITES: single fleet)" >&2; exit 2 ;; \
+	  esac; \
+	done
 
 .PHONY: demo
 demo: java ## kind cluster with VideoEdge, Prometheus and an example VideoEdge serving sample content; prints what to try

@@ -2,7 +2,7 @@ package io.videoedge.api;
 
 /**
  * Condition types and reasons (metav1.Condition: CamelCase reasons a person can act on).
- * VideoEdge: Ready, TuningApplied, ServerAvailable, Degraded. NodeTuning: Applied, Degraded.
+ * VideoEdge: Ready, TuningApplied, ServerAvailable, Progressing, Degraded. NodeTuning: Applied, Degraded.
  */
 public final class Conditions {
   public static final String TRUE = "True";
@@ -14,6 +14,7 @@ public final class Conditions {
   public static final String TUNING_APPLIED = "TuningApplied";
   public static final String SERVER_AVAILABLE = "ServerAvailable";
   public static final String DEGRADED = "Degraded";
+  public static final String PROGRESSING = "Progressing";
   public static final String APPLIED = "Applied";
 
   // reasons
@@ -31,6 +32,11 @@ public final class Conditions {
   public static final String DRIFT_CORRECTED = "DriftCorrected";
   public static final String UNSUPPORTED_SETTINGS = "UnsupportedSettings";
   public static final String RESTORING = "Restoring";
+  public static final String ROLLING_OUT = "RollingOut";
+  public static final String ROLLOUT_COMPLETE = "RolloutComplete";
+  public static final String ROLLOUT_PAUSED = "RolloutPaused";
+  public static final String DRAINING = "Draining";
+  public static final String REVERTED = "Reverted";
 
   private Conditions() {
   }

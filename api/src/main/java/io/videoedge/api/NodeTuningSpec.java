@@ -7,7 +7,11 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 
-/** What one node's agent applies; rendered by the operator from the VideoEdge selecting the node. */
+/**
+ * What one node's agent applies; rendered by the operator from the VideoEdge selecting the node. It
+ * changes only when this node's tuning changes (in the node's turn of a rollout) or its edge-server
+ * pod is replaced, never for a server-only change of the VideoEdge.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeTuningSpec(
     @JsonPropertyDescription("The VideoEdge this tuning was rendered from.")
@@ -31,8 +35,7 @@ public record NodeTuningSpec(
   public record Source(
       @JsonPropertyDescription("Namespace of the VideoEdge.") String namespace,
       @JsonPropertyDescription("Name of the VideoEdge.") String name,
-      @JsonPropertyDescription("UID of the VideoEdge.") String uid,
-      @JsonPropertyDescription("metadata.generation of the VideoEdge rendered here.") Long generation) {
+      @JsonPropertyDescription("UID of the VideoEdge.") String uid) {
   }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)

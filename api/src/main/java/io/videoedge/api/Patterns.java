@@ -9,6 +9,8 @@ final class Patterns {
   /** A Kubernetes quantity as used for memory and disk (2Gi, 512Mi, 100G). */
   static final String K8S_QUANTITY = "^[0-9]{1,15}(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$";
   /** An absolute path of plain names (CEL rules also refuse '..' segments). */
+  /** A positive count or a percentage from 1% to 100% (0 would never let a rollout start). */
+  static final String MAX_UNAVAILABLE = "^([1-9][0-9]{0,5}|[1-9][0-9]?%|100%)$";
   static final String ABSOLUTE_PATH = "^(/[A-Za-z0-9_.+@-]+)+/?$";
 
   private Patterns() {

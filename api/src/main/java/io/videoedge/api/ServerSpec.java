@@ -75,10 +75,21 @@ public record ServerSpec(
     @Size(max = 512)
     String image,
 
-    @JsonPropertyDescription("Edge server pods that may be unavailable during a rollout: a count or a percentage.")
+    @JsonPropertyDescription("Deprecated: use rollout.maxUnavailable, which wins when both are set. Nodes that may be out "
+        + "of service during a rollout: a count or a percentage.")
     @Default("1")
-    @Pattern("^([0-9]+|[0-9]{1,2}%|100%)$")
+    @Pattern(Patterns.MAX_UNAVAILABLE)
     String maxUnavailable) {
+
+  public ServerSpec withSocket(Socket socket) {
+    return new ServerSpec(cpus, memory, selectors, affinity, pinAcceptors, multiAcceptor, http, https, socket, cache, origin,
+        contentPath, image, maxUnavailable);
+  }
+
+  public ServerSpec withOrigin(Origin origin) {
+    return new ServerSpec(cpus, memory, selectors, affinity, pinAcceptors, multiAcceptor, http, https, socket, cache, origin,
+        contentPath, image, maxUnavailable);
+  }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Port(
@@ -93,17 +104,19 @@ public record ServerSpec(
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Socket(
-      @JsonPropertyDescription("SO_RCVBUF of accepted sockets, one-nio size (64k, 4m).")
+      @JsonPropertyDescription("SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Live: new connections get it without a restart.")
       @Default("64k")
       @Pattern(Patterns.ONE_NIO_SIZE)
       String recvBuf,
 
-      @JsonPropertyDescription("SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT.")
+      @JsonPropertyDescription("SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT. Live: new "
+          + "connections get it without a restart.")
       @Default("4m")
       @Pattern(Patterns.ONE_NIO_SIZE)
       String sendBuf,
 
-      @JsonPropertyDescription("TCP_NOTSENT_LOWAT per socket, one-nio size: caps unsent data the kernel holds per connection.")
+      @JsonPropertyDescription("TCP_NOTSENT_LOWAT per socket, one-nio size: caps unsent data the kernel holds per connection. Live: new "
+          + "connections get it without a restart.")
       @Default("512k")
       @Pattern(Patterns.ONE_NIO_SIZE)
       String notsentLowat,

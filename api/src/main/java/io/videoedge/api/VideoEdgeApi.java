@@ -16,8 +16,18 @@ public final class VideoEdgeApi {
   public static final String LABEL_NODE = GROUP + "/node";
   public static final String LABEL_COMPONENT = "app.kubernetes.io/component";
 
-  /** Readiness gate of an edge-server pod: true once its node is tuned for the current generation. */
+  /**
+   * Readiness gate of an edge-server pod: true once its node is tuned as its NodeTuning asks with this
+   * pod named in it; false while the node is re-tuned or the pod drains before a restart.
+   */
   public static final String READINESS_GATE_NODE_TUNED = GROUP + "/node-tuned";
+
+  /**
+   * Node label the operator sets on every node it tunes and removes only after that node's NodeTuning
+   * is gone (its agent restored the originals first): the node agent's DaemonSet selects it, so an
+   * agent outlives its node's membership in a VideoEdge.
+   */
+  public static final String LABEL_NODE_AGENT = GROUP + "/node-agent";
 
   private VideoEdgeApi() {
   }

@@ -30,7 +30,9 @@ public record VideoEdgeSpec(
     @Default("{}")
     NicSpec nic,
 
-    @JsonPropertyDescription("The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin.")
+    @JsonPropertyDescription("The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin. Fields marked Live "
+        + "reach the running servers without a restart; a change of any other field restarts the edge servers, node by node "
+        + "within rollout.maxUnavailable, each drained first.")
     @Default("{}")
     ServerSpec server,
 
@@ -40,5 +42,34 @@ public record VideoEdgeSpec(
 
     @JsonPropertyDescription("Kernel tuning of every selected node: congestion control, sysctls, cpuset relax level, NUMA, modules.")
     @Default("{}")
-    TuningSpec tuning) {
+    TuningSpec tuning,
+
+    @JsonPropertyDescription("How changes reach the nodes: node by node within maxUnavailable, health-gated, paused on "
+        + "trouble. Server fields marked live in their description reach the running servers without a restart.")
+    @Default("{}")
+    RolloutSpec rollout) {
+
+  public VideoEdgeSpec withNodeSelector(Map<String, String> nodeSelector) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
+
+  public VideoEdgeSpec withNic(NicSpec nic) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
+
+  public VideoEdgeSpec withServer(ServerSpec server) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
+
+  public VideoEdgeSpec withTls(TlsSpec tls) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
+
+  public VideoEdgeSpec withTuning(TuningSpec tuning) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
+
+  public VideoEdgeSpec withRollout(RolloutSpec rollout) {
+    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+  }
 }

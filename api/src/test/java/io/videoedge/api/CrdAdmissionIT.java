@@ -68,7 +68,7 @@ class CrdAdmissionIT {
   void emptySpecIsDefaultedByTheApiServer() {
     VideoEdge ve = new VideoEdge();
     ve.getMetadata().setName("defaults");
-    ve.setSpec(new VideoEdgeSpec(null, null, null, null, null, null));
+    ve.setSpec(new VideoEdgeSpec(null, null, null, null, null, null, null));
     VideoEdge created = client.resource(ve).inNamespace(namespace).create();
 
     VideoEdgeSpec spec = created.getSpec();
@@ -87,13 +87,18 @@ class CrdAdmissionIT {
     assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
     assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
     assertThat(spec.tuning().congestionControl()).isEqualTo("bbr");
+    assertThat(spec.rollout().maxUnavailable()).isNull(); // server.maxUnavailable (1) applies
+    assertThat(spec.rollout().progressDeadlineSeconds()).isEqualTo(600);
+    assertThat(spec.rollout().soakSeconds()).isEqualTo(10);
+    assertThat(spec.rollout().autoRevert()).isTrue();
+    assertThat(spec.rollout().drainSeconds()).isEqualTo(5);
   }
 
   @Test
   void nodeTuningIsClusterScopedAndAcceptsAgentStatus() {
     NodeTuning nt = new NodeTuning();
     nt.getMetadata().setName("node-a");
-    nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source(namespace, "edge", "uid-1", 3L), null,
+    nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source(namespace, "edge", "uid-1"), null,
         new TuningSpec(TuningMode.PLAN, "bbr", Map.of("net.ipv4.tcp_notsent_lowat", "262144"), 1, false, List.of("tls")),
         null));
     NodeTuning created = client.resource(nt).create();
@@ -113,7 +118,8 @@ class CrdAdmissionIT {
   void kubectlShowsThePrinterColumns() {
     client.resource(example("columns")).inNamespace(namespace).create();
     String ve = api.kubectl("get", "ve", "columns", "-n", namespace);
-    assertThat(ve.lines().findFirst().orElseThrow()).containsSubsequence("NAME", "READY", "TUNED", "SERVING", "TLS", "AGE");
+    assertThat(ve.lines().findFirst().orElseThrow())
+        .containsSubsequence("NAME", "READY", "TUNED", "SERVING", "UPDATED", "TLS", "AGE");
     assertThat(ve).contains("ktls");
 
     String nt = api.kubectl("get", "nt");
@@ -175,6 +181,14 @@ class CrdAdmissionIT {
             "must not contain '..'"),
         refused("maxUnavailable that is not a count or percent", "spec.server.maxUnavailable", "half",
             "spec.server.maxUnavailable", "should match"),
+        refused("maxUnavailable zero (a rollout could never start)", "spec.rollout.maxUnavailable", "0",
+            "spec.rollout.maxUnavailable", "should match"),
+        refused("maxUnavailable 0%", "spec.rollout.maxUnavailable", "0%", "spec.rollout.maxUnavailable", "should match"),
+        refused("maxUnavailable above 100%", "spec.rollout.maxUnavailable", "150%", "spec.rollout.maxUnavailable",
+            "should match"),
+        refused("progress deadline under 10 s", "spec.rollout.progressDeadlineSeconds", 5,
+            "spec.rollout.progressDeadlineSeconds", "greater than or equal to 10"),
+        refused("negative soak", "spec.rollout.soakSeconds", -1, "spec.rollout.soakSeconds", "greater than or equal to 0"),
         refused("queue count zero", "spec.nic.combinedQueues", 0, "spec.nic.combinedQueues", "greater than or equal to 1"));
   }
 

@@ -162,7 +162,7 @@ class ChartIT {
       admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
       NodeTuning nt = new NodeTuning();
       nt.getMetadata().setName(node);
-      nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source("ns", "edge", "uid", 1L), null, null, null));
+      nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source("ns", "edge", "uid"), null, null, null));
       admin.resource(nt).create();
     }
     // the agent pod on vap-a and a token bound to it: Kubernetes puts the pod's node into the token
@@ -199,6 +199,41 @@ class ChartIT {
 
   @Test
   @Order(7)
+  void theOperatorMayChangeNothingOnANodeButTheNodeAgentLabel() {
+    admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("vap-op").addToLabels("team", "video").endMetadata().build())
+        .create();
+    TokenRequest request = new TokenRequestBuilder().withNewSpec().withAudiences("https://localhost").withExpirationSeconds(600L)
+        .endSpec().build();
+    String token = admin.serviceAccounts().inNamespace(NAMESPACE).withName("chart-it-videoedge-operator").tokenRequest(request)
+        .getStatus().getToken();
+    Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
+        .withClientCertData(null).withClientKeyData(null).withClientCertFile(null).withClientKeyFile(null)
+        .withOauthToken(token).build();
+    try (KubernetesClient operator = new KubernetesClientBuilder().withConfig(config).build()) {
+      var node = operator.nodes().withName("vap-op");
+      node.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"videoedge.io/node-agent\":\"true\"}}}");
+      assertThat(admin.nodes().withName("vap-op").get().getMetadata().getLabels()).containsEntry("videoedge.io/node-agent", "true");
+      node.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"videoedge.io/node-agent\":null}}}");
+      assertThat(admin.nodes().withName("vap-op").get().getMetadata().getLabels()).doesNotContainKey("videoedge.io/node-agent");
+      for (String patch : List.of(
+          "{\"metadata\":{\"labels\":{\"team\":\"other\"}}}",
+          "{\"metadata\":{\"labels\":{\"team\":null}}}",
+          "{\"metadata\":{\"labels\":{\"videoedge.io/node-agent\":\"maybe\"}}}",
+          "{\"metadata\":{\"annotations\":{\"x\":\"y\"}}}",
+          "{\"spec\":{\"unschedulable\":true}}")) {
+        assertThatThrownBy(() -> node.patch(PatchContext.of(PatchType.JSON_MERGE), patch)).as(patch)
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+              assertThat(e.getCode()).isEqualTo(403);
+              assertThat(e.getMessage()).contains("may only set or remove the label videoedge.io/node-agent=true");
+            });
+      }
+      assertThatThrownBy(() -> node.delete()).isInstanceOf(KubernetesClientException.class);
+    }
+    assertThat(admin.nodes().withName("vap-op").get().getMetadata().getLabels()).containsEntry("team", "video");
+  }
+
+  @Test
+  @Order(8)
   void uninstallKeepsTheCrdsAndTheResources() {
     helm("uninstall", RELEASE, "--namespace", NAMESPACE);
     assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName("chart-it-videoedge-operator").get()).isNull();
@@ -208,11 +243,12 @@ class ChartIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void plainManifestsApplyWithKubectl() {
     String out = api.kubectl("apply", "-f", ROOT.resolve("crds").toString(), "-f", ROOT.resolve("deploy/videoedge.yaml").toString());
     assertThat(out).contains("namespace/videoedge-system", "deployment.apps/videoedge-operator", "daemonset.apps/videoedge-node-agent",
-        "validatingadmissionpolicy.admissionregistration.k8s.io/videoedge-node-agent-own-node");
+        "validatingadmissionpolicy.admissionregistration.k8s.io/videoedge-node-agent-own-node",
+        "validatingadmissionpolicy.admissionregistration.k8s.io/videoedge-operator-node-label");
     assertThat(admin.apps().deployments().inNamespace("videoedge-system").withName("videoedge-operator").get()).isNotNull();
   }
 

@@ -19,7 +19,7 @@ import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.OpenSslCounters;
 import io.videoedge.server.tls.TicketKeys;

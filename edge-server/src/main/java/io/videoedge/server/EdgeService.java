@@ -13,7 +13,7 @@ import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 
 /**
  * The running whole: buffer pool, edge server, admin server, and (when started from a file) the config

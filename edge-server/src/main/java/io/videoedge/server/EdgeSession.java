@@ -9,7 +9,7 @@ import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.HeadAndBodyItem;
 import io.videoedge.server.send.Parkable;
 import io.videoedge.server.tls.TlsSessionFacts;

@@ -1,5 +1,6 @@
 package io.videoedge.operator;
 
+import io.videoedge.operator.config.OperatorSettings;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

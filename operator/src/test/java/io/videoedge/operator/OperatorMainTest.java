@@ -1,5 +1,6 @@
 package io.videoedge.operator;
 
+import io.videoedge.operator.config.OperatorSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

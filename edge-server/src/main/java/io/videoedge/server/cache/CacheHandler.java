@@ -17,7 +17,7 @@ import io.videoedge.server.http.Negotiation;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
-import io.videoedge.server.send.FileSource;
+import io.videoedge.server.resources.FileSource;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;

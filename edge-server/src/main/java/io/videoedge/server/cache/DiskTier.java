@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 
 /**
  * The disk tier: one file per object ({@link DiskFormat}) under {@code data/xx/}, first in first out

@@ -15,7 +15,7 @@ import io.videoedge.server.config.CacheConfig;
 import io.videoedge.server.config.OriginConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.origin.OriginClient;
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 
 /**
  * The cache in front of the origin: memory tier, disk tier, the fills in flight (one per missing

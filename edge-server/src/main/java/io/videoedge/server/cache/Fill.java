@@ -16,12 +16,13 @@ import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.videoedge.server.send.GrowingFile;
 import io.videoedge.server.http.ContentTypes;
 import io.videoedge.server.origin.Freshness;
 import io.videoedge.server.origin.OriginClient;
 import io.videoedge.server.origin.OriginHead;
-import io.videoedge.server.send.BufferPool;
-import io.videoedge.server.send.SharedFile;
+import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.SharedFile;
 import one.nio.mem.DirectMemory;
 
 /**
@@ -32,7 +33,7 @@ import one.nio.mem.DirectMemory;
  * that has caught up with the origin parks ({@link #parkUnlessReady}) and is woken by new data.
  * Runs on a fill thread; everything a selector thread calls here is non-blocking.
  */
-public final class Fill implements Runnable {
+public final class Fill implements Runnable, GrowingFile {
     private static final Logger log = LoggerFactory.getLogger(Fill.class);
 
     /** What the origin said, as far as waiting requests are concerned. */

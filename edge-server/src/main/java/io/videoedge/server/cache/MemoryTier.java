@@ -5,7 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.videoedge.server.send.RefCounted;
+import io.videoedge.server.send.OffHeapBytes;
+import io.videoedge.server.resources.RefCounted;
 import one.nio.mem.Malloc;
 import one.nio.mem.OutOfMemoryException;
 
@@ -113,7 +114,7 @@ public final class MemoryTier {
     }
 
     /** One object's bytes at {@link #address()}, {@code meta().length()} long. */
-    public static final class Entry extends RefCounted {
+    public static final class Entry extends RefCounted implements OffHeapBytes {
         private final MemoryTier tier;
         private final long address;
         private volatile ObjectMeta meta;

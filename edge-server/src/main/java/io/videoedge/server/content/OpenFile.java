@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Validators;
-import io.videoedge.server.send.SharedFile;
+import io.videoedge.server.resources.SharedFile;
 
 /**
  * A file under the content root, open once and shared by every response that sends it

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.videoedge.server.config.OriginConfig;
-import io.videoedge.server.send.BufferPool;
+import io.videoedge.server.resources.BufferPool;
 import one.nio.net.ConnectionString;
 import one.nio.net.Socket;
 import one.nio.net.SocketClosedException;

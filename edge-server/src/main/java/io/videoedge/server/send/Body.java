@@ -1,7 +1,7 @@
 package io.videoedge.server.send;
 
-import io.videoedge.server.cache.Fill;
-import io.videoedge.server.cache.MemoryTier;
+import io.videoedge.server.resources.FileSource;
+import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 
@@ -59,7 +59,7 @@ public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.Fi
     }
 
     /** A region of an object in the memory tier; the body holds one reference to the entry. */
-    record MemoryRegion(MemoryTier.Entry entry, long offset, long length) implements Body {
+    record MemoryRegion(OffHeapBytes entry, long offset, long length) implements Body {
         @Override
         public Session.QueueItem toQueueItem(boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
             return new MemoryItem(entry, offset, length, !kernelSend, metrics);
@@ -85,7 +85,7 @@ public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.Fi
      * A region of an object still arriving from the origin: sent from the fill's file as it grows.
      * The body holds one reference to the fill's file.
      */
-    record FillRegion(Fill fill, long offset, long length) implements Body {
+    record FillRegion(GrowingFile fill, long offset, long length) implements Body {
         @Override
         public Session.QueueItem toQueueItem(boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
             return new FillItem(fill, offset, length, kernelSend, pool, metrics);

@@ -1,8 +1,8 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 
-import io.videoedge.server.cache.Fill;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
@@ -13,14 +13,14 @@ import one.nio.net.Socket;
  * is {@link Parkable#starved() starved} and the session parks until the fill reports more data.
  */
 final class FillItem extends Session.QueueItem implements Parkable {
-    private final Fill fill;
+    private final GrowingFile fill;
     private final long end;
     private long position;
     private final boolean kernelSend;
     private final BufferPool pool;
     private final EdgeMetrics metrics;
 
-    FillItem(Fill fill, long offset, long length, boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
+    FillItem(GrowingFile fill, long offset, long length, boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
         this.fill = fill;
         this.position = offset;
         this.end = offset + length;

@@ -1,5 +1,6 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 
 import io.videoedge.server.metrics.EdgeMetrics;

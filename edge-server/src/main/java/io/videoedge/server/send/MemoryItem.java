@@ -2,7 +2,6 @@ package io.videoedge.server.send;
 
 import java.io.IOException;
 
-import io.videoedge.server.cache.MemoryTier;
 import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
@@ -16,13 +15,13 @@ import one.nio.net.Socket;
 final class MemoryItem extends Session.QueueItem {
     private static final int BUDGET_PER_CALL = 1024 * 1024;
 
-    private final MemoryTier.Entry entry;
+    private final OffHeapBytes entry;
     private final boolean tls;
     private final EdgeMetrics metrics;
     private long offset;
     private long remaining;
 
-    MemoryItem(MemoryTier.Entry entry, long offset, long length, boolean tls, EdgeMetrics metrics) {
+    MemoryItem(OffHeapBytes entry, long offset, long length, boolean tls, EdgeMetrics metrics) {
         this.entry = entry;
         this.offset = offset;
         this.remaining = length;

@@ -1,5 +1,6 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.resources.FileSource;
 import java.io.IOException;
 
 import io.videoedge.server.metrics.EdgeMetrics;

@@ -1,5 +1,7 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.resources.FileSource;
+import io.videoedge.server.resources.BufferPool;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -142,16 +142,8 @@ public final class Planner {
     return Optional.empty();
   }
 
-  /**
-   * The interfaces a spec tunes: those it names, else the default route's. The prober reads the
-   * current values of exactly these.
-   */
-  public static List<String> tunedInterfaces(List<String> named, String defaultRoute) {
-    return named.isEmpty() && defaultRoute != null ? List.of(defaultRoute) : named;
-  }
-
   private static List<NicPlan> nics(Desired d, NodeFacts f, List<Setting> out) {
-    List<String> names = tunedInterfaces(d.interfaces(), f.defaultRouteInterface());
+    List<String> names = ProbeRequest.tunedInterfaces(d.interfaces(), f.defaultRouteInterface());
     if (names.isEmpty()) {
       out.add(Setting.finding("nic", SettingState.UNSUPPORTED, null, null, false,
           "no interface named and no default route: set spec.nic.interfaces"));

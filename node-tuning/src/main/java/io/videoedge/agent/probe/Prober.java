@@ -2,7 +2,6 @@ package io.videoedge.agent.probe;
 
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
-import io.videoedge.agent.plan.Planner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -41,7 +40,7 @@ public final class Prober {
     Map<String, String> interrupts = interruptNames();
     String defaultRoute = defaultRouteInterface();
     // the interfaces the planner tunes: their current values are read
-    Set<String> tuned = new LinkedHashSet<>(Planner.tunedInterfaces(request.interfaces(), defaultRoute));
+    Set<String> tuned = new LinkedHashSet<>(ProbeRequest.tunedInterfaces(request.interfaces(), defaultRoute));
     Set<String> names = new LinkedHashSet<>(tuned);
     for (String n : fs.list("sys/class/net")) {
       if (fs.exists("sys/class/net/" + n + "/device")) {

@@ -102,7 +102,7 @@ public final class Specs {
   }
 
   public NodeTuningSpec build() {
-    return new NodeTuningSpec(new NodeTuningSpec.Source("video", "edge", "uid-1", 1L),
+    return new NodeTuningSpec(new NodeTuningSpec.Source("video", "edge", "uid-1"),
         new NicSpec(type, interfaces, queues, coalescing, irq, rps, rfs == null ? null : new NicSpec.Rfs(rfs)),
         new TuningSpec(mode, cc, sysctls, relax, interleave, modules),
         new NodeTuningSpec.ServerPlacement(2, podUid == null ? null : "video", podUid == null ? null : "edge-x", podUid));

@@ -7,11 +7,15 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.operator.reconciler.EdgePlan;
-import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.dependent.EdgePlan;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.EdgeServerLayout;
 
-/** The edge server's config file, mounted at /etc/videoedge/edge-server.yaml. Owned (garbage collected). */
+/**
+ * The edge server's config file, mounted as the directory /etc/videoedge/config. A change reaches
+ * every running server (the kubelet swaps the mounted files); each applies the live fields at once
+ * and the pods are replaced in the rollout when a restart-only field changed. Owned (garbage collected).
+ */
 @KubernetesDependent(informer = @Informer(labelSelector = Names.EDGE_SERVER_SELECTOR))
 public class EdgeConfigMap extends CRUDKubernetesDependentResource<ConfigMap, VideoEdge> {
   public EdgeConfigMap() {

@@ -7,7 +7,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.EdgeServerLayout;
 import java.util.List;
 

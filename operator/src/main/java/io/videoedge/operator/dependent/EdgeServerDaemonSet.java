@@ -1,53 +1,27 @@
 package io.videoedge.operator.dependent;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import io.videoedge.api.ServerSpec;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.api.VideoEdgeApi;
-import io.videoedge.api.VideoEdgeSpec;
-import io.videoedge.operator.reconciler.EdgePlan;
-import io.videoedge.operator.reconciler.Names;
-import io.videoedge.operator.render.EdgeServerConfigRenderer;
-import io.videoedge.operator.render.EdgeServerLayout;
-import java.util.ArrayList;
+import io.videoedge.operator.render.Names;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The edge server: one pod per selected node, on the host network, with dedicated cores
- * (Guaranteed QoS: integer CPUs, requests == limits, for the kubelet's static CPU manager).
- * Its pods carry the readiness gate videoedge.io/node-tuned, which the operator sets once the
- * node's tuning is applied for the current generation: a node is tuned before it serves.
+ * The edge server: one pod per owned node, from the pod template of {@link
+ * io.videoedge.operator.render.EdgeServerPod}. The update strategy is OnDelete: the DaemonSet
+ * controller never replaces a running pod on its own; the rollout drains and evicts each outdated pod
+ * in its node's turn (within rollout.maxUnavailable, together with that node's re-tuning), and the
+ * controller then creates the new one. Nodes an older VideoEdge keeps are excluded by node affinity.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Names.EDGE_SERVER_SELECTOR))
 public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonSet, VideoEdge> {
-  static final String CONTAINER = "edge-server";
-  static final String INIT_CACHE_DIR = "cache-dir";
-  /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
-  public static final String ENV_NUMA_INTERLEAVE = "VIDEOEDGE_NUMA_INTERLEAVE";
-  /** Read by the `java` launcher itself, whatever the entry point. */
-  public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
-
   public EdgeServerDaemonSet() {
     super(DaemonSet.class);
   }
@@ -58,62 +32,19 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
   }
 
   static DaemonSet desired(VideoEdge ve, EdgePlan plan) {
-    VideoEdgeSpec spec = ve.getSpec();
-    ServerSpec server = spec.server();
-    boolean https = EdgeServerConfigRenderer.servesHttps(spec);
-    Map<String, Quantity> resources = Map.of(
-        "cpu", new Quantity(Integer.toString(server.cpus())),
-        "memory", new Quantity(server.memory()));
-
-    var container = new ContainerBuilder()
-        .withName(CONTAINER)
-        .withImage(server.image() != null && !server.image().isBlank() ? server.image() : plan.settings().edgeServerImage())
-        .withImagePullPolicy("IfNotPresent")
-        .withArgs("--config", EdgeServerLayout.CONFIG_FILE)
-        .withEnv(env(spec, plan))
-        .withPorts(ports(spec))
-        .withNewResources().withRequests(resources).withLimits(resources).endResources()
-        .withReadinessProbe(probe("/readyz", 5, 3))
-        .withLivenessProbe(probe("/healthz", 10, 3))
-        // the JVM and the config load come first: liveness starts counting after this
-        .withStartupProbe(probe("/healthz", 2, 60))
-        .withNewSecurityContext()
-          .withRunAsNonRoot(true)
-          .withRunAsUser(EdgeServerLayout.RUN_AS_USER)
-          .withRunAsGroup(EdgeServerLayout.RUN_AS_USER)
-          .withReadOnlyRootFilesystem(true)
-          // a non-root process gets NET_BIND_SERVICE only from file capabilities on the image's java,
-          // which no_new_privs would ignore: allow escalation only when a port below 1024 needs it
-          .withAllowPrivilegeEscalation(needsPrivilegedPort(spec))
-          .withNewCapabilities().withDrop("ALL").withAdd(capabilities(spec)).endCapabilities()
-          .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
-        .withVolumeMounts(mounts(spec, https))
-        .build();
-
-    var pod = new PodSpecBuilder()
-        .withInitContainers(cacheDirOwner(spec, container.getImage(), resources))
-        .withHostNetwork(true)
-        .withDnsPolicy("ClusterFirstWithHostNet")
-        .withEnableServiceLinks(false)
-        .withAutomountServiceAccountToken(false)
-        .withNodeSelector(spec.nodeSelector())
-        .withTolerations(spec.tolerations() == null ? List.of() : spec.tolerations())
-        .addNewReadinessGate(VideoEdgeApi.READINESS_GATE_NODE_TUNED)
-        // drainTimeout (25 s) plus the JVM's exit
-        .withTerminationGracePeriodSeconds(30L)
-        .withContainers(container)
-        .withVolumes(volumes(ve, spec, https));
+    PodTemplateSpec template = new PodTemplateSpecBuilder(plan.podTemplate()).build();
     if (!plan.excludedNodes().isEmpty()) {
-      // nodes an older VideoEdge keeps, or whose tuning another one has not released yet
-      pod.withNewAffinity().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
+      // nodes an older VideoEdge keeps, or whose tuning another one has not released yet: not part of
+      // the pod revision (the DaemonSet controller removes the pod there; the others stay)
+      template = new PodTemplateSpecBuilder(template).editSpec()
+          .withNewAffinity().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
           .addNewNodeSelectorTerm()
             .withMatchFields(new NodeSelectorRequirementBuilder()
                 .withKey("metadata.name").withOperator("NotIn").withValues(List.copyOf(plan.excludedNodes())).build())
           .endNodeSelectorTerm()
-          .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().endAffinity();
+          .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().endAffinity()
+          .endSpec().build();
     }
-
     return new DaemonSetBuilder()
         .withNewMetadata()
           .withName(Names.edgeServer(ve))
@@ -122,158 +53,10 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
         .endMetadata()
         .withNewSpec()
           .withNewSelector().withMatchLabels(Names.edgeServerSelector(ve)).endSelector()
-          .withNewUpdateStrategy()
-            .withType("RollingUpdate")
-            // host ports cannot surge: the old pod leaves before the new one binds
-            .withNewRollingUpdate().withMaxUnavailable(intOrPercent(server.maxUnavailable()))
-              .withMaxSurge(new IntOrString(0)).endRollingUpdate()
-          .endUpdateStrategy()
-          .withNewTemplate()
-            .withNewMetadata()
-              .withLabels(Names.ownerLabels(ve, Names.COMPONENT_EDGE_SERVER))
-              .addToAnnotations(Names.CONFIG_CHECKSUM, plan.configChecksum())
-              .addToAnnotations("kubectl.kubernetes.io/default-container", CONTAINER)
-            .endMetadata()
-            .withSpec(pod.build())
-          .endTemplate()
+          // the rollout replaces pods, node by node: never the controller on its own
+          .withNewUpdateStrategy().withType("OnDelete").endUpdateStrategy()
+          .withTemplate(template)
         .endSpec()
         .build();
-  }
-
-  /**
-   * NET_BIND_SERVICE: the image's java carries it as a file capability (a port below 1024), and exec fails
-   * when it is not in the bounding set. SYS_NICE with numaInterleave: the container runtime's default
-   * seccomp profile (RuntimeDefault) allows set_mempolicy/mbind only to containers that have it, so
-   * `numactl --interleave=all` is refused without it. The server runs as non-root and gets neither as an
-   * effective capability (no ambient capabilities); they only open the bounding set and the seccomp filter.
-   */
-  static List<String> capabilities(VideoEdgeSpec spec) {
-    List<String> caps = new ArrayList<>(List.of("NET_BIND_SERVICE"));
-    if (Boolean.TRUE.equals(spec.tuning().numaInterleave())) {
-      caps.add("SYS_NICE");
-    }
-    return caps;
-  }
-
-  /**
-   * With an origin the server writes its disk cache into the hostPath server.cache.disk.path, which the
-   * kubelet creates (DirectoryOrCreate) owned by root, mode 0755: the non-root server could not write it
-   * and would exit at start. This init container hands the directory (not its content: what is in it
-   * was written by the server) to the server's user. Root with CHOWN only; the same resources as the
-   * server, so the pod stays Guaranteed. None without an origin: nothing is written there then.
-   */
-  static List<Container> cacheDirOwner(VideoEdgeSpec spec, String image, Map<String, Quantity> resources) {
-    if (!EdgeServerConfigRenderer.fetchesFromOrigin(spec.server())) {
-      return List.of();
-    }
-    String owner = EdgeServerLayout.RUN_AS_USER + ":" + EdgeServerLayout.RUN_AS_USER;
-    return List.of(new ContainerBuilder()
-        .withName(INIT_CACHE_DIR)
-        .withImage(image)
-        .withImagePullPolicy("IfNotPresent")
-        .withCommand("chown", owner, EdgeServerLayout.CACHE_DIR)
-        .withNewResources().withRequests(resources).withLimits(resources).endResources()
-        .withNewSecurityContext()
-          .withRunAsUser(0L)
-          .withRunAsNonRoot(false)
-          .withReadOnlyRootFilesystem(true)
-          .withAllowPrivilegeEscalation(false)
-          .withNewCapabilities().withDrop("ALL").withAdd("CHOWN").endCapabilities()
-          .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
-        .withVolumeMounts(mount("cache", EdgeServerLayout.CACHE_DIR, false, null))
-        .build());
-  }
-
-  private static List<EnvVar> env(VideoEdgeSpec spec, EdgePlan plan) {
-    List<EnvVar> env = new ArrayList<>();
-    env.add(new EnvVarBuilder().withName(ENV_JAVA_OPTIONS).withValue(plan.javaOptions()).build());
-    if (Boolean.TRUE.equals(spec.tuning().numaInterleave())) {
-      env.add(new EnvVarBuilder().withName(ENV_NUMA_INTERLEAVE).withValue("true").build());
-    }
-    env.add(fieldRef("NODE_NAME", "spec.nodeName"));
-    env.add(fieldRef("POD_NAME", "metadata.name"));
-    env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));
-    return env;
-  }
-
-  private static EnvVar fieldRef(String name, String path) {
-    return new EnvVarBuilder().withName(name).withNewValueFrom().withNewFieldRef().withApiVersion("v1")
-        .withFieldPath(path).endFieldRef().endValueFrom().build();
-  }
-
-  private static List<io.fabric8.kubernetes.api.model.ContainerPort> ports(VideoEdgeSpec spec) {
-    List<io.fabric8.kubernetes.api.model.ContainerPort> ports = new ArrayList<>();
-    if (EdgeServerConfigRenderer.servesHttp(spec)) {
-      ports.add(port("http", spec.server().http().port()));
-    }
-    if (EdgeServerConfigRenderer.servesHttps(spec)) {
-      ports.add(port("https", spec.server().https().port()));
-    }
-    ports.add(port(EdgeServerLayout.ADMIN_PORT_NAME, EdgeServerLayout.ADMIN_PORT));
-    return ports;
-  }
-
-  private static io.fabric8.kubernetes.api.model.ContainerPort port(String name, int port) {
-    // on the host network the host port is the container port
-    return new ContainerPortBuilder().withName(name).withContainerPort(port).withHostPort(port).withProtocol("TCP").build();
-  }
-
-  static boolean needsPrivilegedPort(VideoEdgeSpec spec) {
-    return EdgeServerConfigRenderer.servesHttp(spec) && spec.server().http().port() < 1024
-        || EdgeServerConfigRenderer.servesHttps(spec) && spec.server().https().port() < 1024;
-  }
-
-  private static Probe probe(String path, int period, int failures) {
-    return new ProbeBuilder()
-        .withNewHttpGet().withPath(path).withPort(new IntOrString(EdgeServerLayout.ADMIN_PORT_NAME)).withScheme("HTTP").endHttpGet()
-        .withPeriodSeconds(period).withFailureThreshold(failures).withTimeoutSeconds(2)
-        .build();
-  }
-
-  private static List<VolumeMount> mounts(VideoEdgeSpec spec, boolean https) {
-    List<VolumeMount> mounts = new ArrayList<>();
-    // subPath: the TLS directory mounts below /etc/videoedge, which must stay a plain directory
-    mounts.add(mount("config", EdgeServerLayout.CONFIG_FILE, true, EdgeServerLayout.CONFIG_FILE_NAME));
-    if (https) {
-      mounts.add(mount("tls", EdgeServerLayout.TLS_DIR, true, null));
-      if (Boolean.TRUE.equals(spec.tls().sessionTickets())) {
-        mounts.add(mount("tickets", EdgeServerLayout.TICKET_DIR, false, null));
-      }
-    }
-    mounts.add(mount("content", EdgeServerLayout.CONTENT_DIR, true, null));
-    mounts.add(mount("cache", EdgeServerLayout.CACHE_DIR, false, null));
-    mounts.add(mount("tmp", "/tmp", false, null));
-    return mounts;
-  }
-
-  private static VolumeMount mount(String name, String path, boolean readOnly, String subPath) {
-    // readOnly: false is the API's zero value, dropped on write: leave it out, or every compare sees a change
-    return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(readOnly ? Boolean.TRUE : null)
-        .withSubPath(subPath).build();
-  }
-
-  private static List<Volume> volumes(VideoEdge ve, VideoEdgeSpec spec, boolean https) {
-    List<Volume> volumes = new ArrayList<>();
-    volumes.add(new VolumeBuilder().withName("config").withNewConfigMap().withName(Names.edgeServer(ve)).endConfigMap().build());
-    if (https) {
-      volumes.add(new VolumeBuilder().withName("tls").withNewSecret().withSecretName(spec.tls().secretName()).endSecret().build());
-      if (Boolean.TRUE.equals(spec.tls().sessionTickets())) {
-        volumes.add(new VolumeBuilder().withName("tickets").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
-      }
-    }
-    volumes.add(new VolumeBuilder().withName("content")
-        .withNewHostPath().withPath(spec.server().contentPath()).withType("DirectoryOrCreate").endHostPath().build());
-    volumes.add(new VolumeBuilder().withName("cache")
-        .withNewHostPath().withPath(spec.server().cache().disk().path()).withType("DirectoryOrCreate").endHostPath().build());
-    volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
-    return volumes;
-  }
-
-  static IntOrString intOrPercent(String value) {
-    if (value == null) {
-      return new IntOrString(1);
-    }
-    return value.endsWith("%") ? new IntOrString(value) : new IntOrString(Integer.parseInt(value));
   }
 }

@@ -10,10 +10,9 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
-import io.videoedge.operator.reconciler.EdgePlan;
-import io.videoedge.operator.reconciler.Names;
-import io.videoedge.operator.reconciler.VideoEdgeReconciler;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.NodeTuningRenderer;
+import io.videoedge.operator.rollout.NodeDecision;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -22,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One NodeTuning per node this VideoEdge owns, named after the node: created when a node joins,
- * updated when the spec (or the node's edge-server pod) changes, deleted when the node leaves the
- * selector or the VideoEdge is deleted. The node's agent holds a finalizer until it has restored the
- * node's originals; only when the node itself is gone (no agent will ever come) does the operator
+ * One NodeTuning per node this VideoEdge owns, named after the node, carrying the tuning the rollout
+ * gives that node ({@link NodeDecision}) and the rollout's annotations: created when a node joins,
+ * changed only when the node's tuning or its edge-server pod changes, deleted when the node leaves
+ * the selector or the VideoEdge is deleted. The node's agent holds a finalizer until it has restored
+ * the node's originals; only when the node itself is gone (no agent will ever come) does the operator
  * release that finalizer. Uses the reconciler's NodeTuning informer (mapped back by owner labels).
  */
 public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEdge>
@@ -43,7 +43,9 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
 
   static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
     Map<String, NodeTuning> desired = new TreeMap<>();
-    plan.tuneNodes().forEach((name, node) -> desired.put(name, NodeTuningRenderer.render(ve, node, plan.podsByNode().get(name))));
+    plan.tunings().forEach((node, d) -> desired.put(node, NodeTuningRenderer.render(ve, node, d.tuning(),
+        Map.of(Names.TUNING_REVISION, d.tuningRevision(), Names.ROLLOUT_STATE, d.state().toJson()),
+        plan.podsByNode().get(node))));
     return desired;
   }
 
@@ -79,7 +81,7 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
   /** Gone from the cache and, to be sure before releasing a finalizer, from the API server too. */
   private static boolean nodeGone(String node, Context<VideoEdge> context) {
     var nodes = (InformerEventSource<Node, VideoEdge>) context.eventSourceRetriever()
-        .getEventSourceFor(Node.class, VideoEdgeReconciler.NODES);
+        .getEventSourceFor(Node.class, EventSources.NODES);
     return nodes.get(new ResourceID(node)).isEmpty() && context.getClient().nodes().withName(node).get() == null;
   }
 

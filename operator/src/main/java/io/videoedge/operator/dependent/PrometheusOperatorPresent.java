@@ -7,7 +7,7 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.operator.reconciler.VideoEdgeReconciler;
+
 
 /**
  * Activation condition of {@link EdgePodMonitor}: the podmonitors.monitoring.coreos.com CRD is
@@ -23,7 +23,7 @@ public class PrometheusOperatorPresent implements Condition<PodMonitor, VideoEdg
       Context<VideoEdge> context) {
     @SuppressWarnings("unchecked")
     var crds = (InformerEventSource<CustomResourceDefinition, VideoEdge>) context.eventSourceRetriever()
-        .getEventSourceFor(CustomResourceDefinition.class, VideoEdgeReconciler.MONITORING_CRD);
+        .getEventSourceFor(CustomResourceDefinition.class, EventSources.MONITORING_CRD);
     return crds.get(new ResourceID(CRD_NAME)).map(PrometheusOperatorPresent::established).orElse(false);
   }
 

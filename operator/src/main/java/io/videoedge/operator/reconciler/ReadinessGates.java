@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdgeApi;
-import io.videoedge.operator.status.NodeReport;
+import io.videoedge.api.TuningMode;
+import io.videoedge.operator.health.NodeHealth;
+import io.videoedge.operator.render.Names;
+import io.videoedge.operator.rollout.NodeDecision;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -24,10 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Tune before serve. Every edge-server pod carries the readiness gate videoedge.io/node-tuned; the
  * kubelet marks the pod Ready only when that pod condition is True too. The operator sets it True
- * once the pod's node is tuned for the VideoEdge's current generation with this very pod in the
- * NodeTuning (the agent has set the IRQ and cpuset policy for its cgroup), and False otherwise. In
- * Plan mode a node the agent has planned counts: the user asked for no tuning, the server serves
- * untuned (the status says so). The condition is patched only when it changes.
+ * once the pod's node is tuned as its NodeTuning asks (whatever revision the rollout has given that
+ * node: a node waiting for its turn keeps serving on its tuning) with this very pod in the NodeTuning
+ * (the agent has set the IRQ and cpuset policy for its cgroup), and False otherwise, or while the
+ * rollout drains the pod before restarting it. In Plan mode a node the agent has planned counts: the
+ * user asked for no tuning, the server serves untuned (the status says so). The condition is patched
+ * only when it changes.
  */
 final class ReadinessGates {
   private static final Logger log = LoggerFactory.getLogger(ReadinessGates.class);
@@ -35,27 +40,39 @@ final class ReadinessGates {
   private ReadinessGates() {
   }
 
-  /** The gate condition a pod should carry. Pure. */
-  static PodCondition desired(Pod pod, NodeReport report, NodeTuning nt, boolean planMode, long generation, Instant now) {
+  /**
+   * The gate condition a pod should carry. Pure.
+   *
+   * @param decision the rollout's decision for the pod's node (null when nothing was decided)
+   */
+  static PodCondition desired(Pod pod, NodeTuning nt, NodeDecision decision, Instant now) {
     boolean placed = nt != null && nt.getSpec() != null && nt.getSpec().server() != null
         && Objects.equals(nt.getSpec().server().podUid(), pod.getMetadata().getUid());
+    boolean planMode = nt != null && nt.getSpec() != null && nt.getSpec().tuning() != null
+        && nt.getSpec().tuning().mode() == TuningMode.PLAN;
+    NodeHealth.TuningVerdict verdict = NodeHealth.tuning(nt);
+    String revision = nt == null || nt.getMetadata().getAnnotations() == null ? null
+        : nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION);
     String reason;
     String message;
     boolean open = false;
-    if (!placed && (report.tuned() || report.tuning() == NodeReport.Tuning.PLANNED)) {
+    if (decision != null && decision.draining()) {
+      reason = Conditions.DRAINING;
+      message = "out of service before a restart: " + decision.message();
+    } else if (!placed && (verdict.state().tuned() || verdict.state() == NodeHealth.Tuning.PLANNED)) {
       reason = Conditions.NODE_NOT_TUNED;
       message = "waiting for the node's NodeTuning to name this pod";
-    } else if (report.tuned()) {
+    } else if (verdict.state().tuned()) {
       open = true;
       reason = Conditions.AS_EXPECTED;
-      message = "node tuned for generation " + generation;
-    } else if (planMode && report.tuning() == NodeReport.Tuning.PLANNED) {
+      message = "node tuned as its NodeTuning asks" + (revision == null ? "" : " (tuning revision " + revision + ")");
+    } else if (planMode && verdict.state() == NodeHealth.Tuning.PLANNED) {
       open = true;
       reason = Conditions.PLAN_ONLY;
       message = "node untuned by request (tuning.mode Plan)";
     } else {
       reason = Conditions.NODE_NOT_TUNED;
-      message = Objects.requireNonNullElse(report.message(), "node not tuned for generation " + generation);
+      message = Objects.requireNonNullElse(verdict.message(), "node not tuned");
     }
     String status = open ? Conditions.TRUE : Conditions.FALSE;
     Optional<PodCondition> old = current(pod);

@@ -27,23 +27,40 @@ import io.videoedge.api.NodeTuning;
 import io.videoedge.api.TuningMode;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
-import io.videoedge.operator.OperatorSettings;
+import io.videoedge.operator.config.OperatorSettings;
 import io.videoedge.operator.dependent.EdgeConfigMap;
+import io.videoedge.operator.dependent.EdgePlan;
 import io.videoedge.operator.dependent.EdgePodMonitor;
 import io.videoedge.operator.dependent.EdgeServerDaemonSet;
+import io.videoedge.operator.dependent.EventSources;
 import io.videoedge.operator.dependent.NodeTunings;
 import io.videoedge.operator.dependent.PrometheusOperatorPresent;
+import io.videoedge.operator.health.NodeHealth;
+import io.videoedge.operator.placement.AgentLabels;
+import io.videoedge.operator.placement.NodePlacement;
+import io.videoedge.operator.placement.Orphans;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.render.Names;
+import io.videoedge.operator.render.TuningInputs;
+import io.videoedge.operator.rollout.NodeDecision;
+import io.videoedge.operator.rollout.NodeView;
+import io.videoedge.operator.rollout.RolloutPlan;
+import io.videoedge.operator.rollout.RolloutPlanner;
+import io.videoedge.operator.rollout.RolloutPolicy;
+import io.videoedge.operator.rollout.RolloutTarget;
 import io.videoedge.operator.status.EventRecorder;
+import io.videoedge.operator.status.NodeFindings;
 import io.videoedge.operator.status.NodeReport;
 import io.videoedge.operator.status.StatusAggregator;
 import io.videoedge.operator.status.StatusMetrics;
 import io.videoedge.operator.status.TransitionEvents;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -60,24 +77,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * VideoEdge -> a config, an edge-server DaemonSet, one NodeTuning per owned node, and a PodMonitor
- * where the Prometheus Operator is installed. reconcile() only places the nodes, validates, runs
- * the workflow and builds the status; the dependents render.
+ * where the Prometheus Operator is installed. reconcile() places the nodes ({@link NodePlacement}),
+ * validates ({@link SpecValidation}), lets the rollout decide each node's tuning and pod
+ * ({@link RolloutPlanner}), runs the workflow (the dependents render), then the effects the rollout
+ * asked for (readiness gates, evictions), and builds the status ({@link NodeFindings},
+ * {@link StatusAggregator}).
  */
 @Workflow(explicitInvocation = true, dependents = {
     @Dependent(name = "config", type = EdgeConfigMap.class),
     @Dependent(name = "edge-server", type = EdgeServerDaemonSet.class, dependsOn = "config"),
-    @Dependent(name = "node-tunings", type = NodeTunings.class, useEventSourceWithName = VideoEdgeReconciler.NODE_TUNINGS),
+    @Dependent(name = "node-tunings", type = NodeTunings.class, useEventSourceWithName = EventSources.NODE_TUNINGS),
     @Dependent(name = "pod-monitor", type = EdgePodMonitor.class, activationCondition = PrometheusOperatorPresent.class),
 })
 @ControllerConfiguration(name = VideoEdgeReconciler.NAME)
 public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<VideoEdge> {
   public static final String NAME = "videoedge";
-  public static final String NODES = "nodes";
-  public static final String NODE_TUNINGS = "nodetunings";
-  public static final String PODS = "edge-server-pods";
-  public static final String MONITORING_CRD = "monitoring-crd";
   private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
-  private static final int LISTED_NODES = 5;
 
   private final OperatorSettings settings;
   private final Clock clock;
@@ -91,154 +106,129 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
   @Override
   public UpdateControl<VideoEdge> reconcile(VideoEdge ve, Context<VideoEdge> context) {
+    Instant now = clock.instant();
     Cluster cluster = Cluster.of(context);
     SortedMap<String, NodePlacement.Claim> claims = NodePlacement.place(ve, cluster.videoEdges(), cluster.nodes(), cluster.tunings());
-    releaseOrphans(claims, cluster, context);
-
+    for (NodeTuning orphan : Orphans.toDelete(claims, cluster.videoEdges(), cluster.tunings())) {
+      log.info("Deleting NodeTuning {}: its VideoEdge {} no longer exists", orphan.getMetadata().getName(),
+          Names.ownerOf(orphan).orElse("(none)"));
+      context.getClient().resource(orphan).delete();
+    }
     SortedMap<String, Node> owned = new TreeMap<>();
+    SortedMap<String, String> conflicts = new TreeMap<>();
     SortedSet<String> excluded = new TreeSet<>();
     claims.values().forEach(c -> {
-      if (c.state() == NodePlacement.State.OWNED) {
-        owned.put(c.node(), cluster.node(c.node()));
-      } else {
-        excluded.add(c.node());
+      switch (c.state()) {
+        case OWNED -> owned.put(c.node(), cluster.nodesByName().get(c.node()));
+        case CONFLICT -> {
+          conflicts.put(c.node(), c.holder());
+          excluded.add(c.node());
+        }
+        case AWAITING_RELEASE -> excluded.add(c.node());
       }
     });
-    Map<String, Pod> pods = podsByNode(context.getSecondaryResourcesAsStream(Pod.class));
     List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), owned.values());
 
-    StatusAggregator status = new StatusAggregator(ve, clock.instant());
-    boolean valid = problems.isEmpty();
-    if (valid) {
-      EdgePlan.plan(ve, settings, owned, excluded, pods).putInto(context);
-      context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
-          .throwAggregateExceptionIfErrorsPresent();
+    StatusAggregator status = new StatusAggregator(ve, now);
+    RolloutPlan rollout = null;
+    if (problems.isEmpty()) {
+      rollout = rollOut(ve, context, cluster, owned, excluded, now);
     } else {
       // nothing is rolled out: what runs keeps running as it was
       status.error(Conditions.INVALID_SPEC, String.join("; ", problems));
+      status.notProgressing(Conditions.INVALID_SPEC, "nothing rolls out until the spec is fixed");
     }
-    reportNodes(ve, claims, cluster, pods, valid, status, context);
+    boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
+    NodeFindings.report(status, reports(ve, claims, cluster, rollout), conflicts, planMode, rollout != null, rollout);
 
     VideoEdgeStatus next = status.build(ve.getStatus());
     metrics.record(ve, next);
+    List<TransitionEvents.Notice> notices = new ArrayList<>(TransitionEvents.between(ve.getStatus(), next));
+    if (rollout != null) {
+      rollout.events().forEach(e -> {
+        notices.add(new TransitionEvents.Notice(e.type(), e.reason(), e.message()));
+        metrics.nodeFailed(ve);
+      });
+    }
     UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
     if (!next.equals(ve.getStatus())) {
-      EventRecorder.of(context, settings).record(ve, TransitionEvents.between(ve.getStatus(), next));
       control = UpdateControl.patchStatus(statusOnly(ve, next));
     }
-    // the TLS Secret is not watched: look again in a while
-    return valid ? control : control.rescheduleAfter(settings.recheckInterval());
+    EventRecorder.of(context, settings).record(ve, notices);
+    if (rollout == null) {
+      // the TLS Secret is not watched: look again in a while
+      return control.rescheduleAfter(settings.recheckInterval());
+    }
+    // a soak, a drain or a deadline ends with no event to say so: look again then
+    Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
+    return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
   }
 
-  /** Per-node reports into the aggregator, readiness gates on our pods, then the conditions they imply. */
-  private void reportNodes(VideoEdge ve, SortedMap<String, NodePlacement.Claim> claims, Cluster cluster,
-      Map<String, Pod> pods, boolean valid, StatusAggregator status, Context<VideoEdge> context) {
-    long generation = ve.getMetadata().getGeneration();
-    boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
-    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(ve.getSpec());
-    Map<String, String> conflicts = new TreeMap<>();
-    List<NodeReport> notTuned = new java.util.ArrayList<>();
-    List<NodeReport> planned = new java.util.ArrayList<>();
-    List<NodeReport> notServing = new java.util.ArrayList<>();
-    List<NodeReport> failed = new java.util.ArrayList<>();
-    List<NodeReport> degraded = new java.util.ArrayList<>();
-    List<String> noKernelTls = new java.util.ArrayList<>();
-    int counted = 0;
-    for (NodePlacement.Claim claim : claims.values()) {
-      String node = claim.node();
-      if (claim.state() == NodePlacement.State.CONFLICT) {
-        conflicts.put(node, claim.holder());
-        status.node(NodeReport.notOurs(node, NodeReport.Tuning.CONFLICT,
-            "selected by the older VideoEdge " + claim.holder() + ", which keeps this node"), false);
+  /**
+   * The rollout of a valid spec: decide each node (pure), label the nodes whose agent must run (before
+   * their first NodeTuning), run the workflow (the dependents write what was decided), then the
+   * readiness gates and the evictions the rollout asked for.
+   */
+  private RolloutPlan rollOut(VideoEdge ve, Context<VideoEdge> context, Cluster cluster, SortedMap<String, Node> owned,
+      SortedSet<String> excluded, Instant now) {
+    EdgePlan.Server server = EdgePlan.Server.of(ve, settings);
+    RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
+    RolloutPlan plan = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), owned.size()),
+        views(owned.keySet(), cluster), now);
+    NodeLabels.apply(context.getClient(), AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(),
+        cluster.videoEdges()));
+    server.with(plan.nodes(), excluded, cluster.podsByNode()).putInto(context);
+    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
+        .throwAggregateExceptionIfErrorsPresent();
+    for (NodeDecision d : plan.nodes().values()) {
+      Pod pod = cluster.podsByNode().get(d.node());
+      if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
-      counted++;
-      NodeReport report;
-      if (claim.state() == NodePlacement.State.AWAITING_RELEASE) {
-        report = NodeReport.notOurs(node, NodeReport.Tuning.PENDING, "waiting for the NodeTuning of " + claim.holder()
-            + " to be released (its agent restores the node first)");
-      } else {
-        NodeTuning nt = cluster.tunings().get(node);
-        // an invalid spec was not rolled out: judge the nodes by what was
-        long target = valid || nt == null || nt.getSpec().source() == null ? generation : nt.getSpec().source().generation();
-        Pod pod = pods.get(node);
-        report = NodeReport.of(node, nt, pod, target, kernelTls, ve.getSpec().nic().interfaces());
-        if (valid && pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
-          ReadinessGates.ensure(context.getClient(), pod,
-              ReadinessGates.desired(pod, report, nt, planMode, generation, clock.instant()));
-        }
-      }
-      status.node(report, true);
-      if (report.tuning() == NodeReport.Tuning.PLANNED && planMode) {
-        planned.add(report);
-      } else if (!report.tuned()) {
-        notTuned.add(report);
-      }
-      if (report.tuning() == NodeReport.Tuning.FAILED) {
-        failed.add(report);
-      }
-      if (report.tuning() == NodeReport.Tuning.DEGRADED) {
-        degraded.add(report);
-      }
-      if (!report.serving()) {
-        notServing.add(report);
-      }
-      if (report.kernelTlsUnavailable()) {
-        noKernelTls.add(node);
+      ReadinessGates.ensure(context.getClient(), pod,
+          ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now));
+      if (d.podAction() == NodeDecision.PodAction.EVICT) {
+        PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
       }
     }
+    return plan;
+  }
 
-    if (!conflicts.isEmpty()) {
-      String message = conflicts.entrySet().stream()
-          .collect(Collectors.groupingBy(Map.Entry::getValue, TreeMap::new,
-              Collectors.mapping(Map.Entry::getKey, Collectors.toList())))
-          .entrySet().stream()
-          .map(e -> "node " + list(e.getValue()) + " is also selected by the older VideoEdge " + e.getKey()
-              + ", which keeps it")
-          .collect(Collectors.joining("; "));
-      status.warning(Conditions.CONFLICT, message);
-      if (counted == 0) {
-        status.notReady(Conditions.TUNING_APPLIED, Conditions.CONFLICT, message);
-        status.notReady(Conditions.SERVER_AVAILABLE, Conditions.CONFLICT, message);
+  private static List<NodeView> views(Set<String> nodes, Cluster cluster) {
+    return nodes.stream().map(n -> new NodeView(n, cluster.tunings().get(n), cluster.podsByNode().get(n))).toList();
+  }
+
+  /** A report per counted node (owned, or awaiting another VideoEdge's release), in node order. */
+  private static List<NodeReport> reports(VideoEdge ve, SortedMap<String, NodePlacement.Claim> claims, Cluster cluster,
+      RolloutPlan rollout) {
+    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(ve.getSpec());
+    List<NodeReport> reports = new ArrayList<>();
+    for (NodePlacement.Claim claim : claims.values()) {
+      String node = claim.node();
+      switch (claim.state()) {
+        case CONFLICT -> {
+        }
+        case AWAITING_RELEASE -> reports.add(NodeReport.notOurs(node, NodeHealth.Tuning.PENDING, "waiting for the NodeTuning of "
+            + claim.holder() + " to be released (its agent restores the node first)"));
+        case OWNED -> reports.add(NodeReport.of(node, cluster.tunings().get(node), cluster.podsByNode().get(node),
+            rollout == null ? null : rollout.nodes().get(node), rollout == null ? null : rollout.target().tuningRevision(),
+            kernelTls, ve.getSpec().nic().interfaces()));
       }
     }
-    if (!notTuned.isEmpty()) {
-      // an invalid spec was not rolled out: the nodes are judged by the generation they were given
-      status.notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED,
-          (valid ? "not tuned for generation " + generation + " on " : "not tuned on ")
-              + describe(notTuned, NodeReport::tuningMessage));
-    }
-    if (!planned.isEmpty()) {
-      String message = "tuning.mode is Plan: nothing applied on " + list(planned.stream().map(NodeReport::node).toList())
-          + "; the agents report what they would change";
-      status.byRequest(Conditions.TUNING_APPLIED, Conditions.PLAN_ONLY, message);
-      status.warning(Conditions.PLAN_ONLY, "nodes serve untuned by request (tuning.mode Plan): "
-          + list(planned.stream().map(NodeReport::node).toList()));
-    }
-    if (!failed.isEmpty()) {
-      status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed, NodeReport::tuningMessage));
-    }
-    if (!degraded.isEmpty()) {
-      status.warning(Conditions.DEGRADED, "tuning applied with problems on " + describe(degraded, NodeReport::tuningMessage));
-    }
-    if (!notServing.isEmpty()) {
-      status.notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY,
-          "edge server not ready on " + describe(notServing, NodeReport::serverMessage));
-    }
-    if (!noKernelTls.isEmpty()) {
-      status.warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on " + list(noKernelTls)
-          + ": the edge server falls back to userspace OpenSSL there (no sendfile over TLS)");
-    }
+    return reports;
   }
 
   @Override
   public DeleteControl cleanup(VideoEdge ve, Context<VideoEdge> context) {
     context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow()
         .throwAggregateExceptionIfErrorsPresent();
-    List<NodeTuning> remaining = Cluster.of(context).tunings().values().stream()
+    Cluster cluster = Cluster.of(context);
+    List<NodeTuning> remaining = cluster.tunings().values().stream()
         .filter(nt -> Names.ownedBy(nt, ve))
         .sorted(Comparator.comparing(nt -> nt.getMetadata().getName()))
         .toList();
+    // the agents of restored nodes may go (theirs only: other VideoEdges' nodes keep theirs)
+    NodeLabels.apply(context.getClient(), AgentLabels.changes(cluster.nodes(), cluster.tunings(), Set.of(), cluster.videoEdges()));
     if (remaining.isEmpty()) {
       log.info("All NodeTunings of {} are gone: the nodes are restored", Names.namespacedName(ve));
       metrics.remove(ve);
@@ -246,12 +236,13 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     }
     // the agents restore each node's originals, then release their finalizers
     StatusAggregator status = new StatusAggregator(ve, clock.instant());
-    remaining.forEach(nt -> status.node(NodeReport.notOurs(nt.getMetadata().getName(), NodeReport.Tuning.PENDING,
+    remaining.forEach(nt -> status.node(NodeReport.notOurs(nt.getMetadata().getName(), NodeHealth.Tuning.PENDING,
         "restoring the node's originals (NodeTuning deleted)"), true));
-    status.notReady(Conditions.TUNING_APPLIED, Conditions.RESTORING, "deleting: waiting for the node agents to restore "
-        + list(remaining.stream().map(nt -> nt.getMetadata().getName()).toList()));
+    String nodes = StatusAggregator.list(remaining.stream().map(nt -> nt.getMetadata().getName()).toList());
+    status.notReady(Conditions.TUNING_APPLIED, Conditions.RESTORING, "deleting: waiting for the node agents to restore " + nodes);
     status.notReady(Conditions.SERVER_AVAILABLE, Conditions.RESTORING,
         "deleting: the edge servers go with the VideoEdge (garbage collected)");
+    status.notProgressing(Conditions.RESTORING, "deleting: nothing rolls out");
     VideoEdgeStatus next = status.build(ve.getStatus());
     metrics.record(ve, next);
     if (!next.equals(ve.getStatus())) {
@@ -297,19 +288,6 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     return patch;
   }
 
-  /** A NodeTuning on a node we own whose owner VideoEdge no longer exists: delete it, its agent restores the node. */
-  private void releaseOrphans(SortedMap<String, NodePlacement.Claim> claims, Cluster cluster, Context<VideoEdge> context) {
-    Set<String> existing = cluster.videoEdges().stream().map(Names::namespacedName).collect(Collectors.toSet());
-    claims.values().stream()
-        .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !existing.contains(c.holder()))
-        .map(c -> cluster.tunings().get(c.node()))
-        .filter(nt -> nt != null && nt.getMetadata().getDeletionTimestamp() == null)
-        .forEach(nt -> {
-          log.info("Deleting NodeTuning {}: its VideoEdge {} no longer exists", nt.getMetadata().getName(),
-              Names.ownerOf(nt).orElse("(none)"));
-          context.getClient().resource(nt).delete();
-        });
-  }
 
   private static Optional<Secret> tlsSecret(VideoEdge ve, Context<VideoEdge> context) {
     if (!EdgeServerConfigRenderer.servesHttps(ve.getSpec())) {
@@ -319,19 +297,6 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         .withName(ve.getSpec().tls().secretName()).get());
   }
 
-  private static String describe(List<NodeReport> reports, Function<NodeReport, String> why) {
-    List<String> parts = reports.stream()
-        .map(r -> why.apply(r) == null ? r.node() : r.node() + " (" + why.apply(r) + ")")
-        .toList();
-    return list(parts);
-  }
-
-  static String list(List<String> items) {
-    if (items.size() <= LISTED_NODES) {
-      return String.join(", ", items);
-    }
-    return String.join(", ", items.subList(0, LISTED_NODES)) + " and " + (items.size() - LISTED_NODES) + " more";
-  }
 
   @Override
   public List<EventSource<?, VideoEdge>> prepareEventSources(EventSourceContext<VideoEdge> context) {
@@ -346,7 +311,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
     // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
     nodes.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
-        .withName(NODES)
+        .withName(EventSources.NODES)
         .withSecondaryToPrimaryMapper(n -> Stream.concat(selectors.apply(n), holder.apply(n.getMetadata().getName()))
             .collect(Collectors.toSet()))
         .withOnUpdateFilter((n, old) -> !Objects.equals(n.getMetadata().getLabels(), old.getMetadata().getLabels())
@@ -356,20 +321,20 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         .build(), context));
     // a NodeTuning changed: its owner, and whoever else selects that node (it may be waiting for it)
     tunings.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
-        .withName(NODE_TUNINGS)
+        .withName(EventSources.NODE_TUNINGS)
         .withLabelSelector(Names.MANAGED_SELECTOR)
         .withSecondaryToPrimaryMapper(nt -> Stream.concat(owner(nt).stream(), selecting.apply(nt.getMetadata().getName()))
             .collect(Collectors.toSet()))
         .build(), context));
     var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
-        .withName(PODS)
+        .withName(EventSources.PODS)
         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
         .withSecondaryToPrimaryMapper(pod -> owner(pod).map(Set::of).orElse(Set.of()))
         .build(), context);
     // one CRD, by name: the PodMonitor's activation condition reads it; installing the Prometheus Operator re-triggers all
     var monitoringCrd = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(CustomResourceDefinition.class, VideoEdge.class)
-            .withName(MONITORING_CRD)
+            .withName(EventSources.MONITORING_CRD)
             .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", PrometheusOperatorPresent.CRD_NAME)))
             .withSecondaryToPrimaryMapper(crd -> context.getPrimaryCache().list().map(ResourceID::fromResource)
                 .collect(Collectors.toCollection(HashSet::new)))
@@ -377,46 +342,11 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     return List.of(nodes.get(), tunings.get(), pods, monitoringCrd);
   }
 
+
   private static Optional<ResourceID> owner(HasMetadata r) {
     return Names.ownerOf(r).map(o -> {
       int slash = o.indexOf('/');
       return new ResourceID(o.substring(slash + 1), o.substring(0, slash));
     });
-  }
-
-  /** Read access to the informers' caches for one reconcile. */
-  record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings) {
-    @SuppressWarnings("unchecked")
-    static Cluster of(Context<VideoEdge> context) {
-      var retriever = context.eventSourceRetriever();
-      var nodes = (InformerEventSource<Node, VideoEdge>) retriever.getEventSourceFor(Node.class, NODES);
-      var tunings = (InformerEventSource<NodeTuning, VideoEdge>) retriever.getEventSourceFor(NodeTuning.class, NODE_TUNINGS);
-      return new Cluster(
-          context.getPrimaryCache().list().toList(),
-          nodes.list(n -> true).collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a, TreeMap::new)),
-          tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)));
-    }
-
-    java.util.Collection<Node> nodes() {
-      return nodesByName.values();
-    }
-
-    Node node(String name) {
-      return nodesByName.get(name);
-    }
-  }
-
-  /**
-   * Our edge-server pod per node: the newest one not being deleted, else the newest. The pods are the
-   * PODS informer's secondaries of this VideoEdge (indexed by their owner labels).
-   */
-  private static Map<String, Pod> podsByNode(Stream<Pod> ours) {
-    Comparator<Pod> preference = Comparator
-        .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
-        .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
-    return ours
-        .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
-        .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
-            (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
   }
 }

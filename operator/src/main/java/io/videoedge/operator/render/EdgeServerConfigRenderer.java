@@ -4,6 +4,7 @@ import io.videoedge.api.ServerSpec;
 import io.videoedge.api.TlsMode;
 import io.videoedge.api.TlsSpec;
 import io.videoedge.api.VideoEdgeSpec;
+import java.util.List;
 
 /**
  * VideoEdge spec to the edge server's config file (one-nio ConfigParser format: one-nio's
@@ -19,7 +20,33 @@ public final class EdgeServerConfigRenderer {
   static final int MAX_CONNECTIONS = 100_000;
   static final String IDLE_TIMEOUT = "60s";
 
+  /**
+   * VideoEdge fields the edge server applies at run time (edge-server/README.md, "Live
+   * reconfigure"): a change of only these reaches the running servers through the mounted ConfigMap,
+   * with no restart and no connection dropped (new connections get the new values). A change to or
+   * from 0 (the kernel's default: one-nio does not set it) and every other server field restart the
+   * pods, node by node within rollout.maxUnavailable.
+   */
+  public static final List<String> LIVE_FIELDS =
+      List.of("server.socket.recvBuf", "server.socket.sendBuf", "server.socket.notsentLowat");
+
   private EdgeServerConfigRenderer() {
+  }
+
+  /**
+   * SHA-256 of the config with its live fields left out: it changes only when a field that needs a
+   * restart does, and goes into the pod template (a change of it replaces the pods).
+   */
+  public static String restartChecksum(String source, VideoEdgeSpec spec) {
+    ServerSpec.Socket s = spec.server().socket();
+    ServerSpec.Socket withoutLive = new ServerSpec.Socket(live(s.recvBuf()), live(s.sendBuf()), live(s.notsentLowat()),
+        s.reusePort(), s.acceptorThreads(), s.backlog());
+    return Hashes.sha256(render(source, spec.withServer(spec.server().withSocket(withoutLive))));
+  }
+
+  /** A live socket size, for the restart checksum: any value but 0 (one-nio leaves a 0 unset: that needs a restart). */
+  private static String live(String size) {
+    return size == null || size.matches("0+[kKmMgG]?") ? "0" : "(live)";
   }
 
   /** Whether the spec asks for an HTTPS acceptor: TLS on and https enabled. */

@@ -5,10 +5,11 @@ package io.videoedge.operator.render;
  * config, the DaemonSet mounts the volumes there. One place, so the two cannot disagree.
  */
 public final class EdgeServerLayout {
-  public static final String CONFIG_DIR = "/etc/videoedge";
+  /** The ConfigMap, mounted as a directory: the kubelet swaps a changed one in, the server reloads it. */
+  public static final String CONFIG_DIR = "/etc/videoedge/config";
   public static final String CONFIG_FILE_NAME = "edge-server.yaml";
   public static final String CONFIG_FILE = CONFIG_DIR + "/" + CONFIG_FILE_NAME;
-  public static final String TLS_DIR = CONFIG_DIR + "/tls";
+  public static final String TLS_DIR = "/etc/videoedge/tls";
   public static final String TLS_CERT = TLS_DIR + "/tls.crt";
   public static final String TLS_KEY = TLS_DIR + "/tls.key";
   /** Session ticket keys: an emptyDir, the server generates a key when it is empty. */

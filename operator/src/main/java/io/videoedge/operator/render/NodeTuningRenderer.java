@@ -1,6 +1,5 @@
 package io.videoedge.operator.render;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.videoedge.api.NodeTuning;
@@ -9,14 +8,17 @@ import io.videoedge.api.TuningSpec;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
-import io.videoedge.operator.reconciler.Names;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * VideoEdge + node (+ the edge-server pod scheduled there, once it is) to that node's NodeTuning.
- * Pure. No ownerReference (a cluster-scoped object cannot have a namespaced owner): the owner is in
- * the labels, and the operator maps NodeTuning events back by them.
+ * VideoEdge + node + the tuning the rollout gives that node (+ the edge-server pod scheduled there,
+ * once it is) to that node's NodeTuning. Pure. No ownerReference (a cluster-scoped object cannot have
+ * a namespaced owner): the owner is in the labels, and the operator maps NodeTuning events back by
+ * them. The spec holds nothing that changes with the VideoEdge's generation alone: a NodeTuning
+ * changes only when the node's tuning or its pod does.
  */
 public final class NodeTuningRenderer {
   /** The kernel module kernel TLS needs. */
@@ -25,28 +27,33 @@ public final class NodeTuningRenderer {
   private NodeTuningRenderer() {
   }
 
-  /** @param pod the edge-server pod bound to this node, or null while there is none */
-  public static NodeTuning render(VideoEdge ve, Node node, Pod pod) {
+  /**
+   * @param tuning what the node's NodeTuning carries (the current spec's, or the node's own while it
+   *     waits for its turn, or its last good one)
+   * @param annotations the rollout's annotations (tuning revision, rollout state)
+   * @param pod the edge-server pod bound to this node, or null while there is none
+   */
+  public static NodeTuning render(VideoEdge ve, String node, TuningInputs tuning, Map<String, String> annotations, Pod pod) {
     NodeTuning nt = new NodeTuning();
     ObjectMeta meta = new ObjectMeta();
-    meta.setName(node.getMetadata().getName());
+    meta.setName(node);
     var labels = Names.ownerLabels(ve, Names.COMPONENT_NODE_TUNING);
-    labels.put(VideoEdgeApi.LABEL_NODE, node.getMetadata().getName());
+    labels.put(VideoEdgeApi.LABEL_NODE, node);
     meta.setLabels(labels);
+    meta.setAnnotations(new TreeMap<>(annotations));
     nt.setMetadata(meta);
-    nt.setSpec(spec(ve, pod));
+    nt.setSpec(spec(ve, tuning, pod));
     return nt;
   }
 
-  public static NodeTuningSpec spec(VideoEdge ve, Pod pod) {
-    VideoEdgeSpec spec = ve.getSpec();
+  public static NodeTuningSpec spec(VideoEdge ve, TuningInputs tuning, Pod pod) {
     var source = new NodeTuningSpec.Source(ve.getMetadata().getNamespace(), ve.getMetadata().getName(),
-        ve.getMetadata().getUid(), ve.getMetadata().getGeneration());
+        ve.getMetadata().getUid());
     var server = pod == null
-        ? new NodeTuningSpec.ServerPlacement(spec.server().cpus(), null, null, null)
-        : new NodeTuningSpec.ServerPlacement(spec.server().cpus(), pod.getMetadata().getNamespace(),
+        ? new NodeTuningSpec.ServerPlacement(tuning.cpus(), null, null, null)
+        : new NodeTuningSpec.ServerPlacement(tuning.cpus(), pod.getMetadata().getNamespace(),
             pod.getMetadata().getName(), pod.getMetadata().getUid());
-    return new NodeTuningSpec(source, spec.nic(), tuning(spec), server);
+    return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server);
   }
 
   /** The VideoEdge's tuning, with the tls module added when the HTTPS acceptor uses kernel TLS. */

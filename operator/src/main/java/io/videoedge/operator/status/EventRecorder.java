@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.operator.OperatorSettings;
+import io.videoedge.operator.config.OperatorSettings;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.videoedge.api.Conditions;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.api.VideoEdgeStatus.NodeSummary;
+import io.videoedge.operator.rollout.RolloutPlan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -18,13 +19,15 @@ import java.util.Objects;
  * The one place a VideoEdge's status is computed. Callers report what they found:
  * {@link #notReady} (a condition is False and the VideoEdge is not Ready because of it),
  * {@link #byRequest} (a condition is False because the user asked for it: Ready is not held back),
- * {@link #error} (the spec cannot be rolled out: not Ready, Degraded) and {@link #warning}
- * (serving, but something needs attention: Degraded). {@link #build} turns that into Ready,
- * TuningApplied, ServerAvailable and Degraded with reasons, the node counts and summaries, and
- * observedGeneration; a condition whose status did not change keeps its lastTransitionTime.
+ * {@link #error} (the spec cannot be rolled out: not Ready, Degraded), {@link #warning}
+ * (serving, but something needs attention: Degraded) and {@link #rollout} (Progressing). {@link #build}
+ * turns that into Ready, TuningApplied, ServerAvailable, Progressing and Degraded with reasons, the node
+ * counts and summaries, the rollout summary and observedGeneration; a condition whose status did not
+ * change keeps its lastTransitionTime.
  */
 public final class StatusAggregator {
   static final int MAX_MESSAGE = 1024;
+  static final int LISTED_NODES = 5;
 
   private final VideoEdge ve;
   private final Instant now;
@@ -32,12 +35,18 @@ public final class StatusAggregator {
   private int selected;
   private int tuned;
   private int serving;
+  private int updated;
+  private Progress progress = new Progress(false, "Unknown", "", null);
   private final Map<String, Finding> notReady = new LinkedHashMap<>();
   private final Map<String, Finding> byRequest = new LinkedHashMap<>();
   private final List<Finding> errors = new ArrayList<>();
   private final List<Finding> warnings = new ArrayList<>();
+  private final List<Finding> pending = new ArrayList<>();
 
   private record Finding(String reason, String message) {
+  }
+
+  private record Progress(boolean status, String reason, String message, VideoEdgeStatus.Rollout rollout) {
   }
 
   public StatusAggregator(VideoEdge ve, Instant now) {
@@ -52,8 +61,55 @@ public final class StatusAggregator {
       selected++;
       tuned += report.tuned() ? 1 : 0;
       serving += report.serving() ? 1 : 0;
+      updated += report.updated() ? 1 : 0;
     }
     return this;
+  }
+
+  /**
+   * The rollout of the current spec: Progressing True (RollingOut, or RolloutComplete once every node
+   * is updated) or False (RolloutPaused: a node failed), and its summary.
+   */
+  public StatusAggregator rollout(RolloutPlan plan) {
+    String revision = plan.target().key();
+    int nodes = plan.nodes().size();
+    String state;
+    String reason;
+    String message;
+    if (plan.paused()) {
+      state = "Paused";
+      reason = Conditions.ROLLOUT_PAUSED;
+      message = "rollout of revision " + revision + " paused: node " + plan.pausedNode() + " failed: " + plan.pausedReason()
+          + "; " + plan.updated() + "/" + nodes + " nodes updated. Fix the spec (or revert it) to roll out again";
+    } else if (plan.complete()) {
+      state = "Complete";
+      reason = Conditions.ROLLOUT_COMPLETE;
+      message = "revision " + revision + " on " + nodes + "/" + nodes + " nodes";
+    } else {
+      state = "Progressing";
+      reason = Conditions.ROLLING_OUT;
+      List<String> inTurn = plan.inTurn();
+      message = "rolling out revision " + revision + ": " + plan.updated() + "/" + nodes + " nodes updated"
+          + (inTurn.isEmpty() ? "" : "; in turn: " + list(inTurn))
+          + (plan.waiting() == 0 ? "" : "; " + plan.waiting() + " waiting");
+    }
+    progress = new Progress(!plan.paused(), reason, message, new VideoEdgeStatus.Rollout(revision, state, plan.updating(),
+        plan.waiting(), plan.failed(), plan.policy().maxUnavailable(), message));
+    return this;
+  }
+
+  /** Nothing rolls out (an invalid spec, a deletion): Progressing False with this reason. */
+  public StatusAggregator notProgressing(String reason, String message) {
+    progress = new Progress(false, reason, message, null);
+    return this;
+  }
+
+  /** At most a few names, then how many more. */
+  public static String list(List<String> items) {
+    if (items.size() <= LISTED_NODES) {
+      return String.join(", ", items);
+    }
+    return String.join(", ", items.subList(0, LISTED_NODES)) + " and " + (items.size() - LISTED_NODES) + " more";
   }
 
   /** {@code type} (TuningApplied or ServerAvailable) is False for {@code reason}, and so is Ready. The first reason per type wins. */
@@ -71,6 +127,12 @@ public final class StatusAggregator {
   /** The spec cannot be rolled out as it is: Ready=False and Degraded=True with this reason. */
   public StatusAggregator error(String reason, String message) {
     errors.add(new Finding(reason, message));
+    return this;
+  }
+
+  /** Not there yet, and nothing is wrong (a rollout in progress): Ready=False with this reason, nothing else. */
+  public StatusAggregator pending(String reason, String message) {
+    pending.add(new Finding(reason, message));
     return this;
   }
 
@@ -98,6 +160,7 @@ public final class StatusAggregator {
 
     List<Finding> blocking = new ArrayList<>(errors);
     blocking.addAll(notReady.values());
+    blocking.addAll(pending);
     if (selected == 0 && blocking.isEmpty()) {
       blocking.add(tuning);
     }
@@ -111,10 +174,12 @@ public final class StatusAggregator {
         ? condition(old, Conditions.DEGRADED, false, Conditions.AS_EXPECTED, "")
         : condition(old, Conditions.DEGRADED, true, attention.getFirst().reason, join(attention));
 
+    Condition progressing = condition(old, Conditions.PROGRESSING, progress.status, progress.reason, progress.message);
+
     return new VideoEdgeStatus(ve.getMetadata().getGeneration(),
-        List.of(ready, tuningApplied, serverAvailable, degraded),
-        new VideoEdgeStatus.NodeCounts(selected, tuned, serving),
-        tuned + "/" + selected, serving + "/" + selected, List.copyOf(summaries));
+        List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
+        new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated),
+        tuned + "/" + selected, serving + "/" + selected, updated + "/" + selected, progress.rollout, List.copyOf(summaries));
   }
 
   /**
@@ -130,9 +195,9 @@ public final class StatusAggregator {
     List<Condition> conditions = new ArrayList<>(old.stream().filter(c -> !Conditions.DEGRADED.equals(c.getType())).toList());
     conditions.add(degraded);
     return previous == null
-        ? new VideoEdgeStatus(null, conditions, null, null, null, null)
+        ? new VideoEdgeStatus(null, conditions, null, null, null, null, null, null)
         : new VideoEdgeStatus(previous.observedGeneration(), conditions, previous.nodes(), previous.tuned(),
-            previous.serving(), previous.nodeStatuses());
+            previous.serving(), previous.updated(), previous.rollout(), previous.nodeStatuses());
   }
 
   public static final String RECONCILE_FAILED = "ReconcileFailed";

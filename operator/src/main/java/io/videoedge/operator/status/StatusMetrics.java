@@ -1,6 +1,7 @@
 package io.videoedge.operator.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,12 +17,15 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Each VideoEdge's status as gauges, so alerts need no kube-state-metrics:
- * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving}} and
- * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True).
+ * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving|updated}},
+ * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True),
+ * {@code videoedge_rollout_paused{namespace, videoedge}} (1 while a node's failure holds the rollout) and
+ * {@code videoedge_rollout_node_failures_total{namespace, videoedge}} (nodes that failed a revision).
  */
 public final class StatusMetrics {
   private static final List<String> CONDITION_TYPES =
-      List.of(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.DEGRADED);
+      List.of(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.PROGRESSING,
+          Conditions.DEGRADED);
 
   private final MeterRegistry registry;
   private final Map<String, VideoEdgeStatus> latest = new ConcurrentHashMap<>();
@@ -36,6 +40,14 @@ public final class StatusMetrics {
     String key = key(ve);
     latest.put(key, status);
     meters.computeIfAbsent(key, k -> register(ve, k));
+  }
+
+  /** A node failed a revision (the rollout paused). */
+  public void nodeFailed(VideoEdge ve) {
+    String key = key(ve);
+    meters.computeIfAbsent(key, k -> register(ve, k));
+    registry.counter("videoedge.rollout.node.failures", "namespace", ve.getMetadata().getNamespace(),
+        "videoedge", ve.getMetadata().getName()).increment();
   }
 
   /** The VideoEdge is gone: its series go too. */
@@ -55,6 +67,17 @@ public final class StatusMetrics {
     registered.add(nodes(namespace, name, key, "selected", VideoEdgeStatus.NodeCounts::selected));
     registered.add(nodes(namespace, name, key, "tuned", VideoEdgeStatus.NodeCounts::tuned));
     registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
+    registered.add(nodes(namespace, name, key, "updated", VideoEdgeStatus.NodeCounts::updated));
+    registered.add(Gauge.builder("videoedge.rollout.paused", () -> {
+      VideoEdgeStatus status = latest.get(key);
+      return status != null && status.rollout() != null && "Paused".equals(status.rollout().state()) ? 1 : 0;
+    }).tags("namespace", namespace, "videoedge", name)
+        .description("1 while the rollout of the VideoEdge's current spec is paused by a node that failed it")
+        .register(registry));
+    registered.add(Counter.builder("videoedge.rollout.node.failures")
+        .tags("namespace", namespace, "videoedge", name)
+        .description("Nodes that failed a revision of the VideoEdge (each pauses its rollout)")
+        .register(registry));
     for (String type : CONDITION_TYPES) {
       registered.add(Gauge.builder("videoedge.condition", () -> conditionTrue(key, type) ? 1 : 0)
           .tags("namespace", namespace, "videoedge", name, "type", type)
@@ -70,7 +93,7 @@ public final class StatusMetrics {
       VideoEdgeStatus status = latest.get(key);
       return status == null || status.nodes() == null ? 0 : count.applyAsDouble(status.nodes());
     }).tags("namespace", namespace, "videoedge", name, "state", state)
-        .description("Nodes of the VideoEdge: selected, tuned for the current generation, serving")
+        .description("Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated")
         .register(registry);
   }
 

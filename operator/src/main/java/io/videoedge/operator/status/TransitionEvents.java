@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * The Events a person should notice, from one status to the next: Ready turning True or False,
- * Degraded turning True (or changing its reason), Degraded clearing. Nothing when nothing changed,
+ * Degraded turning True (or changing its reason), Degraded clearing, a rollout starting and completing
+ * (a paused rollout has its own Event, naming the node, from the rollout). Nothing when nothing changed,
  * so a restarted operator or a periodic reconcile emits none. Pure.
  */
 public final class TransitionEvents {
@@ -43,6 +44,16 @@ public final class TransitionEvents {
       }
     } else if (oldDegraded.isPresent()) {
       notices.add(new Notice(NORMAL, "Recovered", "no longer degraded (was " + oldDegraded.get().getReason() + ")"));
+    }
+    Optional<String> oldProgress = find(previous, Conditions.PROGRESSING).map(Condition::getReason);
+    Optional<Condition> progress = find(next, Conditions.PROGRESSING);
+    if (progress.isPresent() && oldProgress.isPresent() && !oldProgress.get().equals(progress.get().getReason())) {
+      String reason = progress.get().getReason();
+      if (Conditions.ROLLOUT_COMPLETE.equals(reason)) {
+        notices.add(new Notice(NORMAL, Conditions.ROLLOUT_COMPLETE, progress.get().getMessage()));
+      } else if (Conditions.ROLLING_OUT.equals(reason) && Conditions.ROLLOUT_COMPLETE.equals(oldProgress.get())) {
+        notices.add(new Notice(NORMAL, "RolloutStarted", progress.get().getMessage()));
+      }
     }
     return notices;
   }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -15,15 +14,20 @@ import io.videoedge.api.ServerSpec;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
-import io.videoedge.operator.OperatorSettings;
-import io.videoedge.operator.reconciler.EdgePlan;
-import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.config.OperatorSettings;
+import io.videoedge.operator.render.TuningInputs;
+import io.videoedge.operator.rollout.NodeView;
+import io.videoedge.operator.rollout.RolloutPlan;
+import io.videoedge.operator.rollout.RolloutPlanner;
+import io.videoedge.operator.rollout.RolloutPolicy;
+import io.videoedge.operator.rollout.RolloutTarget;
+import java.time.Instant;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.testing.TestFiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -31,12 +35,15 @@ import org.junit.jupiter.api.Test;
 class DependentsTest {
   static final OperatorSettings SETTINGS = new OperatorSettings("videoedge/edge-server:1.0", "-XX:+UseZGC", Duration.ofSeconds(30), "op-0");
 
+  /** Two new nodes, edge-1 with its pod scheduled, edge-2 without one yet. */
   static EdgePlan plan(VideoEdge ve, String... excluded) {
-    var nodes = new TreeMap<String, io.fabric8.kubernetes.api.model.Node>();
-    nodes.put("edge-1", new NodeBuilder().withNewMetadata().withName("edge-1").endMetadata().build());
-    nodes.put("edge-2", new NodeBuilder().withNewMetadata().withName("edge-2").endMetadata().build());
-    var pod = new PodBuilder().withNewMetadata().withName("edge-edge-server-x").withNamespace("video").withUid("u1").endMetadata().build();
-    return EdgePlan.plan(ve, SETTINGS, nodes, new TreeSet<>(List.of(excluded)), Map.of("edge-1", pod));
+    var pod = new PodBuilder().withNewMetadata().withName("edge-edge-server-x").withNamespace("video").withUid("u1").endMetadata()
+        .withNewSpec().withNodeName("edge-1").endSpec().build();
+    EdgePlan.Server server = EdgePlan.Server.of(ve, SETTINGS);
+    RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
+    RolloutPlan rollout = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), 2),
+        List.of(new NodeView("edge-1", null, pod), new NodeView("edge-2", null, null)), Instant.parse("2026-11-01T00:00:00Z"));
+    return server.with(rollout.nodes(), new TreeSet<>(List.of(excluded)), Map.of("edge-1", pod));
   }
 
   static VideoEdge example() {
@@ -71,7 +78,7 @@ class DependentsTest {
     assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits())
         .containsEntry("cpu", new Quantity("1")).containsEntry("memory", new Quantity("1Gi"));
     assertThat(c.getImage()).isEqualTo("videoedge/edge-server:1.0");
-    assertThat(c.getArgs()).containsExactly("--config", "/etc/videoedge/edge-server.yaml");
+    assertThat(c.getArgs()).containsExactly("--config", "/etc/videoedge/config/edge-server.yaml");
     assertThat(c.getEnv()).anySatisfy(e -> {
       assertThat(e.getName()).isEqualTo("JDK_JAVA_OPTIONS");
       assertThat(e.getValue()).startsWith("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m").endsWith("-XX:+UseZGC");
@@ -95,18 +102,22 @@ class DependentsTest {
     assertThat(c.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
         .containsExactly("http:8080", "https:8443", "admin:9400");
     // config, TLS, tickets, content (read-only), cache
-    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).containsExactly("/etc/videoedge/edge-server.yaml",
+    // the config as a directory (no subPath): the kubelet swaps a changed ConfigMap in, live fields apply
+    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).containsExactly("/etc/videoedge/config",
         "/etc/videoedge/tls", "/var/run/videoedge/tickets", "/var/lib/videoedge/content", "/var/cache/videoedge", "/tmp");
+    assertThat(c.getVolumeMounts()).allSatisfy(m -> assertThat(m.getSubPath()).isNull());
     assertThat(c.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/var/lib/videoedge/content"))
         .singleElement().satisfies(m -> assertThat(m.getReadOnly()).isTrue());
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("tls")).singleElement()
         .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-tls"));
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("cache")).singleElement()
         .satisfies(v -> assertThat(v.getHostPath().getPath()).isEqualTo("/var/cache/videoedge"));
-    // a config change rolls the pods; maxUnavailable from the spec, no surge on host ports
-    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry(Names.CONFIG_CHECKSUM, plan.configChecksum());
-    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString(1));
-    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxSurge()).isEqualTo(new IntOrString(0));
+    // the pods carry their revision; the rollout replaces them (OnDelete: never the controller on its own)
+    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry(Names.POD_REVISION, plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION))
+        .containsEntry(Names.CONFIG_CHECKSUM, EdgeServerConfigRenderer.restartChecksum("video/edge", ve.getSpec()));
+    assertThat(ds.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
+    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate()).isNull();
     assertThat(ds.getSpec().getSelector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
   }
 
@@ -128,10 +139,11 @@ class DependentsTest {
     VideoEdge ve = example();
     VideoEdgeSpec s = ve.getSpec();
     ServerSpec sv = s.server();
-    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
+    ve.setSpec(s.withServer(new ServerSpec(sv.cpus(), sv.memory(),
         sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), new ServerSpec.Port(80, true), sv.https(),
-        sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), "registry.local/edge:2", "25%"),
-        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), withoutNumaInterleave(s.tuning())));
+        sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), "registry.local/edge:2", "25%"))
+        .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
+        .withTuning(withoutNumaInterleave(s.tuning())));
     DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
     PodSpec pod = ds.getSpec().getTemplate().getSpec();
     assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("tls", "tickets");
@@ -139,7 +151,6 @@ class DependentsTest {
     assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation()).isTrue();
     assertThat(pod.getContainers().getFirst().getSecurityContext().getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
     assertThat(pod.getContainers().getFirst().getImage()).isEqualTo("registry.local/edge:2");
-    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString("25%"));
   }
 
   static io.videoedge.api.TuningSpec withoutNumaInterleave(io.videoedge.api.TuningSpec t) {
@@ -152,10 +163,7 @@ class DependentsTest {
     VideoEdge ve = example();
     VideoEdgeSpec s = ve.getSpec();
     ServerSpec sv = s.server();
-    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), new ServerSpec(sv.cpus(), sv.memory(),
-        sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(),
-        new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64), sv.contentPath(), sv.image(), sv.maxUnavailable()),
-        s.tls(), s.tuning()));
+    ve.setSpec(s.withServer(sv.withOrigin(new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64))));
     PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve)).getSpec().getTemplate().getSpec();
     Container main = pod.getContainers().getFirst();
 
@@ -180,13 +188,43 @@ class DependentsTest {
   }
 
   @Test
-  void nodeTuningsOnePerOwnedNodeWithThePodWhereThereIsOne() {
+  void nodeTuningsOnePerOwnedNodeWithThePodWhereThereIsOneAndTheRolloutsAnnotations() {
     VideoEdge ve = example();
-    var desired = NodeTunings.desired(ve, plan(ve));
+    EdgePlan plan = plan(ve);
+    var desired = NodeTunings.desired(ve, plan);
     assertThat(desired).containsOnlyKeys("edge-1", "edge-2");
     assertThat(desired.get("edge-1").getSpec().server().podUid()).isEqualTo("u1");
     assertThat(desired.get("edge-2").getSpec().server().podUid()).isNull();
-    assertThat(desired.get("edge-2").getSpec().source().generation()).isEqualTo(1L);
+    String revision = TuningInputs.of(ve.getSpec()).revision();
+    assertThat(desired.get("edge-2").getMetadata().getAnnotations())
+        .containsEntry(Names.TUNING_REVISION, revision)
+        .containsEntry(Names.ROLLOUT_STATE, plan.tunings().get("edge-2").state().toJson());
+    assertThat(plan.tunings().get("edge-2").state().target()).startsWith(revision + "-");
+  }
+
+  @Test
+  void aLiveFieldChangesTheConfigButNeitherThePodRevisionNorTheTuning() {
+    VideoEdge ve = example();
+    EdgePlan before = plan(ve);
+    VideoEdgeSpec s = ve.getSpec();
+    ServerSpec.Socket k = s.server().socket();
+    ve.setSpec(s.withServer(s.server().withSocket(new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(), k.acceptorThreads(),
+        k.backlog()))));
+    EdgePlan after = plan(ve);
+    assertThat(after.config()).isNotEqualTo(before.config()).contains("sendBuf: 1m");
+    assertThat(after.configChecksum()).isNotEqualTo(before.configChecksum());
+    assertThat(after.podTemplate()).isEqualTo(before.podTemplate());
+    assertThat(after.tunings().get("edge-1").tuningRevision()).isEqualTo(before.tunings().get("edge-1").tuningRevision());
+
+    // a restart-only field (the backlog is fixed when the socket listens) changes the pod revision
+    ve.setSpec(s.withServer(s.server().withSocket(new ServerSpec.Socket(k.recvBuf(), k.sendBuf(), k.notsentLowat(), k.reusePort(),
+        k.acceptorThreads(), 4096))));
+    assertThat(revision(plan(ve))).isNotEqualTo(revision(before));
+    assertThat(plan(ve).tunings().get("edge-1").tuningRevision()).isEqualTo(before.tunings().get("edge-1").tuningRevision());
+  }
+
+  static String revision(EdgePlan plan) {
+    return plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
   }
 
   @Test

@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.render.Names;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,25 +26,30 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stands in for what this API server lacks: the DaemonSet controller (one pod per eligible node,
- * replaced when the template's config checksum changes, removed from nodes no longer eligible) and
- * the kubelets (pods Running; ContainersReady unless the test says the server on a node is down;
- * Ready only when the containers are ready and every readiness gate condition is True, as the
- * kubelet computes it). Driven by watches, like the real ones; the tests only wait on outcomes.
+ * Stands in for what this API server lacks: the DaemonSet controller with the OnDelete update
+ * strategy the operator uses (one pod per eligible node from the current template, created when a
+ * node has none; a running pod is never replaced on its own; pods removed from nodes no longer
+ * eligible) and the kubelets (pods Running; ContainersReady unless the test says the server on a
+ * node is down; Ready only when the containers are ready and every readiness gate condition is True,
+ * as the kubelet computes it; a pod being deleted, e.g. evicted, stops and goes after a short
+ * drain). Driven by watches, like the real ones; the tests only wait on outcomes.
  */
 final class FakeKubelets implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FakeKubelets.class);
-  static final String CHECKSUM = Names.CONFIG_CHECKSUM;
 
   private final KubernetesClient admin;
   private final ExecutorService loop = Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-kubelets"));
   private final AtomicBoolean pending = new AtomicBoolean();
   private final Set<String> serverDown = ConcurrentHashMap.newKeySet();
+  private final Set<String> terminating = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService drains = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "fake-kubelet-drains"));
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final SharedIndexInformer<DaemonSet> daemonSets;
   private final SharedIndexInformer<Node> nodes;
@@ -52,9 +57,12 @@ final class FakeKubelets implements AutoCloseable {
 
   FakeKubelets(KubernetesClient admin) {
     this.admin = admin;
-    daemonSets = watch(admin.apps().daemonSets().inAnyNamespace().withLabelSelector(Names.EDGE_SERVER_SELECTOR).inform());
-    nodes = watch(admin.nodes().inform());
-    pods = watch(admin.pods().inAnyNamespace().withLabelSelector(Names.EDGE_SERVER_SELECTOR).inform());
+    // informers first, started once all three are assigned: a first event must find them all
+    daemonSets = watch(admin.apps().daemonSets().inAnyNamespace().withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+        .runnableInformer(0));
+    nodes = watch(admin.nodes().runnableInformer(0));
+    pods = watch(admin.pods().inAnyNamespace().withLabelSelector(Names.EDGE_SERVER_SELECTOR).runnableInformer(0));
+    informers.forEach(SharedIndexInformer::run);
   }
 
   private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer) {
@@ -107,14 +115,26 @@ final class FakeKubelets implements AutoCloseable {
       syncDaemonSet(ds);
     }
     for (Pod pod : pods.getStore().list()) {
-      if (pod.getMetadata().getDeletionTimestamp() == null && pod.getSpec().getNodeName() != null) {
+      if (pod.getMetadata().getDeletionTimestamp() != null) {
+        terminate(pod);
+      } else if (pod.getSpec().getNodeName() != null) {
         syncPodStatus(pod);
       }
     }
   }
 
+  /** The kubelet stops a pod being deleted: its server drains for a moment, then the pod is gone. */
+  private void terminate(Pod pod) {
+    if (terminating.add(pod.getMetadata().getUid())) {
+      drains.schedule(() -> {
+        admin.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+            .withGracePeriod(0).delete();
+        kick();
+      }, 300, TimeUnit.MILLISECONDS);
+    }
+  }
+
   private void syncDaemonSet(DaemonSet ds) {
-    String checksum = ds.getSpec().getTemplate().getMetadata().getAnnotations().get(CHECKSUM);
     Map<String, Pod> byNode = new HashMap<>();
     for (Pod pod : pods.getStore().list()) {
       boolean ours = pod.getMetadata().getOwnerReferences().stream()
@@ -131,9 +151,7 @@ final class FakeKubelets implements AutoCloseable {
           delete(pod);
         }
       } else if (pod == null) {
-        create(ds, name);
-      } else if (!Objects.equals(pod.getMetadata().getAnnotations().get(CHECKSUM), checksum)) {
-        delete(pod); // rolling update: the next pass creates the new one
+        create(ds, name); // OnDelete: a node without a pod gets one from the current template, nothing more
       }
     }
     byNode.values().forEach(this::delete); // nodes that no longer exist
@@ -220,5 +238,6 @@ final class FakeKubelets implements AutoCloseable {
   public void close() {
     informers.forEach(SharedIndexInformer::close);
     loop.shutdownNow();
+    drains.shutdownNow();
   }
 }

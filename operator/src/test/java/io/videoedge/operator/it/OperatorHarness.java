@@ -16,7 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.videoedge.operator.EdgeOperator;
 import io.videoedge.operator.OpsEndpoints;
-import io.videoedge.operator.OperatorSettings;
+import io.videoedge.operator.config.OperatorSettings;
 import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.testing.RealApiServer;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package io.videoedge.operator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.videoedge.operator.it.ItEnv.*;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -28,7 +29,7 @@ import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.operator.dependent.PodMonitor;
-import io.videoedge.operator.reconciler.Names;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.testing.RealApiServer;
@@ -59,30 +60,14 @@ import org.junit.jupiter.api.Test;
  * and its own nodes (a pool label of its own).
  */
 class VideoEdgeOperatorIT {
-  static final String POOL = "it.videoedge.io/pool";
-  static RealApiServer api;
-  static KubernetesClient admin;
-  static OperatorHarness operator;
-  static FakeKubelets kubelets;
-
   @BeforeAll
   static void start() {
-    api = RealApiServer.shared();
-    admin = api.newClient();
-    operator = new OperatorHarness(api, admin);
-    operator.start();
-    kubelets = new FakeKubelets(admin);
+    ItEnv.start();
   }
 
   @AfterAll
   static void stop() {
-    kubelets.close();
-    operator.close();
-    admin.close();
-  }
-
-  static ConditionFactory eventually() {
-    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions();
+    ItEnv.stop();
   }
 
   // ---------------------------------------------------------------- scenarios
@@ -105,12 +90,12 @@ class VideoEdgeOperatorIT {
     assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
     assertThat(pod.getReadinessGates()).extracting(g -> g.getConditionType()).containsExactly(VideoEdgeApi.READINESS_GATE_NODE_TUNED);
     assertThat(pod.getContainers().getFirst().getResources().getLimits()).containsEntry("cpu", new Quantity("1"));
-    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(Names.CONFIG_CHECKSUM);
+    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsKeys(Names.CONFIG_CHECKSUM, Names.POD_REVISION);
+    assertThat(ds.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
     assertThat(ds.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getUid()).isEqualTo(ve.getMetadata().getUid()));
     eventually().untilAsserted(() -> assertThat(tunings("edge", ns)).extracting(nt -> nt.getMetadata().getName())
         .containsExactly("rollout-1", "rollout-2"));
     NodeTuning nt1 = tuning("rollout-1");
-    assertThat(nt1.getSpec().source().generation()).isEqualTo(1L);
     assertThat(nt1.getSpec().tuning().kernelModules()).contains("tls");
 
     // pods scheduled: their UIDs go into the NodeTunings; nothing is tuned, so nothing serves
@@ -119,7 +104,7 @@ class VideoEdgeOperatorIT {
     eventually().untilAsserted(() -> assertThat(tuning("rollout-2").getSpec().server().podUid()).isNotNull());
     eventually().untilAsserted(() -> {
       VideoEdgeStatus s = get(ns, "edge").getStatus();
-      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0));
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0, 0));
       assertCondition(s, Conditions.READY, "False", Conditions.NODE_NOT_TUNED);
       assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
       assertCondition(s, Conditions.SERVER_AVAILABLE, "False", Conditions.SERVER_NOT_READY);
@@ -137,6 +122,8 @@ class VideoEdgeOperatorIT {
       VideoEdgeStatus s = get(ns, "edge").getStatus();
       assertThat(s.tuned()).isEqualTo("1/2");
       assertThat(s.serving()).isEqualTo("1/2");
+      // tuned and serving for the soak time: node 1 is updated
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::rollout).containsExactly("Updated", "Updating");
     });
     excerpt("rollout-1-one-node-tuned", get(ns, "edge"));
 
@@ -151,9 +138,10 @@ class VideoEdgeOperatorIT {
     new FakeAgent(admin, "rollout-2").applied("unavailable");
     eventually().untilAsserted(() -> {
       VideoEdgeStatus s = get(ns, "edge").getStatus();
-      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2));
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
       assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
       assertCondition(s, Conditions.TUNING_APPLIED, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLOUT_COMPLETE);
       assertCondition(s, Conditions.SERVER_AVAILABLE, "True", Conditions.AS_EXPECTED);
       assertCondition(s, Conditions.DEGRADED, "True", Conditions.KERNEL_TLS_UNAVAILABLE);
       assertThat(condition(s, Conditions.DEGRADED).getMessage()).contains("rollout-2").contains("userspace OpenSSL");
@@ -163,27 +151,23 @@ class VideoEdgeOperatorIT {
     assertThat(events(ns)).anySatisfy(e -> assertThat(e).isEqualTo("Normal Ready"))
         .anySatisfy(e -> assertThat(e).isEqualTo("Warning KernelTlsUnavailable"));
 
-    // a spec change (generation 2): the servers stop serving until their node is tuned for it
-    String oldChecksum = ds.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM);
-    edit(ns, "edge", s -> withServer(withSysctl(s, "net.core.somaxconn", "65535"), sv -> sv));
+    // a tuning change (generation 2): rolled out node by node (RolloutIT proves the waves); the agents
+    // answer every new NodeTuning generation from here on
+    String podRevision = ds.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
+    agents.manage("rollout-1", "rollout-2");
+    edit(ns, "edge", s -> withSysctl(s, "net.core.somaxconn", "65535"));
     eventually().untilAsserted(() -> {
-      assertThat(tuning("rollout-1").getSpec().source().generation()).isEqualTo(2L);
       assertThat(tuning("rollout-1").getSpec().tuning().sysctls()).containsEntry("net.core.somaxconn", "65535");
-      assertThat(gate(podOn(ns, "rollout-1")).getStatus()).isEqualTo("False");
+      assertThat(tuning("rollout-2").getSpec().tuning().sysctls()).containsEntry("net.core.somaxconn", "65535");
       VideoEdgeStatus s = get(ns, "edge").getStatus();
       assertThat(s.observedGeneration()).isEqualTo(2L);
-      assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
-    });
-    // a sysctl is no server config: same checksum, no pod restart
-    assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
-        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.CONFIG_CHECKSUM)).isEqualTo(oldChecksum);
-    new FakeAgent(admin, "rollout-1").applied("available");
-    new FakeAgent(admin, "rollout-2").applied("available");
-    eventually().untilAsserted(() -> {
-      VideoEdgeStatus s = get(ns, "edge").getStatus();
       assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
+      assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLOUT_COMPLETE);
       assertCondition(s, Conditions.DEGRADED, "False", Conditions.AS_EXPECTED);
     });
+    // a sysctl is no server config: same pod revision, no pod restart
+    assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
+        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION)).isEqualTo(podRevision);
     excerpt("rollout-3-generation-2-serving", get(ns, "edge"));
   }
 
@@ -191,7 +175,7 @@ class VideoEdgeOperatorIT {
   void aConfigChangeRollsThePodsAndEachNewPodWaitsForItsNodesAgent() {
     String ns = namespace("reconfig");
     node("reconfig-1", "reconfig");
-    create(videoEdge(ns, "edge", "reconfig", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "reconfig", ItEnv::plainHttp));
     placed("reconfig-1").applied("available");
     eventually().until(() -> ready(podOn(ns, "reconfig-1")));
     Pod before = podOn(ns, "reconfig-1");
@@ -226,7 +210,7 @@ class VideoEdgeOperatorIT {
     String ns = namespace("unlabel");
     node("unlabel-1", "unlabel");
     node("unlabel-2", "unlabel");
-    create(videoEdge(ns, "edge", "unlabel", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "unlabel", ItEnv::plainHttp));
     eventually().until(() -> tunings("edge", ns).size() == 2);
     placed("unlabel-1").applied("available");
     placed("unlabel-2").applied("available");
@@ -243,7 +227,7 @@ class VideoEdgeOperatorIT {
       assertThat(tuning("unlabel-2")).isNull();
       assertThat(admin.pods().inNamespace(ns).list().getItems()).extracting(p -> p.getSpec().getNodeName()).containsExactly("unlabel-1");
       VideoEdgeStatus s = get(ns, "edge").getStatus();
-      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1));
+      assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
       assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("unlabel-1");
       assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
     });
@@ -258,11 +242,11 @@ class VideoEdgeOperatorIT {
     node("conflict-2", "conflict-a", Map.of("it.videoedge.io/also", "conflict-b"));
     node("conflict-3", "conflict-b-only", Map.of("it.videoedge.io/also", "conflict-b"));
     // named so that name order would pick the newer one: age decides
-    VideoEdge older = create(videoEdge(ns, "z-older", "conflict-a", VideoEdgeOperatorIT::plainHttp));
+    VideoEdge older = create(videoEdge(ns, "z-older", "conflict-a", ItEnv::plainHttp));
     eventually().until(() -> tunings("z-older", ns).size() == 2);
     Instant olderCreated = Instant.parse(older.getMetadata().getCreationTimestamp());
     await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(olderCreated.plusSeconds(1)));
-    create(videoEdge(ns, "a-newer", Map.of("it.videoedge.io/also", "conflict-b"), VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "a-newer", Map.of("it.videoedge.io/also", "conflict-b"), ItEnv::plainHttp));
 
     eventually().untilAsserted(() -> {
       VideoEdgeStatus s = get(ns, "a-newer").getStatus();
@@ -304,7 +288,7 @@ class VideoEdgeOperatorIT {
     String ns = namespace("delete");
     node("delete-1", "delete");
     node("delete-2", "delete");
-    create(videoEdge(ns, "edge", "delete", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "delete", ItEnv::plainHttp));
     eventually().until(() -> tunings("edge", ns).size() == 2);
     placed("delete-1").applied("available");
     placed("delete-2").applied("available");
@@ -328,6 +312,9 @@ class VideoEdgeOperatorIT {
     });
     new FakeAgent(admin, "delete-2").restored();
     eventually().until(() -> get(ns, "edge") == null);
+    // the agents may go: their nodes are restored
+    eventually().untilAsserted(() -> assertThat(List.of("delete-1", "delete-2")).allSatisfy(n ->
+        assertThat(admin.nodes().withName(n).get().getMetadata().getLabels()).doesNotContainKey(VideoEdgeApi.LABEL_NODE_AGENT)));
   }
 
   @Test
@@ -335,7 +322,7 @@ class VideoEdgeOperatorIT {
     String ns = namespace("gone");
     node("gone-1", "gone");
     node("gone-2", "gone");
-    create(videoEdge(ns, "edge", "gone", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "gone", ItEnv::plainHttp));
     eventually().until(() -> tunings("edge", ns).size() == 2);
     placed("gone-1").applied("available");
     placed("gone-2").applied("available");
@@ -380,7 +367,9 @@ class VideoEdgeOperatorIT {
         && admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get() != null);
 
     // a server larger than any selected node: refused as a whole, the running one is left as it was
+    eventually().until(() -> tuning("invalid-1").getSpec().server().podUid() != null); // placed: nothing more to write
     DaemonSet running = admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get();
+    String tuned = tuning("invalid-1").getMetadata().getResourceVersion();
     edit(ns, "edge", s -> withServer(s, sv -> new ServerSpec(64, sv.memory(), sv.selectors(), sv.affinity(),
         sv.pinAcceptors(), sv.multiAcceptor(), sv.http(), sv.https(), sv.socket(), sv.cache(), sv.origin(),
         sv.contentPath(), sv.image(), sv.maxUnavailable())));
@@ -394,7 +383,7 @@ class VideoEdgeOperatorIT {
     excerpt("invalid-cpus", get(ns, "edge"));
     assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get().getMetadata().getResourceVersion())
         .isEqualTo(running.getMetadata().getResourceVersion());
-    assertThat(tuning("invalid-1").getSpec().source().generation()).isEqualTo(1L);
+    assertThat(tuning("invalid-1").getMetadata().getResourceVersion()).isEqualTo(tuned);
   }
 
   @Test
@@ -426,7 +415,7 @@ class VideoEdgeOperatorIT {
   void podMonitorOnlyWhereThePrometheusOperatorCrdsExist() {
     String ns = namespace("monitor");
     node("monitor-1", "monitor");
-    create(videoEdge(ns, "edge", "monitor", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "monitor", ItEnv::plainHttp));
     eventually().until(() -> admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get() != null);
     // without the CRD the operator just runs: its status is written, no PodMonitor is attempted
     eventually().until(() -> get(ns, "edge").getStatus() != null);
@@ -449,7 +438,7 @@ class VideoEdgeOperatorIT {
 
   @Test
   void theOperatorHoldsOnlyTheChartsRulesAndServesMetricsAndProbes() throws Exception {
-    // the client the operator runs with is the ServiceAccount: no secrets list, no node writes
+    // the client the operator runs with is the ServiceAccount: no secrets list, no node creation
     KubernetesClient sa = operator.operatorClient();
     assertThatThrownBy(() -> sa.secrets().inAnyNamespace().list())
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
@@ -459,7 +448,7 @@ class VideoEdgeOperatorIT {
         .startsWith("videoedge-operator-it-");
 
     String ns = namespace("metrics");
-    create(videoEdge(ns, "edge", "metrics", VideoEdgeOperatorIT::plainHttp));
+    create(videoEdge(ns, "edge", "metrics", ItEnv::plainHttp));
     HttpClient http = HttpClient.newHttpClient();
     eventually().untilAsserted(() -> {
       HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
@@ -478,169 +467,4 @@ class VideoEdgeOperatorIT {
     }
   }
 
-  // ---------------------------------------------------------------- helpers
-
-  static String namespace(String prefix) {
-    String ns = api.createNamespace(prefix);
-    // pods need the namespace's default ServiceAccount (made by a controller this API server lacks)
-    admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName("default")
-        .endMetadata().build()).create();
-    return ns;
-  }
-
-  static Node node(String name, String pool) {
-    return node(name, pool, Map.of());
-  }
-
-  /** A Node as a kubelet registers it: labels, then 4 CPUs and 8Gi allocatable in its status. */
-  static Node node(String name, String pool, Map<String, String> extraLabels) {
-    Map<String, String> labels = new LinkedHashMap<>(extraLabels);
-    labels.put(POOL, pool);
-    labels.put("kubernetes.io/hostname", name);
-    Node node = admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-        .build()).create();
-    node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
-        .addToCapacity("cpu", new Quantity("4")).addToCapacity("memory", new Quantity("8Gi"))
-        .addToAllocatable("cpu", new Quantity("4")).addToAllocatable("memory", new Quantity("7Gi")).build());
-    return admin.resource(node).updateStatus();
-  }
-
-  static void tlsSecret(String ns, String name) {
-    admin.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata()
-        .withType("kubernetes.io/tls")
-        .addToData("tls.crt", Base64.getEncoder().encodeToString("-----BEGIN CERTIFICATE-----".getBytes()))
-        .addToData("tls.key", Base64.getEncoder().encodeToString("-----BEGIN PRIVATE KEY-----".getBytes()))
-        .build()).create();
-  }
-
-  /** examples/videoedge.yaml, in this namespace, selecting this pool's nodes. */
-  static VideoEdge videoEdge(String ns, String name, String pool, UnaryOperator<VideoEdgeSpec> change) {
-    return videoEdge(ns, name, Map.of(POOL, pool), change);
-  }
-
-  static VideoEdge videoEdge(String ns, String name, Map<String, String> selector, UnaryOperator<VideoEdgeSpec> change) {
-    VideoEdge ve = Serialization.unmarshal(TestFiles.read("examples/videoedge.yaml"), VideoEdge.class);
-    ve.getMetadata().setName(name);
-    ve.getMetadata().setNamespace(ns);
-    VideoEdgeSpec s = ve.getSpec();
-    ve.setSpec(change.apply(new VideoEdgeSpec(selector, s.tolerations(), s.nic(), s.server(), s.tls(), s.tuning())));
-    return ve;
-  }
-
-  static VideoEdge create(VideoEdge ve) {
-    return admin.resource(ve).create();
-  }
-
-  static VideoEdge get(String ns, String name) {
-    return admin.resources(VideoEdge.class).inNamespace(ns).withName(name).get();
-  }
-
-  /** A user's edit, retried when the operator wrote the object meanwhile (409), as kubectl edit would be. */
-  static void edit(String ns, String name, UnaryOperator<VideoEdgeSpec> change) {
-    eventually().until(() -> {
-      admin.resources(VideoEdge.class).inNamespace(ns).withName(name).edit(ve -> {
-        ve.setSpec(change.apply(ve.getSpec()));
-        return ve;
-      });
-      return true;
-    });
-  }
-
-  static VideoEdgeSpec plainHttp(VideoEdgeSpec s) {
-    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), s.server(),
-        new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null), s.tuning());
-  }
-
-  static VideoEdgeSpec withServer(VideoEdgeSpec s, UnaryOperator<ServerSpec> change) {
-    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), change.apply(s.server()), s.tls(), s.tuning());
-  }
-
-  static VideoEdgeSpec withTuning(VideoEdgeSpec s, UnaryOperator<TuningSpec> change) {
-    return new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), s.server(), s.tls(), change.apply(s.tuning()));
-  }
-
-  static VideoEdgeSpec withSysctl(VideoEdgeSpec s, String name, String value) {
-    return withTuning(s, t -> {
-      Map<String, String> sysctls = new LinkedHashMap<>(t.sysctls());
-      sysctls.put(name, value);
-      return new TuningSpec(t.mode(), t.congestionControl(), sysctls, t.cpusetRelaxDomainLevel(), t.numaInterleave(),
-          t.kernelModules());
-    });
-  }
-
-  /** The node's agent, once the NodeTuning names the edge-server pod there (the last spec change before serving). */
-  static FakeAgent placed(String node) {
-    eventually().until(() -> tuning(node) != null && tuning(node).getSpec().server().podUid() != null);
-    return new FakeAgent(admin, node);
-  }
-
-  static NodeTuning tuning(String node) {
-    return admin.resources(NodeTuning.class).withName(node).get();
-  }
-
-  static List<NodeTuning> tunings(String owner, String ns) {
-    return admin.resources(NodeTuning.class).withLabel(VideoEdgeApi.LABEL_OWNER_NAME, owner)
-        .withLabel(VideoEdgeApi.LABEL_OWNER_NAMESPACE, ns).list().getItems().stream()
-        .sorted(java.util.Comparator.comparing(nt -> nt.getMetadata().getName())).toList();
-  }
-
-  static Pod podOn(String ns, String node) {
-    return admin.pods().inNamespace(ns).list().getItems().stream()
-        .filter(p -> node.equals(p.getSpec().getNodeName()) && p.getMetadata().getDeletionTimestamp() == null)
-        .findFirst().orElseThrow(() -> new AssertionError("no pod on " + node));
-  }
-
-  static PodCondition gate(Pod pod) {
-    return pod.getStatus().getConditions().stream()
-        .filter(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())).findFirst()
-        .orElseThrow(() -> new AssertionError("no gate condition on " + pod.getMetadata().getName()));
-  }
-
-  static boolean ready(Pod pod) {
-    return pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  static Condition condition(VideoEdgeStatus s, String type) {
-    return s.conditions().stream().filter(c -> type.equals(c.getType())).findFirst()
-        .orElseThrow(() -> new AssertionError("no condition " + type));
-  }
-
-  static void assertCondition(VideoEdgeStatus s, String type, String status, String reason) {
-    Condition c = condition(s, type);
-    assertThat(c.getStatus() + " " + c.getReason()).as(type + ": " + c.getMessage()).isEqualTo(status + " " + reason);
-  }
-
-  static List<String> events(String ns) {
-    return admin.v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getType() + " " + e.getReason()).toList();
-  }
-
-  static void assertNothingRolledOut(String ns, String name) {
-    assertThat(admin.configMaps().inNamespace(ns).withName(name + "-edge-server").get()).isNull();
-    assertThat(admin.apps().daemonSets().inNamespace(ns).withName(name + "-edge-server").get()).isNull();
-    assertThat(tunings(name, ns)).isEmpty();
-  }
-
-  /** resourceVersions of everything the operator writes for one VideoEdge: its status, config, DaemonSet, NodeTunings, pods. */
-  static Map<String, String> resourceVersions(String ns, String name) {
-    Map<String, String> versions = new LinkedHashMap<>();
-    List<HasMetadata> objects = new ArrayList<>();
-    objects.add(get(ns, name));
-    objects.add(admin.configMaps().inNamespace(ns).withName(name + "-edge-server").get());
-    objects.add(admin.apps().daemonSets().inNamespace(ns).withName(name + "-edge-server").get());
-    objects.addAll(tunings(name, ns));
-    objects.addAll(admin.pods().inNamespace(ns).list().getItems());
-    objects.forEach(o -> versions.put(o.getKind() + "/" + o.getMetadata().getName(), o.getMetadata().getResourceVersion()));
-    return versions;
-  }
-
-  /** The status as `kubectl get ve -o yaml` shows it, kept in target/it-status for the docs and the report. */
-  static void excerpt(String name, VideoEdge ve) {
-    try {
-      Path dir = Path.of("target", "it-status");
-      Files.createDirectories(dir);
-      Files.writeString(dir.resolve(name + ".yaml"), Serialization.asYaml(Map.of("status", ve.getStatus())));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
 }

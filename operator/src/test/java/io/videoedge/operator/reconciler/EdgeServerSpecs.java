@@ -12,8 +12,8 @@ final class EdgeServerSpecs {
 
   static VideoEdge noHttps(VideoEdge ve) {
     VideoEdgeSpec s = ve.getSpec();
-    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), s.server(),
-        new TlsSpec(TlsMode.NONE, null, s.tls().protocols(), s.tls().sessionTickets(), s.tls().earlyData()), s.tuning()));
+    ve.setSpec(s.withTls(
+        new TlsSpec(TlsMode.NONE, null, s.tls().protocols(), s.tls().sessionTickets(), s.tls().earlyData())));
     return ve;
   }
 }

@@ -29,7 +29,7 @@ class SpecValidationTest {
   static VideoEdge example(UnaryOperator<ServerSpec> change) {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
     VideoEdgeSpec s = ve.getSpec();
-    ve.setSpec(new VideoEdgeSpec(s.nodeSelector(), s.tolerations(), s.nic(), change.apply(s.server()), s.tls(), s.tuning()));
+    ve.setSpec(s.withServer(change.apply(s.server())));
     return ve;
   }
 

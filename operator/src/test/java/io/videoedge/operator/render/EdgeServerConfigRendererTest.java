@@ -65,8 +65,7 @@ class EdgeServerConfigRendererTest {
         s.multiAcceptor(), s.http(), s.https(), s.socket(), s.cache(),
         new ServerSpec.Origin("http://origin.example:8080", "500ms", "10s", 32), s.contentPath(), s.image(),
         s.maxUnavailable());
-    VideoEdgeSpec spec = new VideoEdgeSpec(ve.getSpec().nodeSelector(), null, ve.getSpec().nic(), withOrigin,
-        ve.getSpec().tls(), ve.getSpec().tuning());
+    VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
     assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).endsWith("""
         origin:
           url: http://origin.example:8080
@@ -88,6 +87,6 @@ class EdgeServerConfigRendererTest {
   }
 
   static VideoEdgeSpec withTls(VideoEdgeSpec spec, TlsSpec tls) {
-    return new VideoEdgeSpec(spec.nodeSelector(), spec.tolerations(), spec.nic(), spec.server(), tls, spec.tuning());
+    return spec.withTls(tls);
   }
 }

@@ -2,8 +2,6 @@ package io.videoedge.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -18,14 +16,31 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NodeTuningRendererTest {
-  static final Node NODE = new NodeBuilder().withNewMetadata().withName("edge-1").endMetadata().build();
+  static final String NODE = "edge-1";
   static final Pod POD = new PodBuilder().withNewMetadata().withName("edge-edge-server-x7k2p").withNamespace("video")
       .withUid("5f0c0de0-0000-4000-8000-00000000000a").endMetadata().build();
+
+  /** The example's own tuning, as the rollout gives it to a node. */
+  static NodeTuning render(VideoEdge ve, Pod pod) {
+    TuningInputs tuning = TuningInputs.of(ve.getSpec());
+    return NodeTuningRenderer.render(ve, NODE, tuning, java.util.Map.of(Names.TUNING_REVISION, tuning.revision()), pod);
+  }
+
+  static io.videoedge.api.NodeTuningSpec spec(VideoEdge ve) {
+    return NodeTuningRenderer.spec(ve, TuningInputs.of(ve.getSpec()), null);
+  }
+
+  @Test
+  void theSpecDoesNotChangeWithTheVideoEdgesGenerationAlone() {
+    VideoEdge a = TestFiles.exampleVideoEdge("video", 3);
+    VideoEdge b = TestFiles.exampleVideoEdge("video", 4);
+    assertThat(spec(b)).isEqualTo(spec(a));
+  }
 
   @Test
   void exampleOnANodeWithItsServerPodRendersTheGoldenNodeTuning() {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    String yaml = Serialization.asYaml(NodeTuningRenderer.render(ve, NODE, POD));
+    String yaml = Serialization.asYaml(render(ve, POD));
     assertThat(yaml).isEqualTo(TestFiles.golden("testdata/operator/nodetuning-edge-1.yaml", yaml));
   }
 
@@ -33,13 +48,13 @@ class NodeTuningRendererTest {
   void aNodeTuningIsWhatTheCrdAccepts() {
     // defaulting by the NodeTuning schema changes nothing: every field rendered is explicit
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    NodeTuning nt = NodeTuningRenderer.render(ve, NODE, POD);
+    NodeTuning nt = render(ve, POD);
     assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
   }
 
   @Test
   void namedAfterTheNodeAndLabelledWithItsOwnerInsteadOfAnOwnerReference() {
-    NodeTuning nt = NodeTuningRenderer.render(TestFiles.exampleVideoEdge("video", 3), NODE, null);
+    NodeTuning nt = render(TestFiles.exampleVideoEdge("video", 3), null);
     assertThat(nt.getMetadata().getName()).isEqualTo("edge-1");
     assertThat(nt.getMetadata().getOwnerReferences()).isNullOrEmpty();
     assertThat(nt.getMetadata().getLabels())
@@ -47,7 +62,8 @@ class NodeTuningRendererTest {
         .containsEntry(VideoEdgeApi.LABEL_OWNER_NAMESPACE, "video")
         .containsEntry(VideoEdgeApi.LABEL_NODE, "edge-1")
         .containsEntry(VideoEdgeApi.LABEL_MANAGED_BY, VideoEdgeApi.MANAGED_BY);
-    assertThat(nt.getSpec().source().generation()).isEqualTo(3L);
+    assertThat(nt.getMetadata().getAnnotations())
+        .containsEntry(Names.TUNING_REVISION, TuningInputs.of(TestFiles.exampleVideoEdge("video", 3).getSpec()).revision());
     assertThat(nt.getSpec().server().cpus()).isEqualTo(1);
     assertThat(nt.getSpec().server().podUid()).isNull();
   }
@@ -55,20 +71,18 @@ class NodeTuningRendererTest {
   @Test
   void kernelTlsAddsTheTlsModuleOnceAndOtherModesDoNot() {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tls");
+    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
 
     var t = ve.getSpec().tuning();
-    ve.setSpec(new io.videoedge.api.VideoEdgeSpec(ve.getSpec().nodeSelector(), null, ve.getSpec().nic(), ve.getSpec().server(),
-        ve.getSpec().tls(), new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
-            t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of("tcp_bbr", "tls"))));
-    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+    ve.setSpec(ve.getSpec().withTuning(new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
+        t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of("tcp_bbr", "tls"))));
+    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
 
     ve.setSpec(EdgeServerConfigRendererTest.withTls(ve.getSpec(),
         new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), true, null)));
-    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
-    ve.setSpec(new io.videoedge.api.VideoEdgeSpec(ve.getSpec().nodeSelector(), null, ve.getSpec().nic(), ve.getSpec().server(),
-        ve.getSpec().tls(), new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
-            t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of())));
-    assertThat(NodeTuningRenderer.spec(ve, null).tuning().kernelModules()).isEmpty();
+    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+    ve.setSpec(ve.getSpec().withTuning(new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
+        t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of())));
+    assertThat(spec(ve).tuning().kernelModules()).isEmpty();
   }
 }

@@ -22,7 +22,8 @@ class StatusAggregatorTest {
   }
 
   static NodeReport tunedAndServing(String node) {
-    return NodeReport.of(node, NodeReportTest.applied(node, 1, 1), NodeReportTest.readyPod(node), 1, false, null);
+    return NodeReport.of(node, NodeReportTest.applied(node, "r1"), NodeReportTest.readyPod(node),
+        NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null), "r1", false, null);
   }
 
   static Condition condition(VideoEdgeStatus status, String type) {
@@ -36,13 +37,15 @@ class StatusAggregatorTest {
         .build(null);
     assertThat(s.observedGeneration()).isEqualTo(1L);
     assertThat(s.conditions()).extracting(Condition::getType)
-        .containsExactly(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.DEGRADED);
+        .containsExactly(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.PROGRESSING,
+            Conditions.DEGRADED);
     assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
     assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.AS_EXPECTED);
     assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
     assertThat(s.conditions()).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
-    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2));
+    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
     assertThat(s.tuned()).isEqualTo("2/2");
+    assertThat(s.updated()).isEqualTo("2/2");
     assertThat(s.serving()).isEqualTo("2/2");
     assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("a", "b");
   }
@@ -129,9 +132,10 @@ class StatusAggregatorTest {
   void uncountedNodesAreListedButNotCounted() {
     VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
         .node(tunedAndServing("a"), true)
-        .node(NodeReport.notOurs("c", NodeReport.Tuning.CONFLICT, "selected by the older VideoEdge video/old"), false)
+        .node(NodeReport.notOurs("c", io.videoedge.operator.health.NodeHealth.Tuning.CONFLICT,
+            "selected by the older VideoEdge video/old"), false)
         .build(null);
-    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1));
+    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
     assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tuning).containsExactly("Applied", "Conflict");
   }
 

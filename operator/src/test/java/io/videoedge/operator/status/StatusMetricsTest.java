@@ -25,7 +25,7 @@ class StatusMetricsTest {
     metrics.record(ve, status(3, 3, 3, "True"));
     assertThat(nodes("serving")).isEqualTo(3);
     assertThat(ready()).isEqualTo(1);
-    assertThat(registry.find("videoedge.nodes").gauges()).hasSize(3);
+    assertThat(registry.find("videoedge.nodes").gauges()).hasSize(4);
 
     metrics.remove(ve);
     assertThat(registry.find("videoedge.nodes").gauges()).isEmpty();
@@ -34,7 +34,7 @@ class StatusMetricsTest {
 
   @Test
   void aStatusWithoutCountsReadsAsZero() {
-    metrics.record(videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null));
+    metrics.record(videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null));
     assertThat(nodes("selected")).isZero();
     assertThat(ready()).isZero();
   }
@@ -49,7 +49,8 @@ class StatusMetricsTest {
 
   private static VideoEdgeStatus status(int selected, int tuned, int serving, String ready) {
     return new VideoEdgeStatus(1L, List.of(new ConditionBuilder().withType("Ready").withStatus(ready).build()),
-        new VideoEdgeStatus.NodeCounts(selected, tuned, serving), tuned + "/" + selected, serving + "/" + selected, List.of());
+        new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving), tuned + "/" + selected, serving + "/" + selected,
+        serving + "/" + selected, null, List.of());
   }
 
   private static VideoEdge videoEdge(String namespace, String name) {

@@ -1,4 +1,4 @@
-package io.videoedge.server.send;
+package io.videoedge.server.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.videoedge.operator;
+package io.videoedge.operator.config;
 
 import java.time.Duration;
 

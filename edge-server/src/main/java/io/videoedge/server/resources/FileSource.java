@@ -1,4 +1,4 @@
-package io.videoedge.server.send;
+package io.videoedge.server.resources;
 
 import java.io.RandomAccessFile;
 

@@ -1,5 +1,6 @@
-package io.videoedge.operator.reconciler;
+package io.videoedge.operator.placement;
 
+import io.videoedge.operator.render.Names;
 import io.fabric8.kubernetes.api.model.Node;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;

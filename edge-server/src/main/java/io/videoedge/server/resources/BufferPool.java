@@ -1,4 +1,4 @@
-package io.videoedge.server.send;
+package io.videoedge.server.resources;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

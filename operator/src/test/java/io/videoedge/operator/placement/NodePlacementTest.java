@@ -1,5 +1,6 @@
-package io.videoedge.operator.reconciler;
+package io.videoedge.operator.placement;
 
+import io.videoedge.operator.render.Names;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -7,8 +8,8 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeSpec;
-import io.videoedge.operator.reconciler.NodePlacement.Claim;
-import io.videoedge.operator.reconciler.NodePlacement.State;
+import io.videoedge.operator.placement.NodePlacement.Claim;
+import io.videoedge.operator.placement.NodePlacement.State;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class NodePlacementTest {
     ve.getMetadata().setName(name);
     ve.getMetadata().setCreationTimestamp(created);
     ve.getMetadata().setGeneration(1L);
-    ve.setSpec(new VideoEdgeSpec(selector, null, null, null, null, null));
+    ve.setSpec(new VideoEdgeSpec(selector, null, null, null, null, null, null));
     return ve;
   }
 

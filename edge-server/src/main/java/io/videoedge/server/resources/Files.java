@@ -1,13 +1,13 @@
-package io.videoedge.server.send;
+package io.videoedge.server.resources;
 
 import java.io.Closeable;
 import java.io.IOException;
 
-final class Files {
+public final class Files {
     private Files() {
     }
 
-    static void closeQuietly(Closeable c) {
+    public static void closeQuietly(Closeable c) {
         if (c == null) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.videoedge.operator.reconciler;
+package io.videoedge.operator.render;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.videoedge.api.VideoEdge;
@@ -7,15 +7,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** Names and labels of the objects the operator makes for one VideoEdge. */
+/** Names, labels and annotations of the objects the operator makes for one VideoEdge. */
 public final class Names {
   public static final String COMPONENT_EDGE_SERVER = "edge-server";
   public static final String COMPONENT_NODE_TUNING = "node-tuning";
   public static final String LABEL_NAME = "app.kubernetes.io/name";
   public static final String LABEL_INSTANCE = "app.kubernetes.io/instance";
   public static final String APP_NAME = "videoedge";
-  /** Pod template annotation: a config change changes it and so rolls the pods. */
+  /** ConfigMap annotation: SHA-256 of the whole config (live fields included). */
   public static final String CONFIG_CHECKSUM = VideoEdgeApi.GROUP + "/config-checksum";
+  /**
+   * Pod template annotation: the revision of the edge-server pod (its template, with the config's
+   * restart-only fields). A pod whose revision differs is replaced in its node's turn of a rollout.
+   */
+  public static final String POD_REVISION = VideoEdgeApi.GROUP + "/pod-revision";
+  /** NodeTuning annotation: the revision of the tuning it carries ({@link TuningInputs#revision()}). */
+  public static final String TUNING_REVISION = VideoEdgeApi.GROUP + "/tuning-revision";
+  /** NodeTuning annotation: the rollout's memory of this node (JSON, NodeRolloutState). */
+  public static final String ROLLOUT_STATE = VideoEdgeApi.GROUP + "/rollout";
   /** Label selector of everything the operator manages (informers watch only these). */
   public static final String MANAGED_SELECTOR = VideoEdgeApi.LABEL_MANAGED_BY + "=" + VideoEdgeApi.MANAGED_BY;
   public static final String EDGE_SERVER_SELECTOR = MANAGED_SELECTOR + ","

@@ -1,0 +1,36 @@
+package io.videoedge.operator.placement;
+
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.operator.render.Names;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.stream.Collectors;
+
+/**
+ * NodeTunings left behind by a VideoEdge that no longer exists, on nodes this VideoEdge would take:
+ * deleting them lets their agents restore those nodes, after which the nodes are free. Pure.
+ */
+public final class Orphans {
+  private Orphans() {
+  }
+
+  /**
+   * @param claims this VideoEdge's claims ({@link NodePlacement#place})
+   * @param videoEdges every VideoEdge in the cluster
+   * @param tunings every NodeTuning, by node name
+   * @return the NodeTunings to delete (not already being deleted)
+   */
+  public static List<NodeTuning> toDelete(SortedMap<String, NodePlacement.Claim> claims, Collection<VideoEdge> videoEdges,
+      Map<String, NodeTuning> tunings) {
+    Set<String> existing = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
+    return claims.values().stream()
+        .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !existing.contains(c.holder()))
+        .map(c -> tunings.get(c.node()))
+        .filter(nt -> nt != null && nt.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+}
