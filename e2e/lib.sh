@@ -327,3 +327,31 @@ edge_pid() {
   node_exec sh -c "for p in \$(pgrep -f '^java .*io.videoedge.server.EdgeServerMain'); do
     grep -qE 'pod(${uid}|${uid//-/_})' /proc/\$p/cgroup && echo \$p; done" | head -n1
 }
+
+# ---- live reconfigure checks (scenario 60 and the fleet's f40)
+# sockets IP: the edge server's GET /sockets (live sockets' options by getsockopt)
+sockets() { curl -fsS --max-time 5 "http://$1:$ADMIN_PORT/sockets"; }
+# start_download IP PORT PATH FILE: a slow download (400 KiB/s: a 16 MiB object takes 40 s) in the background; its PID in DOWNLOAD,
+# once the server shows it as a session
+start_download() {
+  rm -f "$4"
+  curl -sS --max-time 180 --limit-rate 400K -o "$4" "http://$1:$2$3" &
+  DOWNLOAD=$!
+  wait_until "a download from $1:$2 is in flight" 30 \
+    sh -c "curl -fsS --max-time 5 'http://$1:$ADMIN_PORT/sockets' | jq -e '[.sessions.items[] | select(.localPort == $2)] | length > 0'"
+}
+# reloads_applied IP: how many config reloads the server at IP applied live
+reloads_applied() {
+  curl -fsS --max-time 5 "http://$1:$ADMIN_PORT/metrics" | awk '/^videoedge_config_reloads_total\{result="applied"\}/ {print int($2)}'
+}
+# new_connection_options IP PORT: open a connection, keep it busy, and print its socket's options (JSON)
+new_connection_options() {
+  local ip=$1 port=$2 before
+  before=$(sockets "$ip" | jq -c "[.sessions.items[] | select(.localPort == $port) | .remote]")
+  exec 7<>"/dev/tcp/$ip/$port"
+  printf 'GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: e2e\r\n\r\n' >&7
+  sleep 0.5
+  sockets "$ip" | jq -c --argjson before "$before" \
+    "[.sessions.items[] | select(.localPort == $port and (.remote as \$r | \$before | index(\$r) | not))][0] // empty"
+  exec 7>&-
+}

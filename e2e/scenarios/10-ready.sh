@@ -11,11 +11,15 @@ assert_eq "TuningApplied" True "$(ve_condition TuningApplied)"
 assert_eq "ServerAvailable" True "$(ve_condition ServerAvailable)"
 assert_eq "status.observedGeneration = metadata.generation" "$(ve_jsonpath '{.metadata.generation}')" \
   "$(ve_jsonpath '{.status.observedGeneration}')"
-assert_eq "nodes selected/tuned/serving" "1/1/1" \
-  "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.tuned}/{.status.nodes.serving}')"
+assert_eq "Progressing (the rollout of the spec)" "True RolloutComplete" \
+  "$(ve_jsonpath '{.status.conditions[?(@.type=="Progressing")].status} {.status.conditions[?(@.type=="Progressing")].reason}')"
+assert_eq "nodes selected/tuned/serving/updated" "1/1/1/1" \
+  "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.tuned}/{.status.nodes.serving}/{.status.nodes.updated}')"
 row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)
 info "kubectl get ve: $row"
-assert_match "kubectl get ve columns READY TUNED SERVING TLS" "^$VE_NAME +True +1/1 +1/1 +ktls " "$row"
+assert_match "kubectl get ve columns READY TUNED SERVING UPDATED TLS" "^$VE_NAME +True +1/1 +1/1 +1/1 +ktls " "$row"
+assert_eq "the node carries the agent label the operator set" true \
+  "$(k get node "$node" -o jsonpath='{.metadata.labels.videoedge\.io/node-agent}')"
 # a node tuned as far as it can be, with settings it cannot take (no tls module, a veth without IRQs),
 # is "Degraded" in the summary: what its agent reports
 nt=$(nt_json)
@@ -46,12 +50,14 @@ assert_eq "pod $pod condition videoedge.io/node-tuned" True \
   "$(k -n "$VE_NS" get pod "$pod" -o jsonpath='{.status.conditions[?(@.type=="videoedge.io/node-tuned")].status}')"
 assert_eq "pod QoS class" Guaranteed "$(k -n "$VE_NS" get pod "$pod" -o jsonpath='{.status.qosClass}')"
 
-# NodeTuning: Applied for the VideoEdge's generation, each setting with its original
+# NodeTuning: Applied for its latest spec, carrying the current tuning revision, each setting with its original
 k get nodetuning "$node" >&2
 nt=$(nt_json)
 assert_eq "NodeTuning Applied" True "$(jq -r '.status.conditions[] | select(.type == "Applied") | .status' <<<"$nt")"
-assert_eq "NodeTuning renders the VideoEdge's generation" "$(ve_jsonpath '{.metadata.generation}')" \
-  "$(jq -r '.spec.source.generation' <<<"$nt")"
+assert_eq "NodeTuning's agent saw its latest spec" "$(jq -r '.metadata.generation' <<<"$nt")" \
+  "$(jq -r '.status.observedGeneration' <<<"$nt")"
+assert_eq "NodeTuning carries the rollout's tuning revision" "$(ve_jsonpath '{.status.rollout.revision}' | cut -d- -f1)" \
+  "$(jq -r '.metadata.annotations["videoedge.io/tuning-revision"]' <<<"$nt")"
 assert_eq "NodeTuning owner labels" "$VE_NS/$VE_NAME" \
   "$(jq -r '.metadata.labels | "\(.["videoedge.io/videoedge-namespace"])/\(.["videoedge.io/videoedge"])"' <<<"$nt")"
 while IFS='=' read -r name value; do

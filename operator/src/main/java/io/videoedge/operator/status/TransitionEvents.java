@@ -39,7 +39,9 @@ public final class TransitionEvents {
         .filter(c -> Conditions.TRUE.equals(c.getStatus()));
     Condition degraded = find(next, Conditions.DEGRADED).orElseThrow();
     if (Conditions.TRUE.equals(degraded.getStatus())) {
-      if (oldDegraded.isEmpty() || !Objects.equals(oldDegraded.get().getReason(), degraded.getReason())) {
+      // a paused rollout has its own Warning from the rollout, naming the node and the revert: not twice
+      boolean rolloutsOwn = Conditions.ROLLOUT_PAUSED.equals(degraded.getReason());
+      if (!rolloutsOwn && (oldDegraded.isEmpty() || !Objects.equals(oldDegraded.get().getReason(), degraded.getReason()))) {
         notices.add(new Notice(WARNING, degraded.getReason(), degraded.getMessage()));
       }
     } else if (oldDegraded.isPresent()) {

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# A tuning change with maxUnavailable 1: a sampler reads every second which edge nodes serve; never
+# more than one is out of service, and the nodes change one after another (the second's NodeTuning
+# changes only after the first is tuned, Ready and soaked). No server restarts for a tuning change.
+# Prints the rollout's timeline per node.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+read -r w1 w2 <<<"$(fleet_nodes)"
+scenario "f20 a tuning change rolls node by node (maxUnavailable 1), never more than one node out of service"
+
+sysctl=net.ipv4.tcp_notsent_lowat
+old=$(nt_sysctl "$w1" $sysctl)
+new=131072; [ "$old" != "$new" ] || new=196608
+soak=$(ve_jsonpath '{.spec.rollout.soakSeconds}')
+rev0=$(nt_field "$w1" '{.metadata.annotations.videoedge\.io/tuning-revision}')
+uids0="$(pod_on "$w1" .metadata.uid) $(pod_on "$w2" .metadata.uid)"
+info "$sysctl $old -> $new, maxUnavailable $(ve_jsonpath '{.spec.rollout.maxUnavailable}'), soak ${soak}s"
+
+sampler_start
+sleep 2
+t0=$(date +%s)
+set_sysctl $sysctl "$new"
+both_new() {
+  [ "$(nt_sysctl "$w1" $sysctl)" = "$new" ] && [ "$(nt_sysctl "$w2" $sysctl)" = "$new" ] && rollout_complete
+}
+wait_until "both NodeTunings carry $sysctl=$new and the rollout is complete" "$E2E_TIMEOUT" both_new
+t1=$(date +%s)
+sleep 2
+sampler_stop
+say "       converged $((t1 - t0))s after the change"
+echo "$((t1 - t0))" >"$STATE_DIR/f20-converged-seconds"
+
+assert_match "most edge nodes out of service in one sample (maxUnavailable 1)" '^[01]$' "$(sampler_max_unready)"
+# per node: when its NodeTuning took the new revision, its gate closed, it was tuned and Ready again
+rev1=$(nt_field "$w1" '{.metadata.annotations.videoedge\.io/tuning-revision}')
+timeline() { # timeline NODE: changed closed tuned ready (seconds after the change; - when not seen)
+  awk -v n="$1" -v r="$rev1" -v t0="$t0" '
+    $2 == n && $1 >= t0 {
+      if (changed == "" && $6 == r) changed = $1 - t0
+      if (changed != "" && closed == "" && $4 == "False") closed = $1 - t0
+      if (changed != "" && tuned == "" && $6 == r && $7 == "applied") tuned = $1 - t0
+      if (tuned != "" && ready == "" && $3 == "True") ready = $1 - t0
+    }
+    END { printf "%s %s %s %s\n", (changed == "" ? "-" : changed), (closed == "" ? "-" : closed), (tuned == "" ? "-" : tuned), (ready == "" ? "-" : ready) }
+  ' "$STATE_DIR/samples"
+}
+read -r c1 g1 tu1 r1 <<<"$(timeline "$w1")"
+read -r c2 g2 tu2 r2 <<<"$(timeline "$w2")"
+{
+  printf '%-28s %10s %12s %8s %8s   (seconds after the change, sampled every second)\n' node "nt-changed" "gate-closed" tuned ready
+  printf '%-28s %10s %12s %8s %8s\n' "$w1" "$c1" "$g1" "$tu1" "$r1" "$w2" "$c2" "$g2" "$tu2" "$r2"
+} | tee "$STATE_DIR/f20-timeline.txt" >&2
+[ "$c1" != - ] && [ "$c2" != - ] && [ "$r1" != - ] || fail "timeline incomplete: $w1 changed=$c1 ready=$r1, $w2 changed=$c2"
+first=$w1 second=$w2 cf=$c1 cs=$c2 rf=$r1
+if (( c2 < c1 )); then first=$w2 second=$w1 cf=$c2 cs=$c1 rf=$r2; fi
+if (( cs >= rf + soak - 1 )); then
+  pass "one after another: $second re-tuned at +${cs}s, after $first was Ready again (+${rf}s) and soaked (${soak}s)"
+else
+  fail "$second re-tuned at +${cs}s, before $first was Ready again and soaked (+${rf}s + ${soak}s)"
+fi
+assert_eq "no edge server restarted for a tuning change" "$uids0" "$(pod_on "$w1" .metadata.uid) $(pod_on "$w2" .metadata.uid)"
+for n in $w1 $w2; do
+  assert_eq "$n: $sysctl in the node" "$new" "$(nsysctl "$n" $sysctl)"
+done
+[ "$rev1" != "$rev0" ] || fail "the tuning revision did not change ($rev0)"
+events=$(k -n "$VE_NS" get events --field-selector involvedObject.name="$VE_NAME" -o jsonpath='{range .items[*]}{.reason}{"\n"}{end}')
+assert_contains "Event RolloutStarted" RolloutStarted "$events"
+assert_contains "Event RolloutComplete" RolloutComplete "$events"
