@@ -47,7 +47,7 @@ final class ContentHandler {
             return;
         }
         try {
-            Decision decision = Negotiation.decide(file.validators(), request);
+            Decision decision = Negotiation.decide(file.validators(), request, System.currentTimeMillis());
             session.sendResponse(Responses.forObject(decision, file, method == Request.METHOD_GET));
         } finally {
             file.release(); // the body, if any, holds its own reference
