@@ -9,14 +9,19 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.Nginx;
+import io.videoedge.server.testing.RawHttp;
 
 /**
  * The edge and a real nginx (the Debian package) answer the same request for the same file with the
@@ -120,5 +125,59 @@ class NginxParityIT {
         assertThat(edge.get(edge.http("/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(304);
         assertThat(edge.get(edge.http("/content/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(304);
         assertThat(edge.get(nginx(0, "/content/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(200);
+    }
+
+    static Stream<Arguments> pathsTheFileSystemRefuses() {
+        return Stream.of(
+                Arguments.of("a 255-byte name (the limit: absent)", "/" + "a".repeat(255)),
+                Arguments.of("a 256-byte name", "/" + "a".repeat(256)),
+                Arguments.of("a 300-byte name in a directory", "/hls/" + "b".repeat(296) + ".m4s"),
+                Arguments.of("130 two-byte characters (260 bytes)", "/hls/" + "%C3%A9".repeat(130) + ".m4s"),
+                Arguments.of("a 300-byte directory name", "/" + "d".repeat(300) + "/seg.m4s"),
+                Arguments.of("a file used as a directory", "/" + FILE + "/seg.m4s"));
+    }
+
+    /**
+     * Names the file system cannot hold (over NAME_MAX, 255 bytes) or paths through a file: nginx
+     * answers 404 (ENAMETOOLONG, ENOTDIR) and keeps the connection; so does the edge, from its content
+     * root and through its cache, and the connection goes on serving.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pathsTheFileSystemRefuses")
+    void aPathTheFileSystemRefusesIsNotFoundAsInNginx(String name, String path) throws Exception {
+        Map<String, Integer> s = new LinkedHashMap<>();
+        s.put("nginx", notFoundAndServing(nginx.port(0), "/content" + path));
+        s.put("edge content", notFoundAndServing(edge.httpPort, path));
+        s.put("edge cache", notFoundAndServing(edge.httpPort, "/content" + path));
+        assertThat(s).isEqualTo(all(404));
+        assertThat(edge.get(edge.http("/" + FILE)).statusCode()).as("a new connection serves").isEqualTo(200);
+    }
+
+    /** The status for {@code path}; then the same connection must still serve the file. */
+    private static int notFoundAndServing(int port, String path) throws Exception {
+        try (RawHttp c = new RawHttp(port)) {
+            RawHttp.Response r = c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertThat(r.header("Connection")).as("port %d %s", port, path).isEqualTo("keep-alive");
+            RawHttp.Response next = c.send("GET /content/" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertThat(next.status()).as("the same connection serves on").isEqualTo(200);
+            return r.status();
+        }
+    }
+
+    /**
+     * Any other failure to open a local file (here a symlink loop, ELOOP) is answered, not a closed
+     * connection: 500 where nginx says 403 (it counts ELOOP as forbidden), and the connection serves on.
+     */
+    @Test
+    void anotherFileSystemErrorIsAnsweredAndTheConnectionServesOn() throws Exception {
+        Files.createSymbolicLink(edge.content.resolve("hls/loop.m4s"), Path.of("loop.m4s"));
+        try (RawHttp c = new RawHttp(edge.httpPort)) {
+            RawHttp.Response r = c.send("GET /hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(500);
+            assertThat(r.header("Connection")).isEqualTo("keep-alive");
+            assertThat(c.send("GET /" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+        }
+        assertThat(RawHttp.exchange(nginx.port(0), "GET /content/hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n").status())
+                .isEqualTo(403);
     }
 }
