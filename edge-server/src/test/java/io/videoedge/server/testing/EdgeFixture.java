@@ -70,6 +70,14 @@ public final class EdgeFixture implements AutoCloseable {
         return f;
     }
 
+    /** A server in this JVM whose default config text is changed by {@code edit} before it is written. */
+    public static EdgeFixture startEdited(UnaryOperator<String> edit) throws Exception {
+        EdgeFixture f = new EdgeFixture("", false);
+        f.edit = edit;
+        f.startService();
+        return f;
+    }
+
     /**
      * A server in this JVM that watches its config file like the container does ({@code --config} on a
      * ConfigMap volume, re-read every {@code reloadInterval}): the file is laid out as the kubelet lays
