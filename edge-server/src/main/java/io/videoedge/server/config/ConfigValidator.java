@@ -184,8 +184,16 @@ final class ConfigValidator {
         } else {
             try {
                 URI u = URI.create(o.url);
-                check("http".equals(u.getScheme()), "origin.url", "must be an http:// URL (the origin is reached over plain HTTP), is " + o.url);
+                boolean https = "https".equals(u.getScheme());
+                check("http".equals(u.getScheme()) || https, "origin.url", "must be an http:// or https:// URL, is " + o.url);
                 check(u.getHost() != null, "origin.url", "has no host: " + o.url);
+                if (https) {
+                    Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
+                    check(!checkFiles || Files.isReadable(ca), "origin.caFile", "cannot read " + ca
+                            + (o.caFile == null ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)" : ""));
+                } else {
+                    check(o.caFile == null, "origin.caFile", "only for an https:// origin");
+                }
             } catch (IllegalArgumentException e) {
                 problem("origin.url", "not a URL: " + o.url);
             }

@@ -52,7 +52,8 @@ import one.nio.http.HttpServerConfig;
  *   ttl: 10m                   # freshness when the origin gives none
  *   staleWhileError: 1h        # serve expired objects this long while the origin fails
  * origin:                      # optional: fetch misses from here
- *   url: http://origin.example:8080
+ *   url: http://origin.example:8080  # or https://...: chain and host name verified
+ *   caFile: /etc/videoedge/origin-ca.pem  # https only; default: the system bundle
  *   connectTimeout: 1s
  *   readTimeout: 10s
  *   maxConnections: 64
