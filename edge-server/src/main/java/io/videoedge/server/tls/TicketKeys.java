@@ -56,7 +56,9 @@ public final class TicketKeys {
     /**
      * What one-nio would refuse or misread in {@code dir}: anything but regular files of exactly 48
      * bytes (one-nio concatenates all files and rejects the whole set unless its length is a multiple
-     * of 48, and fails on a subdirectory). Empty when the directory is absent.
+     * of 48, and fails on a subdirectory). An empty file passes: it adds nothing to the set, and it is
+     * what a key being written looks like for a moment (a config reload may validate meanwhile). Empty
+     * when the directory is absent.
      */
     public static List<String> problems(Path dir) throws IOException {
         List<String> problems = new ArrayList<>();
@@ -67,7 +69,7 @@ public final class TicketKeys {
             for (Path p : entries) {
                 if (!Files.isRegularFile(p)) {
                     problems.add(p + " is not a regular file (every entry must be a 48-byte key)");
-                } else if (Files.size(p) != KEY_LENGTH) {
+                } else if (Files.size(p) != KEY_LENGTH && Files.size(p) != 0) {
                     problems.add(p + " has " + Files.size(p) + " bytes, a key has " + KEY_LENGTH);
                 }
             }
@@ -104,7 +106,14 @@ public final class TicketKeys {
      */
     public static Step rotateIfDue(Path dir, long rotationMillis, long now) throws IOException {
         Files.createDirectories(dir);
-        List<Key> keys = keys(dir);
+        List<Key> keys = new ArrayList<>();
+        for (Key k : keys(dir)) {
+            if (Files.size(k.file()) == 0) {
+                Files.deleteIfExists(k.file()); // a key whose writing was cut short (only this thread writes keys)
+            } else {
+                keys.add(k);
+            }
+        }
         boolean due = keys.isEmpty() || now - keys.get(0).modifiedMillis() >= rotationMillis;
         int keep = due ? 1 : 2;
         int deleted = 0;

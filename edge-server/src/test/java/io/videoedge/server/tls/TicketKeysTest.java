@@ -65,6 +65,16 @@ class TicketKeysTest {
     }
 
     @Test
+    void anEmptyFileLeftByAnInterruptedWriteIsRemoved(@TempDir Path dir) throws Exception {
+        TicketKeys.Step first = TicketKeys.rotateIfDue(dir, HOUR, t0);
+        Path empty = Files.write(dir.resolve("ticket-cut.key"), new byte[0]);
+        Files.setLastModifiedTime(empty, FileTime.fromMillis(t0 + 1000));
+        TicketKeys.Step s = TicketKeys.rotateIfDue(dir, HOUR, t0 + 2000);
+        assertThat(s.rotated()).isFalse();
+        assertThat(files(dir)).containsExactly(first.current().file());
+    }
+
+    @Test
     void ensureWritesOneKeyOnlyIntoAnEmptyDirectory(@TempDir Path dir) throws Exception {
         Path keys = dir.resolve("tickets");
         assertThat(TicketKeys.ensure(keys)).isTrue();
@@ -76,6 +86,7 @@ class TicketKeysTest {
     void onlyRegularFilesOf48BytesAreKeys(@TempDir Path dir) throws Exception {
         Files.write(dir.resolve("good.key"), new byte[48]);
         Files.write(dir.resolve("short.key"), new byte[47]);
+        Files.write(dir.resolve("being-written.key"), new byte[0]);
         Files.createDirectory(dir.resolve("..data"));
         assertThat(TicketKeys.problems(dir)).hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("short.key has 47 bytes"))
