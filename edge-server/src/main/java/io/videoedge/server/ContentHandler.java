@@ -11,6 +11,8 @@ import io.videoedge.server.http.Negotiation;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The request path for video objects: method check, path normalisation, then the local content root
@@ -18,6 +20,7 @@ import one.nio.http.Response;
  * the origin ({@link CacheHandler}), else 404. Runs on the selector thread.
  */
 final class ContentHandler {
+    private static final Logger log = LoggerFactory.getLogger(ContentHandler.class);
     private final ContentStore content;
     private final CacheHandler cache;
 
@@ -37,7 +40,16 @@ final class ContentHandler {
             session.sendResponse(Responses.error(Response.BAD_REQUEST));
             return;
         }
-        OpenFile file = content == null ? null : content.open(path);
+        OpenFile file;
+        try {
+            file = content == null ? null : content.open(path);
+        } catch (IOException e) {
+            // nothing was sent yet: answer, keep the connection (a closed connection without a response
+            // is what a client would retry at once, and it says nothing)
+            log.atWarn().addKeyValue("path", path).addKeyValue("error", e.toString()).log("cannot open content file");
+            session.sendResponse(Responses.error(Response.INTERNAL_ERROR));
+            return;
+        }
         if (file == null) {
             if (cache != null && !path.isEmpty()) {
                 cache.handle(request, session, path);
@@ -47,7 +59,7 @@ final class ContentHandler {
             return;
         }
         try {
-            Decision decision = Negotiation.decide(file.validators(), request);
+            Decision decision = Negotiation.decide(file.validators(), request, System.currentTimeMillis());
             session.sendResponse(Responses.forObject(decision, file, method == Request.METHOD_GET));
         } finally {
             file.release(); // the body, if any, holds its own reference

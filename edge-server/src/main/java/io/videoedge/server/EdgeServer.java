@@ -22,6 +22,7 @@ import io.videoedge.server.nativelib.NativeRuntime;
 import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.OpenSslCounters;
+import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
 import one.nio.http.HttpServer;
@@ -53,6 +54,7 @@ public final class EdgeServer extends HttpServer {
     private boolean stopping; // guarded by this: no reconfigure once the drain has begun
 
     private final EdgeCache cache;
+    private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
 
     private EdgeServer(EdgeServerConfig config, Plan plan, EdgeMetrics metrics, BufferPool bufferPool, ContentStore store, EdgeCache cache) throws IOException {
         super(config);
@@ -81,21 +83,24 @@ public final class EdgeServer extends HttpServer {
         if (ServerConfig.DEFAULT_SELECTOR_THREAD_NAME_FORMAT.equals(config.selectorThreadNameFormat)) {
             config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
         }
-        for (AcceptorConfig a : config.acceptors) {
-            if (a.ssl != null && a.ssl.ticketDir != null && TicketKeys.ensure(Path.of(a.ssl.ticketDir))) {
-                log.atWarn().addKeyValue("ticketDir", a.ssl.ticketDir)
-                        .log("no session ticket keys found: generated one for this process (mount shared keys for several replicas)");
-            }
-        }
+        TicketKeyRotator rotator = ticketKeys(config, metrics);
         ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid) : null;
-        EdgeCache cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+        EdgeCache cache;
         EdgeServer server;
+        try {
+            cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+        } catch (IOException | RuntimeException e) {
+            if (rotator != null) rotator.close();
+            throw e;
+        }
         try {
             server = new EdgeServer(config, plan, metrics, bufferPool, store, cache);
         } catch (IOException | RuntimeException e) {
             if (cache != null) cache.close();
+            if (rotator != null) rotator.close();
             throw e;
         }
+        server.ticketKeyRotator = rotator;
         log.atInfo().addKeyValue("selectors", plan.selectors).addKeyValue("allowedCpus", CpuList.format(allowed))
                 .addKeyValue("plannedCpus", plan.cpus == null ? "none" : CpuList.format(plan.cpus))
                 .log(plan.cpus == null ? "selectors not pinned" : "selectors will be pinned to allowed CPUs");
@@ -103,6 +108,44 @@ public final class EdgeServer extends HttpServer {
     }
 
     private record Plan(int selectors, int[] cpus) {
+    }
+
+    /**
+     * Session ticket keys, before one-nio loads them: with {@code ticketKeys.rotation} the keys of every
+     * {@code ssl.ticketDir} are rotated on schedule (the first step now, so the directory holds a current
+     * key); without it an empty directory gets one key for this process.
+     */
+    private static TicketKeyRotator ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
+        java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
+        for (AcceptorConfig a : config.acceptors) {
+            if (a.ssl != null && a.ssl.ticketDir != null) dirs.add(Path.of(a.ssl.ticketDir));
+        }
+        if (dirs.isEmpty()) {
+            return null;
+        }
+        long rotation = config.ticketKeys == null ? 0 : config.ticketKeys.rotation;
+        if (rotation > 0) {
+            for (AcceptorConfig a : config.acceptors) {
+                long lifetime = a.ssl == null || a.ssl.ticketDir == null ? 0 : sessionLifetimeMillis(a.ssl.timeout);
+                if (lifetime > rotation) {
+                    log.atWarn().addKeyValue("sessionTimeoutMs", lifetime).addKeyValue("rotationMs", rotation)
+                            .log("ssl.timeout is longer than ticketKeys.rotation: a ticket may stop resuming before it expires");
+                }
+            }
+            return TicketKeyRotator.start(List.copyOf(dirs), rotation, metrics::ticketKeyRotation);
+        }
+        for (Path dir : dirs) {
+            if (TicketKeys.ensure(dir)) {
+                log.atWarn().addKeyValue("ticketDir", dir.toString())
+                        .log("no session ticket keys found and ticketKeys.rotation is 0: generated one key for this process, never rotated");
+            }
+        }
+        return null;
+    }
+
+    /** one-nio's session timeout: {@code ssl.timeout} in milliseconds, 0 for its default of 300 s. */
+    private static long sessionLifetimeMillis(long timeout) {
+        return timeout != 0 ? timeout : 300_000;
     }
 
     private static Plan plan(EdgeServerConfig config, int[] allowed) {
@@ -310,6 +353,12 @@ public final class EdgeServer extends HttpServer {
         content.close();
         if (cache != null) cache.close();
         log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (ticketKeyRotator != null) ticketKeyRotator.close();
+        super.stop();
     }
 
     /**

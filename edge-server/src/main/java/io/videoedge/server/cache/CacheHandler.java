@@ -148,7 +148,7 @@ public final class CacheHandler {
     private void respondFromFill(Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
             throws IOException {
         ObjectMeta meta = fill.meta();
-        Decision d = Negotiation.decide(meta.validators(), request);
+        Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
             if (!fill.file().retain()) {
@@ -178,7 +178,7 @@ public final class CacheHandler {
     /** Takes over the caller's reference to the entry. */
     private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache) throws IOException {
         ObjectMeta meta = m.meta();
-        Decision d = Negotiation.decide(meta.validators(), request);
+        Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.MemoryRegion(m, d.offset(), d.length());
@@ -196,7 +196,7 @@ public final class CacheHandler {
             return false;
         }
         ObjectMeta meta = e.meta();
-        Decision d = Negotiation.decide(meta.validators(), request);
+        Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
             body = new Body.FileRegion(FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);

@@ -182,6 +182,14 @@ public final class Fill implements Runnable, GrowingFile {
         } catch (ProtocolException e) {
             result = "protocol";
             fail(502, "origin protocol error: " + e.getMessage(), e);
+        } catch (javax.net.ssl.SSLException e) {
+            // handshake failed or the certificate was refused (chain, host name): not retried sooner
+            result = "tls";
+            // a refused certificate is a setup problem, not noise: logged (at most once a second, the
+            // breaker makes the misses in between fail fast)
+            log.atWarn().addKeyValue("key", key).addKeyValue("error", e.getMessage()).log("origin TLS failed");
+            fail(502, "origin TLS failed: " + e.getMessage(), e);
+            cache.breaker().failure(502);
         } catch (IOException e) {
             result = "connect";
             fail(502, "origin unreachable: " + e.getMessage(), e);

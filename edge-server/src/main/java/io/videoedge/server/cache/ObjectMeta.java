@@ -10,9 +10,10 @@ import io.videoedge.server.http.Validators;
 public record ObjectMeta(String key, String contentType, String etag, String lastModified,
                          long length, long fetchedAt, long expiresAt, int crc32c) {
 
+    /** Without the origin's Last-Modified no date validates (If-Modified-Since, If-Range), as in nginx. */
     public Validators validators() {
         long lm = HttpDates.parseSeconds(lastModified);
-        return new Validators(length, lm >= 0 ? lm * 1000 : fetchedAt, etag);
+        return new Validators(length, lm >= 0 ? lm * 1000 : -1, etag);
     }
 
     public boolean fresh(long now) {

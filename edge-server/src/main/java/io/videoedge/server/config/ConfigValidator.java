@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import io.videoedge.server.tls.TicketKeys;
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
 
@@ -63,6 +64,20 @@ final class ConfigValidator {
         cache(c.cache, c.origin != null);
         origin(c.origin);
         bufferPool(c.bufferPool, c.origin);
+        ticketKeys(c);
+    }
+
+    private void ticketKeys(EdgeServerConfig c) {
+        long rotation = c.ticketKeys == null ? 0 : c.ticketKeys.rotation;
+        check(rotation == 0 || rotation >= 1000, "ticketKeys.rotation", "must be 0 (never) or at least 1s, is " + rotation + "ms");
+        if (rotation <= 0 || !checkFiles || c.acceptors == null) return;
+        for (int i = 0; i < c.acceptors.length; i++) {
+            SslConfig s = c.acceptors[i].ssl;
+            if (s == null || s.ticketDir == null) continue;
+            Path d = Path.of(s.ticketDir);
+            check(!Files.isDirectory(d) || Files.isWritable(d), "acceptors[" + i + "].ssl.ticketDir",
+                    d + " is not writable, and ticketKeys.rotation is on (set it to 0 when the keys are managed outside)");
+        }
     }
 
     private void acceptor(AcceptorConfig a, String path, Set<Integer> ports) {
@@ -99,6 +114,11 @@ final class ConfigValidator {
         if (s.ticketDir != null && checkFiles) {
             Path d = Path.of(s.ticketDir);
             check(!Files.exists(d) || Files.isDirectory(d), path + ".ticketDir", d + " is not a directory");
+            try {
+                for (String p : TicketKeys.problems(d)) problem(path + ".ticketDir", p);
+            } catch (java.io.IOException e) {
+                problem(path + ".ticketDir", "cannot read " + d + ": " + e.getMessage());
+            }
         }
     }
 
@@ -164,8 +184,16 @@ final class ConfigValidator {
         } else {
             try {
                 URI u = URI.create(o.url);
-                check("http".equals(u.getScheme()), "origin.url", "must be an http:// URL (the origin is reached over plain HTTP), is " + o.url);
+                boolean https = "https".equals(u.getScheme());
+                check("http".equals(u.getScheme()) || https, "origin.url", "must be an http:// or https:// URL, is " + o.url);
                 check(u.getHost() != null, "origin.url", "has no host: " + o.url);
+                if (https) {
+                    Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
+                    check(!checkFiles || Files.isReadable(ca), "origin.caFile", "cannot read " + ca
+                            + (o.caFile == null ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)" : ""));
+                } else {
+                    check(o.caFile == null, "origin.caFile", "only for an https:// origin");
+                }
             } catch (IllegalArgumentException e) {
                 problem("origin.url", "not a URL: " + o.url);
             }

@@ -29,7 +29,7 @@ import one.nio.http.HttpServerConfig;
  *     protocols: TLSv1.2 TLSv1.3
  *     certFile: /etc/videoedge/tls/tls.crt
  *     privateKeyFile: /etc/videoedge/tls/tls.key
- *     ticketDir: /var/run/videoedge/tickets   # 48-byte key files; one is generated when empty
+ *     ticketDir: /var/run/videoedge/tickets   # 48-byte key files, the newest encrypts; rotated, see ticketKeys
  *     kernelTlsEnabled: true
  *     maxEarlyDataSize: 4096
  *     antiReplayEnabled: false
@@ -52,13 +52,16 @@ import one.nio.http.HttpServerConfig;
  *   ttl: 10m                   # freshness when the origin gives none
  *   staleWhileError: 1h        # serve expired objects this long while the origin fails
  * origin:                      # optional: fetch misses from here
- *   url: http://origin.example:8080
+ *   url: http://origin.example:8080  # or https://...: chain and host name verified
+ *   caFile: /etc/videoedge/origin-ca.pem  # https only; default: the system bundle
  *   connectTimeout: 1s
  *   readTimeout: 10s
  *   maxConnections: 64
  * bufferPool:                  # all direct buffers of the request path
  *   size: 32m
  *   chunkSize: 128k
+ * ticketKeys:
+ *   rotation: 1h               # a new ticket key every hour, the previous one decrypts one more hour; 0: never
  * drainTimeout: 25s            # graceful shutdown deadline for in-flight responses
  * </pre>
  *
@@ -73,6 +76,7 @@ public class EdgeServerConfig extends HttpServerConfig {
     public CacheConfig cache = new CacheConfig();
     public OriginConfig origin;
     public BufferPoolConfig bufferPool = new BufferPoolConfig();
+    public TicketKeysConfig ticketKeys = new TicketKeysConfig();
     @Converter(method = "time")
     public int drainTimeout = 25_000;
 }

@@ -64,6 +64,7 @@ public final class LiveFields {
             Map.entry("cache", "the memory tier is allocated and the disk tier indexed at start"),
             Map.entry("origin", "the origin connection pool is built at start"),
             Map.entry("bufferPool", "the direct-memory pool is allocated once at start"),
+            Map.entry("ticketKeys", "the rotation schedule is set at start"),
             Map.entry("drainTimeout", "read by the running process only at shutdown from its start config; kept with the pod's termination grace period"));
 
     /** The outcome for a list of changes: live changes can be applied only when {@code restart} is empty. */

@@ -2,6 +2,7 @@ package io.videoedge.server.content;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -23,9 +24,16 @@ import io.videoedge.server.http.Validators;
  * takes realpath(3), stat and open/close off the request path, which dominated small responses.
  * Absent paths are remembered for the same period (requests for cached origin objects check the
  * content root first).
+ *
+ * <p>What the file system refuses to look up is absent too, as nginx answers 404 for ENAMETOOLONG and
+ * ENOTDIR: a path segment longer than {@link #NAME_MAX} bytes is refused before any system call, and
+ * a path that continues through a file ({@code /a.m3u8/x}) is recognised when the lookup fails. Any
+ * other failure is thrown to the caller.
  */
 public final class ContentStore {
     static final int MAX_ENTRIES = 16_384;
+    /** Linux's NAME_MAX: the longest name, in bytes, a directory entry can have (ext4, xfs, btrfs, tmpfs, overlayfs). */
+    static final int NAME_MAX = 255;
 
     private final Path root;
     private final long validMillis;
@@ -47,7 +55,7 @@ public final class ContentStore {
      * must {@link OpenFile#release() release}; null when there is no such regular file.
      */
     public OpenFile open(String relativePath) throws IOException {
-        if (relativePath.isEmpty()) {
+        if (relativePath.isEmpty() || !namesFit(relativePath)) {
             return null;
         }
         long now = System.currentTimeMillis();
@@ -82,12 +90,37 @@ public final class ContentStore {
         return fresh;
     }
 
+    /** True when no segment of the path is longer than NAME_MAX bytes in UTF-8 (the file system's encoding). */
+    static boolean namesFit(String relativePath) {
+        if (relativePath.length() <= NAME_MAX / 3) {
+            return true; // a char is at most 3 UTF-8 bytes (a surrogate pair: 4 for 2)
+        }
+        int bytes = 0;
+        for (int i = 0; i < relativePath.length(); i++) {
+            char c = relativePath.charAt(i);
+            if (c == '/') {
+                bytes = 0;
+                continue;
+            }
+            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+            if (bytes > NAME_MAX) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private OpenFile resolve(String relativePath, long now) throws IOException {
         Path real;
         try {
             real = root.resolve(relativePath).toRealPath();
         } catch (NoSuchFileException e) {
             return null;
+        } catch (FileSystemException e) {
+            if (throughAFile(relativePath)) {
+                return null; // ENOTDIR (Java has no exception of its own for it here)
+            }
+            throw e;
         }
         if (!real.startsWith(root)) {
             return null;
@@ -104,6 +137,19 @@ public final class ContentStore {
         RandomAccessFile file = new RandomAccessFile(real.toFile(), "r");
         return new OpenFile(real, file, Validators.of(attrs.size(), attrs.lastModifiedTime().toMillis()),
                 ContentTypes.of(relativePath), now);
+    }
+
+    /** True when a leading part of the path exists and is not a directory. */
+    private boolean throughAFile(String relativePath) {
+        Path p = root;
+        String[] segments = relativePath.split("/");
+        for (int i = 0; i < segments.length - 1; i++) {
+            p = p.resolve(segments[i]);
+            if (!Files.isDirectory(p)) {
+                return Files.exists(p);
+            }
+        }
+        return false;
     }
 
     /** Drops expired entries; if that is not enough, everything (the next requests reopen). */

@@ -5,28 +5,38 @@ import one.nio.http.Request;
 /**
  * The pure part of answering a GET/HEAD for a stored object, by RFC 9110 section 13: conditional
  * requests first (If-None-Match, else If-Modified-Since: 304), then Range guarded by If-Range
- * (206 or 416), else the whole object (200). No I/O, no clock.
+ * (206 or 416), else the whole object (200). No I/O; the clock is a parameter.
+ *
+ * <p>If-Modified-Since gives 304 when its date is exactly the object's Last-Modified (what nginx's
+ * default {@code if_modified_since exact} accepts, also when that date is ahead of our clock), or
+ * when it lies between Last-Modified and now (RFC 9110 13.1.3, as Apache and nginx's
+ * {@code if_modified_since before}). A date in the future that is not the object's own is not a
+ * valid validator (RFC 2616 14.25; nginx by default and Apache answer 200): no client saw a
+ * representation at a time that has not come, and a 304 would pin its copy. An object without a
+ * Last-Modified (a cached origin object the origin sent none for) never matches a date, as in nginx.
  */
 public final class Negotiation {
     private Negotiation() {
     }
 
-    /** The decision for a request's If-None-Match, If-Modified-Since, Range and If-Range headers. */
-    public static Decision decide(Validators v, Request request) {
+    /**
+     * The decision for a request's If-None-Match, If-Modified-Since, Range and If-Range headers.
+     *
+     * @param nowMillis the server's clock (If-Modified-Since dates after it are not valid)
+     */
+    public static Decision decide(Validators v, Request request, long nowMillis) {
         return decide(v, request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                request.getHeader("Range:"), request.getHeader("If-Range:"));
+                request.getHeader("Range:"), request.getHeader("If-Range:"), nowMillis);
     }
 
-    public static Decision decide(Validators v, String ifNoneMatch, String ifModifiedSince, String range, String ifRange) {
+    public static Decision decide(Validators v, String ifNoneMatch, String ifModifiedSince, String range, String ifRange,
+                                  long nowMillis) {
         if (ifNoneMatch != null) {
             if (matchesAny(ifNoneMatch, v.etag(), true)) {
                 return Decision.NOT_MODIFIED;
             }
-        } else if (ifModifiedSince != null) {
-            long since = HttpDates.parseSeconds(ifModifiedSince);
-            if (since >= 0 && v.lastModifiedSeconds() <= since) {
-                return Decision.NOT_MODIFIED;
-            }
+        } else if (ifModifiedSince != null && notModifiedSince(ifModifiedSince, v, nowMillis)) {
+            return Decision.NOT_MODIFIED;
         }
         if (range == null || !ifRangeHolds(ifRange, v)) {
             return Decision.full(v.length());
@@ -36,6 +46,19 @@ public final class Negotiation {
             return Decision.full(v.length());
         }
         return r == ByteRange.UNSATISFIABLE ? Decision.RANGE_NOT_SATISFIABLE : Decision.partial(r);
+    }
+
+    /** If-Modified-Since holds: exactly Last-Modified, or a valid date from Last-Modified up to now. */
+    static boolean notModifiedSince(String ifModifiedSince, Validators v, long nowMillis) {
+        long since = HttpDates.parseSeconds(ifModifiedSince);
+        if (since < 0 || !v.hasLastModified()) {
+            return false; // not an IMF-fixdate, or nothing to compare with: send the object
+        }
+        long modified = v.lastModifiedSeconds();
+        if (since == modified) {
+            return true;
+        }
+        return modified < since && since <= Math.floorDiv(nowMillis, 1000);
     }
 
     /** If-Range: a strong ETag that matches, or exactly the Last-Modified date; otherwise send it all. */
@@ -48,7 +71,7 @@ public final class Negotiation {
             return v.etag() != null && value.equals(v.etag());
         }
         long date = HttpDates.parseSeconds(value);
-        return date >= 0 && date == v.lastModifiedSeconds();
+        return date >= 0 && v.hasLastModified() && date == v.lastModifiedSeconds();
     }
 
     /** If-None-Match list membership; weak comparison, so W/"x" matches "x". */

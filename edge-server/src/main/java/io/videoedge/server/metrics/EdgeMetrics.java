@@ -56,6 +56,7 @@ public final class EdgeMetrics {
     private final Info selectorCpus;
     private final Info ktls;
     private final Counter configReloads;
+    private final Counter ticketKeyRotations;
     private final Info configInfo;
 
     /** Outcomes of reading a changed config file, the {@code result} label of videoedge_config_reloads_total. */
@@ -111,6 +112,12 @@ public final class EdgeMetrics {
         for (Reload r : Reload.values()) {
             configReloads.labelValues(r.label); // exposed at 0 from the start
         }
+        ticketKeyRotations = Counter.builder().name("videoedge_tls_ticket_key_rotations_total")
+                .help("Session ticket key rotations in the ticketDir (ticketKeys.rotation), by result: rotated (a new key encrypts, "
+                        + "the previous one still decrypts), failed (the directory could not be written; retried)")
+                .labelNames("result").register(registry);
+        ticketKeyRotations.labelValues("rotated");
+        ticketKeyRotations.labelValues("failed");
         configInfo = Info.builder().name("videoedge_config_info")
                 .help("The config in effect: SHA-256 of the config file text it was read from")
                 .labelNames("checksum").register(registry);
@@ -170,6 +177,10 @@ public final class EdgeMetrics {
 
     public void configReload(Reload result) {
         configReloads.labelValues(result.label).inc();
+    }
+
+    public void ticketKeyRotation(boolean rotated) {
+        ticketKeyRotations.labelValues(rotated ? "rotated" : "failed").inc();
     }
 
     public void configInEffect(String sha256) {

@@ -13,11 +13,12 @@ import io.videoedge.server.resources.BufferPool;
 import one.nio.net.ConnectionString;
 import one.nio.net.Socket;
 import one.nio.net.SocketClosedException;
+import one.nio.net.SslContext;
 import one.nio.pool.PoolException;
 import one.nio.pool.SocketPool;
 
 /**
- * HTTP/1.1 to the origin over one-nio's SocketPool (pooled keep-alive native sockets, bounded by
+ * HTTP/1.1 to the origin, plain or over TLS ({@link OriginTls}: chain and host name verified), over one-nio's SocketPool (pooled keep-alive native sockets, bounded by
  * origin.maxConnections, connect and read timeouts). One-nio's HttpClient reads whole bodies into
  * heap byte arrays; this client streams: the response head is copied to the heap for parsing, the
  * body is read with readRaw into a pooled direct buffer and handed on from there.
@@ -25,18 +26,41 @@ import one.nio.pool.SocketPool;
  */
 public final class OriginClient {
     private final SocketPool pool;
+    private final SslContext tls; // null for http://
     private final String hostHeader;
     private final String basePath;
     private final BufferPool buffers;
     private final long bufferWait;
 
-    public OriginClient(OriginConfig config, BufferPool buffers) {
+    public OriginClient(OriginConfig config, BufferPool buffers) throws IOException {
         URI uri = URI.create(config.url);
-        int port = uri.getPort() > 0 ? uri.getPort() : 80;
+        boolean https = "https".equals(uri.getScheme());
+        int port = uri.getPort() > 0 ? uri.getPort() : https ? 443 : 80;
         // the pool waits up to connectTimeout for a free connection when all maxConnections are busy
-        this.pool = new SocketPool(new ConnectionString("http://" + uri.getHost() + ":" + port
+        ConnectionString conn = new ConnectionString("http://" + uri.getHost() + ":" + port
                 + "?clientMaxPoolSize=" + config.maxConnections + "&connectTimeout=" + config.connectTimeout
-                + "&readTimeout=" + config.readTimeout + "&timeout=" + config.connectTimeout));
+                + "&readTimeout=" + config.readTimeout + "&timeout=" + config.connectTimeout);
+        if (https) {
+            this.tls = OriginTls.context(config.caFile);
+            String host = uri.getHost();
+            this.pool = new SocketPool(conn) {
+                @Override
+                public Socket createObject() throws PoolException {
+                    Socket socket = super.createObject(); // connected, handshake done, chain verified
+                    try {
+                        OriginTls.verifyHost(socket, host);
+                    } catch (IOException e) {
+                        socket.close();
+                        throw new PoolException(name() + " createObject failed: " + e, e);
+                    }
+                    return socket;
+                }
+            };
+            this.pool.setSslContext(tls);
+        } else {
+            this.tls = null;
+            this.pool = new SocketPool(conn);
+        }
         this.hostHeader = uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
         String p = uri.getRawPath() == null ? "" : uri.getRawPath();
         this.basePath = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
@@ -216,5 +240,6 @@ public final class OriginClient {
 
     public void close() {
         pool.close();
+        if (tls != null) tls.close();
     }
 }

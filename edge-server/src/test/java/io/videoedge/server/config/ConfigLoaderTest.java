@@ -86,6 +86,24 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aTicketDirOneNioCannotReadIsRefused(@TempDir Path dir) throws Exception {
+        Path tickets = Files.createDirectories(dir.resolve("tickets"));
+        Files.write(tickets.resolve("short.key"), new byte[47]);
+        Files.writeString(dir.resolve("c.crt"), "x");
+        Path file = dir.resolve("edge.yaml");
+        Files.writeString(file, MINIMAL.replace("/srv", dir.toString()).replace("- port: 8080", """
+                - port: 8080
+                  ssl:
+                    protocols: TLSv1.3
+                    certFile: %1$s/c.crt
+                    privateKeyFile: %1$s/c.crt
+                    ticketDir: %1$s/tickets""".formatted(dir)));
+        assertThatThrownBy(() -> ConfigLoader.load(file))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("acceptors[0].ssl.ticketDir: " + tickets.resolve("short.key") + " has 47 bytes, a key has 48");
+    }
+
+    @Test
     void missingFileIsReportedWithItsName(@TempDir Path dir) {
         Path file = dir.resolve("nope.yaml");
         assertThatThrownBy(() -> ConfigLoader.load(file))
@@ -172,10 +190,14 @@ class ConfigLoaderTest {
                         "bad.yaml: acceptors[0].ssl.cacheMode: must be none, internal or external"),
                 Arguments.of("no content and no origin", "acceptors:\n- port: 8080\n",
                         "bad.yaml: content.root: required unless an origin is configured"),
-                Arguments.of("https origin", MINIMAL + "origin:\n  url: https://o.example\ncache:\n  disk:\n    path: /c\n",
-                        "bad.yaml: origin.url: must be an http:// URL"),
+                Arguments.of("ftp origin", MINIMAL + "origin:\n  url: ftp://o.example\ncache:\n  disk:\n    path: /c\n",
+                        "bad.yaml: origin.url: must be an http:// or https:// URL"),
+                Arguments.of("CA file for a plain origin", MINIMAL + "origin:\n  url: http://o.example\n  caFile: /ca.pem\ncache:\n  disk:\n    path: /c\n",
+                        "bad.yaml: origin.caFile: only for an https:// origin"),
                 Arguments.of("header limit too big", MINIMAL + "limits:\n  maxHeaderSize: 1m\n",
                         "bad.yaml: limits.maxHeaderSize: must be between 256 and 32k"),
+                Arguments.of("negative ticket key rotation", MINIMAL + "ticketKeys:\n  rotation: -1\n",
+                        "bad.yaml: ticketKeys.rotation: must be 0 (never) or at least 1s"),
                 Arguments.of("empty file", "# nothing\n\n",
                         "bad.yaml: the file has no settings"),
                 Arguments.of("stray list item", "- port: 1\n" + MINIMAL,

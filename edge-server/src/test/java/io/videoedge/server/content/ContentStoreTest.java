@@ -85,4 +85,20 @@ class ContentStoreTest {
         assertThat(store.open("")).isNull();
         assertThat(store.open("missing")).isNull();
     }
+
+    @Test
+    void whatTheFileSystemCannotLookUpIsAbsent(@TempDir Path root) throws Exception {
+        Files.writeString(root.resolve("a.m3u8"), "one");
+        ContentStore store = new ContentStore(root, 60_000);
+        assertThat(store.open("a".repeat(255))).as("the longest name: looked up, absent").isNull();
+        assertThat(store.open("a".repeat(256))).as("ENAMETOOLONG").isNull();
+        assertThat(store.open("d".repeat(300) + "/x.m4s")).isNull();
+        assertThat(store.open("\u00e9".repeat(128))).as("128 chars, 256 bytes").isNull();
+        assertThat(store.open("\ud83c\udfac".repeat(64))).as("64 code points, 256 bytes").isNull();
+        assertThat(store.open("a.m3u8/x.m4s")).as("ENOTDIR").isNull();
+        assertThat(ContentStore.namesFit("x/" + "\u00e9".repeat(127) + "/y")).isTrue();
+        assertThat(ContentStore.namesFit("x/" + "\u00e9".repeat(128) + "/y")).isFalse();
+        assertThat(ContentStore.namesFit("\ud83c\udfac".repeat(63) + "abc")).isTrue();
+        assertThat(ContentStore.namesFit("\ud83c\udfac".repeat(63) + "abcd")).isFalse();
+    }
 }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.videoedge.server.testing.Tools;
 
 class CpuListTest {
     @Test
@@ -39,8 +42,32 @@ class CpuListTest {
         assertThat(CpuList.allowed(status)).containsExactly(8, 9, 10, 11, 12, 13, 14, 15);
     }
 
+    /** This JVM's CPUs as another reader of the kernel sees them: taskset -p (sched_getaffinity(2)). */
     @Test
-    void thisProcessHasAtLeastOneCpu() throws Exception {
-        assertThat(CpuList.allowedForThisProcess()).isNotEmpty();
+    void thisProcessReadsTheCpusTasksetReports() throws Exception {
+        Tools.Result r = Tools.run(List.of("taskset", "-pc", Long.toString(ProcessHandle.current().pid())));
+        assertThat(r.exitCode()).as(r.all()).isZero();
+        String list = r.stdout().substring(r.stdout().lastIndexOf(':') + 1).trim(); // "pid 42's current affinity list: 0,1"
+        assertThat(CpuList.allowedForThisProcess()).containsExactly(CpuList.parse(list));
+    }
+
+    /**
+     * A JVM confined to one CPU by {@code taskset -c} reports exactly that CPU: the highest this JVM may
+     * use, so on a machine with 2 CPUs or more it is not what "CPUs 0..n-1" or availableProcessors() give.
+     */
+    @Test
+    void aProcessConfinedByTasksetReportsExactlyItsCpu() throws Exception {
+        int[] mine = CpuList.allowedForThisProcess();
+        String cpu = Integer.toString(mine[mine.length - 1]);
+        Tools.Result r = Tools.run(List.of("taskset", "-c", cpu,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CpuListTest.class.getName()));
+        assertThat(r.exitCode()).as(r.all()).isZero();
+        assertThat(r.stdout().trim()).isEqualTo(cpu);
+    }
+
+    /** Run by {@link #aProcessConfinedByTasksetReportsExactlyItsCpu} in the confined JVM. */
+    public static void main(String[] args) throws Exception {
+        System.out.println(CpuList.format(CpuList.allowedForThisProcess()));
     }
 }

@@ -70,6 +70,14 @@ public final class EdgeFixture implements AutoCloseable {
         return f;
     }
 
+    /** A server in this JVM whose default config text is changed by {@code edit} before it is written. */
+    public static EdgeFixture startEdited(UnaryOperator<String> edit) throws Exception {
+        EdgeFixture f = new EdgeFixture("", false);
+        f.edit = edit;
+        f.startService();
+        return f;
+    }
+
     /**
      * A server in this JVM that watches its config file like the container does ({@code --config} on a
      * ConfigMap volume, re-read every {@code reloadInterval}): the file is laid out as the kubelet lays
@@ -136,17 +144,26 @@ public final class EdgeFixture implements AutoCloseable {
 
     /** @param programArgs EdgeServerMain options after {@code --config FILE} */
     public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, java.util.List<String> programArgs, String... jvmArgs) throws Exception {
+        return startProcess(java.util.List.of(), extraYaml, benchSizes, programArgs, jvmArgs);
+    }
+
+    /**
+     * @param launcher a command that runs the JVM, e.g. {@code taskset -c 1} (it must exec the command,
+     *                 so the process is the server)
+     */
+    public static EdgeFixture startProcess(java.util.List<String> launcher, String extraYaml, boolean benchSizes,
+                                           java.util.List<String> programArgs, String... jvmArgs) throws Exception {
         EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
-        f.startProcess(programArgs, jvmArgs);
+        f.startProcess(launcher, programArgs, jvmArgs);
         return f;
     }
 
-    private void startProcess(java.util.List<String> programArgs, String... jvmArgs) throws Exception {
+    private void startProcess(java.util.List<String> launcher, java.util.List<String> programArgs, String... jvmArgs) throws Exception {
         String classpath = System.getProperty("videoedge.runtime.classpath");
         if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
         for (int attempt = 1; ; attempt++) {
             Path config = writeConfigOnFreePorts();
-            java.util.List<String> cmd = new java.util.ArrayList<>();
+            java.util.List<String> cmd = new java.util.ArrayList<>(launcher);
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
             cmd.addAll(java.util.List.of(jvmArgs));
