@@ -1,5 +1,6 @@
 package io.videoedge.server.tls;
 
+import io.videoedge.server.config.TicketKeyFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -33,7 +34,7 @@ import java.util.List;
  * one key so tickets work at all.
  */
 public final class TicketKeys {
-    public static final int KEY_LENGTH = 48;
+    public static final int KEY_LENGTH = TicketKeyFiles.KEY_LENGTH;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private TicketKeys() {
@@ -53,28 +54,9 @@ public final class TicketKeys {
         return true;
     }
 
-    /**
-     * What one-nio would refuse or misread in {@code dir}: anything but regular files of exactly 48
-     * bytes (one-nio concatenates all files and rejects the whole set unless its length is a multiple
-     * of 48, and fails on a subdirectory). An empty file passes: it adds nothing to the set, and it is
-     * what a key being written looks like for a moment (a config reload may validate meanwhile). Empty
-     * when the directory is absent.
-     */
+    /** What one-nio would refuse or misread in {@code dir} ({@link TicketKeyFiles#problems}). */
     public static List<String> problems(Path dir) throws IOException {
-        List<String> problems = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return problems;
-        }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                if (!Files.isRegularFile(p)) {
-                    problems.add(p + " is not a regular file (every entry must be a 48-byte key)");
-                } else if (Files.size(p) != KEY_LENGTH && Files.size(p) != 0) {
-                    problems.add(p + " has " + Files.size(p) + " bytes, a key has " + KEY_LENGTH);
-                }
-            }
-        }
-        return problems;
+        return TicketKeyFiles.problems(dir);
     }
 
     /** The keys in {@code dir}, newest first (one-nio's order). */

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import io.videoedge.server.tls.TicketKeys;
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
 
@@ -115,7 +114,7 @@ final class ConfigValidator {
             Path d = Path.of(s.ticketDir);
             check(!Files.exists(d) || Files.isDirectory(d), path + ".ticketDir", d + " is not a directory");
             try {
-                for (String p : TicketKeys.problems(d)) problem(path + ".ticketDir", p);
+                for (String p : TicketKeyFiles.problems(d)) problem(path + ".ticketDir", p);
             } catch (java.io.IOException e) {
                 problem(path + ".ticketDir", "cannot read " + d + ": " + e.getMessage());
             }

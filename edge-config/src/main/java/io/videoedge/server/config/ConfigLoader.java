@@ -58,6 +58,15 @@ public final class ConfigLoader {
     }
 
     /**
+     * What the server's loader would refuse in this config value, file system aside (the same checks
+     * {@link #parse} runs after parsing): the operator runs it on the config it renders, before it rolls
+     * anything out. Empty when the server would take it.
+     */
+    public static List<String> problems(EdgeServerConfig config, String source) {
+        return ConfigValidator.validate(config, source);
+    }
+
+    /**
      * Parses and validates shape and ranges, without looking at the files the config names.
      * Relative paths in the config are relative to the working directory.
      */
