@@ -101,7 +101,7 @@ HELM_PLUGINS ?= $(BIN_DIR)/helm-plugins
 export HELM_PLUGINS
 
 .PHONY: tools
-tools: ## kind, helm and the helm unittest plugin into ./bin, built from the Go module proxy when missing
+tools: ## kind, helm, the helm unittest plugin and promtool into ./bin, built from the Go module proxy when missing
 	@hack/tools.sh
 
 .PHONY: docker-up

@@ -3,10 +3,11 @@
 #   kind                      sigs.k8s.io/kind            $KIND_VERSION
 #   helm                      helm.sh/helm/v4 (or v3)     $HELM_VERSION
 #   helm unittest (plugin)    helm-unittest               $HELM_UNITTEST_VERSION, in $HELM_PLUGINS_DIR/unittest
+#   promtool                  github.com/prometheus/prometheus  $PROMETHEUS_VERSION (hack/prometheus-stack.sh's)
 # `helm unittest` needs HELM_PLUGINS=$HELM_PLUGINS_DIR (the Makefile exports it). A tool that already
 # reports the pinned version is kept, so a second run takes well under a second.
 # kubectl comes from hack/k8s-binaries.sh (the same Kubernetes version as the clusters).
-#   TOOLS="kind helm helm-unittest"   which ones (hack/kind-up.sh asks for kind only)
+#   TOOLS="kind helm helm-unittest promtool"   which ones (hack/kind-up.sh asks for kind only)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +17,8 @@ KIND_VERSION=${KIND_VERSION:-v0.33.0}
 HELM_VERSION=${HELM_VERSION:-v4.3.1}
 HELM_UNITTEST_VERSION=${HELM_UNITTEST_VERSION:-v1.1.2}
 HELM_PLUGINS_DIR=${HELM_PLUGINS_DIR:-$BIN_DIR/helm-plugins}
-TOOLS=" ${TOOLS:-kind helm helm-unittest} "
+PROMETHEUS_VERSION=${PROMETHEUS_VERSION:-v3.5.0}   # keep equal to hack/prometheus-stack.sh's
+TOOLS=" ${TOOLS:-kind helm helm-unittest promtool} "
 want() { [[ $TOOLS == *" $1 "* ]]; }
 need_cmd go jq
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -trimpath"
@@ -72,6 +74,54 @@ else
   step helm-unittest-build build_unittest
 fi
 
+# scratch_build DIR MODULE@VERSION: an empty module in DIR (recreated) that requires MODULE@VERSION
+# with the replace directives of its go.mod that point to other modules. `go install pkg@version`
+# refuses modules with replace directives, and it also asks the proxy for the module's version list
+# (deprecation notices), which some proxies refuse for modules they serve by version.
+scratch_build() {
+  local d=$1 src
+  rm -rf "$d"; mkdir -p "$d"; cd "$d"
+  src=$(mod_dir "$2")
+  [ -n "$src" ] || { echo "cannot fetch $2 from the Go module proxy"; return 1; }
+  { echo "module local/build"; grep -E '^go ' "$src/go.mod"
+    grep -E '^replace [^(]' "$src/go.mod" | grep -v '=> \.' || true
+    sed -n '/^replace (/,/^)/p' "$src/go.mod" | grep -Ev '^(replace \(|\))$' | grep -v '=> \.' | sed 's/^/replace /' || true
+  } >go.mod
+  go get "$2"
+}
+
+# ---- promtool (`promtool test rules`: the chart's alerts, charts/videoedge/tests/alerts). Prometheus
+# 3.Y.Z is the Go module version v0.3YY.Z. Built as hack/prometheus-stack.sh builds Prometheus: the same
+# main package with only the kubernetes, file, http and dns service discovery mechanisms registered
+# (upstream registers ~25 clouds' SDKs), so `promtool check config` knows those four; rule tests and
+# checks are upstream's.
+build_promtool() {
+  local d="$VIDEOEDGE_CACHE/build/promtool" pkg=github.com/prometheus/prometheus/cmd/promtool pmaj pmin ppat mv dir f
+  IFS=. read -r pmaj pmin ppat <<<"${PROMETHEUS_VERSION#v}"
+  mv=$(printf 'v0.%d%02d.%d' "$pmaj" "$pmin" "$ppat")
+  scratch_build "$d" "github.com/prometheus/prometheus@$mv"
+  go get "$pkg@$mv"
+  dir=$(go list -f '{{.Dir}}' "$pkg")
+  mkdir -p cmd plugins
+  for f in $(go list -f '{{join .GoFiles " "}}' "$pkg"); do
+    sed 's|"github.com/prometheus/prometheus/plugins"|"local/build/plugins"|' "$dir/$f" >"cmd/$f"
+  done
+  grep -q '"local/build/plugins"' cmd/*.go || { echo "promtool does not import the plugins package any more"; return 1; }
+  printf 'package plugins\n\nimport (\n' >plugins/plugins.go
+  for p in kubernetes file http dns; do printf '\t_ "github.com/prometheus/prometheus/discovery/%s"\n' $p >>plugins/plugins.go; done
+  printf ')\n' >>plugins/plugins.go
+  go mod tidy
+  go build -o "$BIN_DIR/promtool" -ldflags "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION#v} -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.Revision=unknown" ./cmd
+  cd /; rm -rf "$d"
+}
+if ! want promtool; then :
+elif [ "$("$BIN_DIR/promtool" --version 2>/dev/null | awk 'NR == 1 {print $3}')" = "${PROMETHEUS_VERSION#v}" ]; then
+  log "promtool $PROMETHEUS_VERSION present"
+else
+  log "building promtool $PROMETHEUS_VERSION (cold Go cache: about 3 min on 2 cores)"
+  step promtool-build build_promtool
+fi
+
 # ---- check what we have
 if want kind; then
   [ "$("$BIN_DIR/kind" version | awk '{print $2}')" = "$KIND_VERSION" ] || die "kind does not report $KIND_VERSION"
@@ -82,8 +132,12 @@ fi
 if want helm-unittest; then
   "$BIN_DIR/helm" unittest --help >/dev/null 2>&1 || die "'helm unittest' does not run (HELM_PLUGINS=$HELM_PLUGINS_DIR)"
 fi
+if want promtool; then
+  [ "$("$BIN_DIR/promtool" --version | awk 'NR == 1 {print $3}')" = "${PROMETHEUS_VERSION#v}" ] || die "promtool does not report $PROMETHEUS_VERSION"
+fi
 have=()
 want kind && have+=("kind $KIND_VERSION")
 want helm && have+=("helm $HELM_VERSION")
 want helm-unittest && have+=("helm unittest $HELM_UNITTEST_VERSION (HELM_PLUGINS=$HELM_PLUGINS_DIR)")
+want promtool && have+=("promtool $PROMETHEUS_VERSION")
 log "in $BIN_DIR: $(IFS=,; echo "${have[*]}" | sed 's/,/, /g')"
