@@ -191,7 +191,9 @@ class NodeTuningAgentIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
         .anyMatch(e -> e.getInvolvedObject().getName().equals(n.name()) && e.getReason().equals("Applied")));
     assertThat(scrape(n.metrics())).contains("videoedge_agent_settings{state=\"Applied\"}")
-        .contains("videoedge_agent_last_apply_timestamp_seconds");
+        .contains("videoedge_agent_last_apply_timestamp_seconds")
+        // what the chart's VideoEdgeNodeTuningDegraded alert reads: bbr is unsupported here
+        .contains("videoedge_agent_condition{type=\"Applied\"} 1.0", "videoedge_agent_condition{type=\"Degraded\"} 1.0");
     admin.resources(NodeTuning.class).withName(other).delete();
   }
 
