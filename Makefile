@@ -21,7 +21,7 @@ export KUBE_VERSION ETCD_VERSION
 KUBE_API_TEST_DIR ?= $(BIN_DIR)/kubeapitest
 
 MVN_RUN = $(MVN) $(MVN_FLAGS) -Dkube.version=$(KUBE_VERSION) -Dkube.api.test.dir=$(KUBE_API_TEST_DIR) \
-  -Dvideoedge.helm=$(BIN_DIR)/helm -Dvideoedge.helm.plugins=$(HELM_PLUGINS) \
+  -Dvideoedge.helm=$(BIN_DIR)/helm -Dvideoedge.helm.plugins=$(HELM_PLUGINS) -Dvideoedge.promtool=$(BIN_DIR)/promtool \
   -Dvideoedge.prometheus.crds.dir=$(VIDEOEDGE_CACHE)/prometheus-operator/crds
 
 .PHONY: help

@@ -3,6 +3,11 @@ package io.videoedge.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -25,6 +30,9 @@ import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,7 +45,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Helm chart and the plain manifests on a real kube-apiserver with our CRDs and the Prometheus
- * Operator's CRDs: lint, helm-unittest, the values schema, server-side dry runs, a real
+ * Operator's CRDs: lint, helm-unittest, promtool unit tests of every alert, the values schema, server-side dry runs, a real
  * install/upgrade/uninstall, the admission policy that confines each agent to its own node, and
  * `kubectl apply -f crds/ -f deploy/videoedge.yaml`. There is no kubelet: nothing here runs a pod
  * (the kind e2e does).
@@ -47,6 +55,10 @@ class ChartIT {
   private static final Path ROOT = Path.of(System.getProperty("videoedge.root", ".."));
   private static final Path CHART = ROOT.resolve("charts/videoedge");
   private static final String HELM = System.getProperty("videoedge.helm", ROOT.resolve("bin/helm").toString());
+  private static final String PROMTOOL = System.getProperty("videoedge.promtool", ROOT.resolve("bin/promtool").toString());
+  /** promtool unit tests of the alerts; their rule_files name the rules rendered here. */
+  private static final Path ALERT_TESTS = CHART.resolve("tests/alerts");
+  private static final String RENDERED_RULES = "videoedge-rules.yaml";
   private static final String RELEASE = "chart-it";
   private static final String NAMESPACE = "chart-it";
 
@@ -90,6 +102,60 @@ class ChartIT {
   void chartUnitTestsPass() {
     Result r = helm("unittest", CHART.toString());
     assertThat(r.stdout()).contains("Charts:      1 passed").doesNotContain("FAIL");
+  }
+
+  /**
+   * Every alert of the PrometheusRule, proven with Prometheus' own rule engine: the chart's rules rendered
+   * (monitoring enabled) into a rule file next to the test files of tests/alerts, then `promtool check rules`
+   * and `promtool test rules`; promtool's output is the failure message. Each alert must have a test in
+   * which it fires and one in which it does not.
+   */
+  @Test
+  @Order(2)
+  void alertsPassPromtoolUnitTests() throws IOException {
+    if (!Files.isExecutable(Path.of(PROMTOOL))) {
+      throw new IllegalStateException("promtool not found at " + PROMTOOL + ": run `make tools` (`make test` does)");
+    }
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    JsonNode rule = yaml.readTree(helm("template", "alerts", CHART.toString(), "--set", "monitoring.enabled=true",
+        "--show-only", "templates/prometheusrule.yaml").stdout());
+    ObjectNode ruleFile = yaml.createObjectNode();
+    ruleFile.set("groups", rule.at("/spec/groups"));
+    Path dir = Files.createTempDirectory("alerts");
+    Path rules = dir.resolve(RENDERED_RULES);
+    yaml.writeValue(rules.toFile(), ruleFile);
+    List<String> testFiles = new ArrayList<>();
+    try (Stream<Path> files = Files.list(ALERT_TESTS)) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        Files.copy(f, dir.resolve(f.getFileName()));
+        testFiles.add(dir.resolve(f.getFileName()).toString());
+      }
+    }
+    assertThat(testFiles).as("promtool test files in " + ALERT_TESTS).isNotEmpty();
+
+    Result check = run(PROMTOOL, "check", "rules", rules.toString());
+    assertThat(check.exitCode()).as("promtool check rules:\n" + check.stdout() + check.stderr()).isZero();
+    List<String> cmd = new ArrayList<>(List.of(PROMTOOL, "test", "rules"));
+    cmd.addAll(testFiles);
+    Result test = run(cmd.toArray(String[]::new));
+    assertThat(test.exitCode()).as("promtool test rules (rules: " + rules + "):\n" + test.stdout() + test.stderr()).isZero();
+
+    Set<String> alerts = new TreeSet<>();
+    rule.at("/spec/groups").forEach(g -> g.path("rules").forEach(r -> {
+      if (r.hasNonNull("alert")) {
+        alerts.add(r.get("alert").asText());
+      }
+    }));
+    Set<String> fires = new TreeSet<>();
+    Set<String> staysQuiet = new TreeSet<>();
+    for (String f : testFiles) {
+      yaml.readTree(Path.of(f).toFile()).path("tests").forEach(t -> t.path("alert_rule_test").forEach(a -> {
+        (a.path("exp_alerts").isEmpty() ? staysQuiet : fires).add(a.path("alertname").asText());
+      }));
+    }
+    assertThat(alerts).as("alerts of templates/prometheusrule.yaml").hasSizeGreaterThanOrEqualTo(9);
+    assertThat(fires).as("alerts with a test in which they fire (tests/alerts)").containsAll(alerts);
+    assertThat(staysQuiet).as("alerts with a test in which they do not fire (tests/alerts)").containsAll(alerts);
   }
 
   @ParameterizedTest(name = "{0} is refused: {1}")
