@@ -4,10 +4,12 @@
 #   helm                      helm.sh/helm/v4 (or v3)     $HELM_VERSION
 #   helm unittest (plugin)    helm-unittest               $HELM_UNITTEST_VERSION, in $HELM_PLUGINS_DIR/unittest
 #   promtool                  github.com/prometheus/prometheus  $PROMETHEUS_VERSION (hack/prometheus-stack.sh's)
+#   helm-docs                 github.com/norwoodj/helm-docs     $HELM_DOCS_VERSION (the chart's README)
+#   helm-values-schema-json   github.com/losisin/helm-values-schema-json  $HELM_SCHEMA_VERSION (values.schema.json)
 # `helm unittest` needs HELM_PLUGINS=$HELM_PLUGINS_DIR (the Makefile exports it). A tool that already
 # reports the pinned version is kept, so a second run takes well under a second.
 # kubectl comes from hack/k8s-binaries.sh (the same Kubernetes version as the clusters).
-#   TOOLS="kind helm helm-unittest promtool"   which ones (hack/kind-up.sh asks for kind only)
+#   TOOLS="kind helm helm-unittest promtool helm-docs helm-schema"   which ones (hack/kind-up.sh asks for kind only)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +20,9 @@ HELM_VERSION=${HELM_VERSION:-v4.3.1}
 HELM_UNITTEST_VERSION=${HELM_UNITTEST_VERSION:-v1.1.2}
 HELM_PLUGINS_DIR=${HELM_PLUGINS_DIR:-$BIN_DIR/helm-plugins}
 PROMETHEUS_VERSION=${PROMETHEUS_VERSION:-v3.5.0}   # keep equal to hack/prometheus-stack.sh's
-TOOLS=" ${TOOLS:-kind helm helm-unittest promtool} "
+HELM_DOCS_VERSION=${HELM_DOCS_VERSION:-v1.14.2}
+HELM_SCHEMA_VERSION=${HELM_SCHEMA_VERSION:-v1.9.2}
+TOOLS=" ${TOOLS:-kind helm helm-unittest promtool helm-docs helm-schema} "
 want() { [[ $TOOLS == *" $1 "* ]]; }
 need_cmd go jq
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -trimpath"
@@ -122,6 +126,31 @@ else
   step promtool-build build_promtool
 fi
 
+# ---- helm-docs and helm-values-schema-json: the chart's README.md and values.schema.json from
+# values.yaml (`make chart-docs`). Neither prints its version, so each gets a stamp file next to it.
+build_go_tool() { # NAME MODULE@VERSION PACKAGE
+  local d="$VIDEOEDGE_CACHE/build/$1"
+  scratch_build "$d" "$2"
+  go get "$3@${2#*@}"
+  go build -o "$BIN_DIR/$1" -ldflags "-s -w" "$3"
+  echo "${2#*@}" >"$BIN_DIR/.$1.version"
+  cd /; rm -rf "$d"
+}
+go_tool() { # NAME MODULE VERSION PACKAGE
+  if [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$3" ]; then
+    log "$1 $3 present"
+  else
+    step "$1-build" build_go_tool "$1" "$2@$3" "$4"
+  fi
+}
+if want helm-docs; then
+  go_tool helm-docs github.com/norwoodj/helm-docs "$HELM_DOCS_VERSION" github.com/norwoodj/helm-docs/cmd/helm-docs
+fi
+if want helm-schema; then
+  go_tool helm-values-schema-json github.com/losisin/helm-values-schema-json "$HELM_SCHEMA_VERSION" \
+    github.com/losisin/helm-values-schema-json
+fi
+
 # ---- check what we have
 if want kind; then
   [ "$("$BIN_DIR/kind" version | awk '{print $2}')" = "$KIND_VERSION" ] || die "kind does not report $KIND_VERSION"
@@ -135,9 +164,17 @@ fi
 if want promtool; then
   [ "$("$BIN_DIR/promtool" --version | awk 'NR == 1 {print $3}')" = "${PROMETHEUS_VERSION#v}" ] || die "promtool does not report $PROMETHEUS_VERSION"
 fi
+if want helm-docs; then
+  "$BIN_DIR/helm-docs" --help >/dev/null 2>&1 || die "helm-docs does not run"
+fi
+if want helm-schema; then
+  "$BIN_DIR/helm-values-schema-json" -help >/dev/null 2>&1 || die "helm-values-schema-json does not run"
+fi
 have=()
 want kind && have+=("kind $KIND_VERSION")
 want helm && have+=("helm $HELM_VERSION")
 want helm-unittest && have+=("helm unittest $HELM_UNITTEST_VERSION (HELM_PLUGINS=$HELM_PLUGINS_DIR)")
 want promtool && have+=("promtool $PROMETHEUS_VERSION")
+want helm-docs && have+=("helm-docs $HELM_DOCS_VERSION")
+want helm-schema && have+=("helm-values-schema-json $HELM_SCHEMA_VERSION")
 log "in $BIN_DIR: $(IFS=,; echo "${have[*]}" | sed 's/,/, /g')"

@@ -170,11 +170,39 @@ class ChartIT {
       "nodeAgent.journalDir=relative/path   | at '/nodeAgent/journalDir'",
       "monitoring.enabled=yes-please        | at '/monitoring/enabled'",
       "example.name=Not_A_Name              | at '/example/name'",
+      "admissionPolicy.enabled=maybe        | at '/admissionPolicy/enabled'",
+      "nodeAgent.maxUnavailable=0           | at '/nodeAgent/maxUnavailable'",
+      "operator.resources.request.cpu=1     | at '/operator/resources': additional properties 'request' not allowed",
+      "monitoring.labels.team=1             | at '/monitoring/labels/team'",
   })
   void badValuesAreRefusedByTheSchemaNamingTheKey(String value, String message) {
     Result r = run(HELM, "template", "t", CHART.toString(), "--set", value);
     assertThat(r.exitCode()).as(value).isNotZero();
     assertThat(r.stderr()).contains(message);
+  }
+
+  /**
+   * values.schema.json is generated from values.yaml (`make chart-docs`), where each object with keys of its own
+   * must say additionalProperties: false: an object section added without it would take any key silently.
+   * Maps (nodeSelector, labels, resources.requests) and pass-through objects (affinity, example.spec) list no
+   * properties and are exempt.
+   */
+  @Test
+  @Order(3)
+  void theGeneratedSchemaRefusesUnknownKeysInEverySection() throws IOException {
+    JsonNode schema = new ObjectMapper().readTree(CHART.resolve("values.schema.json").toFile());
+    List<String> open = new ArrayList<>();
+    closedObjects(schema, "", open);
+    assertThat(open).as("objects of values.schema.json with properties that accept unknown keys "
+        + "(mark them '# @schema additionalProperties: false' in values.yaml, then `make chart-docs`)").isEmpty();
+  }
+
+  private static void closedObjects(JsonNode schema, String path, List<String> open) {
+    JsonNode properties = schema.path("properties");
+    if (!properties.isEmpty() && schema.path("additionalProperties").asBoolean(true)) {
+      open.add(path.isEmpty() ? "(root)" : path);
+    }
+    properties.properties().forEach(e -> closedObjects(e.getValue(), path + "/" + e.getKey(), open));
   }
 
   @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")
