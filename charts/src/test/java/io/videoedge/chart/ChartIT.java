@@ -205,6 +205,41 @@ class ChartIT {
     properties.properties().forEach(e -> closedObjects(e.getValue(), path + "/" + e.getKey(), open));
   }
 
+  /**
+   * The chart reads the CRDs of the repository's crds/ through the symlink files/crds (Helm cannot read outside
+   * the chart). `helm package` stores the files themselves: the packaged chart renders both CRDs exactly as the
+   * chart directory does, one per file of crds/.
+   */
+  @Test
+  @Order(3)
+  void thePackagedChartCarriesTheCrdsItLinksTo() throws IOException {
+    assertThat(CHART.resolve("files/crds")).isSymbolicLink();
+    Path out = Files.createTempDirectory("chart-package");
+    helm("package", CHART.toString(), "--destination", out.toString());
+    Path tgz;
+    try (Stream<Path> files = Files.list(out)) {
+      tgz = files.filter(f -> f.toString().endsWith(".tgz")).findFirst().orElseThrow();
+    }
+    String packaged = helm("template", "pkg", tgz.toString(), "--show-only", "templates/crds.yaml").stdout();
+    assertThat(packaged).as("CRDs of the packaged chart")
+        .isEqualTo(helm("template", "pkg", CHART.toString(), "--show-only", "templates/crds.yaml").stdout());
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    Set<String> names = new TreeSet<>();
+    for (String doc : packaged.split("(?m)^---$")) {
+      JsonNode crd = yaml.readTree(doc);
+      if (crd != null && crd.path("kind").asText().equals("CustomResourceDefinition")) {
+        names.add(crd.at("/metadata/name").asText());
+      }
+    }
+    Set<String> committed = new TreeSet<>();
+    try (Stream<Path> files = Files.list(ROOT.resolve("crds"))) {
+      for (Path f : files.toList()) {
+        committed.add(yaml.readTree(f.toFile()).at("/metadata/name").asText());
+      }
+    }
+    assertThat(names).as("CRDs of the packaged chart vs crds/").isEqualTo(committed).hasSize(2);
+  }
+
   @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")
   @Order(4)
   @ValueSource(strings = {"defaults", "monitoring"})
