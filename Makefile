@@ -21,7 +21,7 @@ export KUBE_VERSION ETCD_VERSION
 KUBE_API_TEST_DIR ?= $(BIN_DIR)/kubeapitest
 
 MVN_RUN = $(MVN) $(MVN_FLAGS) -Dkube.version=$(KUBE_VERSION) -Dkube.api.test.dir=$(KUBE_API_TEST_DIR) \
-  -Dvideoedge.helm=$(BIN_DIR)/helm -Dvideoedge.helm.plugins=$(HELM_PLUGINS) \
+  -Dvideoedge.helm=$(BIN_DIR)/helm -Dvideoedge.helm.plugins=$(HELM_PLUGINS) -Dvideoedge.promtool=$(BIN_DIR)/promtool \
   -Dvideoedge.prometheus.crds.dir=$(VIDEOEDGE_CACHE)/prometheus-operator/crds
 
 .PHONY: help
@@ -56,6 +56,10 @@ images: build ## Container images of operator, node agent and edge server (FROM 
 manifests: tools ## Render the chart into deploy/videoedge.yaml (kubectl apply -f crds/ -f deploy/videoedge.yaml)
 	@hack/manifests.sh
 
+.PHONY: chart-docs
+chart-docs: tools ## Generate the chart's values.schema.json and README.md from its values.yaml (helm-values-schema-json, helm-docs)
+	@hack/chart-docs.sh
+
 ##@ Test
 .PHONY: test
 test: java deps k8s-binaries tools prometheus-crds crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers, the chart)
@@ -65,13 +69,13 @@ test: java deps k8s-binaries tools prometheus-crds crds ## Unit tests and real-c
 test-unit: java ## Unit tests only (*Test)
 	$(MVN_RUN) test
 
-GENERATED := crds charts/videoedge/files/crds deploy
+GENERATED := crds charts/videoedge/files/crds deploy charts/videoedge/values.schema.json charts/videoedge/README.md
 
 .PHONY: verify
-verify: crds manifests ## Regenerate generated files and fail if the committed ones are stale
+verify: crds manifests chart-docs ## Regenerate generated files and fail if the committed ones are stale
 	@if ! git diff --quiet -- $(GENERATED) || [ -n "$$(git ls-files --others --exclude-standard -- $(GENERATED))" ]; then \
 	  git --no-pager diff --stat -- $(GENERATED); git ls-files --others --exclude-standard -- $(GENERATED); \
-	  echo "generated files are stale: run 'make crds' (and 'make manifests') and commit the result" >&2; exit 1; fi
+	  echo "generated files are stale: run 'make crds', 'make manifests' and 'make chart-docs' and commit the result" >&2; exit 1; fi
 	@echo "generated files are up to date"
 
 BENCH_DURATION ?= 8
@@ -101,7 +105,7 @@ HELM_PLUGINS ?= $(BIN_DIR)/helm-plugins
 export HELM_PLUGINS
 
 .PHONY: tools
-tools: ## kind, helm and the helm unittest plugin into ./bin, built from the Go module proxy when missing
+tools: ## kind, helm, the helm unittest plugin, promtool, helm-docs and helm-values-schema-json into ./bin, built from the Go module proxy when missing
 	@hack/tools.sh
 
 .PHONY: docker-up

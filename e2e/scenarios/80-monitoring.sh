@@ -60,6 +60,10 @@ n=$(one 'videoedge_agent_settings'); (( n > 0 )) || fail "no videoedge_agent_set
 pass "agent series videoedge_agent_settings: $n (by state: $(promq videoedge_agent_settings | jq -r '[.data.result[] | "\(.metric.state)=\(.value[1])"] | join(" ")'))"
 n=$(one 'up{job=~".*operator.*"} == 1'); (( n > 0 )) || fail "operator target not up in a query"
 pass "operator scraped: up{job=~\".*operator.*\"} == 1 ($n)"
+# the operator's VideoEdge series keep the VideoEdge's namespace (ServiceMonitor honorLabels), which the
+# alerts name; without it Prometheus would rename it exported_namespace and put the operator's there
+ve_series() { (( $(one "videoedge_nodes{namespace=\"$VE_NS\",videoedge=\"$VE_NAME\",state=\"selected\"}") > 0 )); }
+wait_until "operator series videoedge_nodes{namespace=\"$VE_NS\",videoedge=\"$VE_NAME\"}" "$E2E_TIMEOUT" ve_series
 # the chart's PrometheusRule is loaded
 groups=$(prom_api rules | jq -r '[.data.groups[].name] | join(" ")')
 [ -n "$groups" ] || fail "no rule groups loaded (the chart's PrometheusRule)"

@@ -3,6 +3,11 @@ package io.videoedge.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -25,6 +30,9 @@ import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,7 +45,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Helm chart and the plain manifests on a real kube-apiserver with our CRDs and the Prometheus
- * Operator's CRDs: lint, helm-unittest, the values schema, server-side dry runs, a real
+ * Operator's CRDs: lint, helm-unittest, promtool unit tests of every alert, the values schema, server-side dry runs, a real
  * install/upgrade/uninstall, the admission policy that confines each agent to its own node, and
  * `kubectl apply -f crds/ -f deploy/videoedge.yaml`. There is no kubelet: nothing here runs a pod
  * (the kind e2e does).
@@ -47,6 +55,10 @@ class ChartIT {
   private static final Path ROOT = Path.of(System.getProperty("videoedge.root", ".."));
   private static final Path CHART = ROOT.resolve("charts/videoedge");
   private static final String HELM = System.getProperty("videoedge.helm", ROOT.resolve("bin/helm").toString());
+  private static final String PROMTOOL = System.getProperty("videoedge.promtool", ROOT.resolve("bin/promtool").toString());
+  /** promtool unit tests of the alerts; their rule_files name the rules rendered here. */
+  private static final Path ALERT_TESTS = CHART.resolve("tests/alerts");
+  private static final String RENDERED_RULES = "videoedge-rules.yaml";
   private static final String RELEASE = "chart-it";
   private static final String NAMESPACE = "chart-it";
 
@@ -92,6 +104,60 @@ class ChartIT {
     assertThat(r.stdout()).contains("Charts:      1 passed").doesNotContain("FAIL");
   }
 
+  /**
+   * Every alert of the PrometheusRule, proven with Prometheus' own rule engine: the chart's rules rendered
+   * (monitoring enabled) into a rule file next to the test files of tests/alerts, then `promtool check rules`
+   * and `promtool test rules`; promtool's output is the failure message. Each alert must have a test in
+   * which it fires and one in which it does not.
+   */
+  @Test
+  @Order(2)
+  void alertsPassPromtoolUnitTests() throws IOException {
+    if (!Files.isExecutable(Path.of(PROMTOOL))) {
+      throw new IllegalStateException("promtool not found at " + PROMTOOL + ": run `make tools` (`make test` does)");
+    }
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    JsonNode rule = yaml.readTree(helm("template", "alerts", CHART.toString(), "--set", "monitoring.enabled=true",
+        "--show-only", "templates/prometheusrule.yaml").stdout());
+    ObjectNode ruleFile = yaml.createObjectNode();
+    ruleFile.set("groups", rule.at("/spec/groups"));
+    Path dir = Files.createTempDirectory("alerts");
+    Path rules = dir.resolve(RENDERED_RULES);
+    yaml.writeValue(rules.toFile(), ruleFile);
+    List<String> testFiles = new ArrayList<>();
+    try (Stream<Path> files = Files.list(ALERT_TESTS)) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        Files.copy(f, dir.resolve(f.getFileName()));
+        testFiles.add(dir.resolve(f.getFileName()).toString());
+      }
+    }
+    assertThat(testFiles).as("promtool test files in " + ALERT_TESTS).isNotEmpty();
+
+    Result check = run(PROMTOOL, "check", "rules", rules.toString());
+    assertThat(check.exitCode()).as("promtool check rules:\n" + check.stdout() + check.stderr()).isZero();
+    List<String> cmd = new ArrayList<>(List.of(PROMTOOL, "test", "rules"));
+    cmd.addAll(testFiles);
+    Result test = run(cmd.toArray(String[]::new));
+    assertThat(test.exitCode()).as("promtool test rules (rules: " + rules + "):\n" + test.stdout() + test.stderr()).isZero();
+
+    Set<String> alerts = new TreeSet<>();
+    rule.at("/spec/groups").forEach(g -> g.path("rules").forEach(r -> {
+      if (r.hasNonNull("alert")) {
+        alerts.add(r.get("alert").asText());
+      }
+    }));
+    Set<String> fires = new TreeSet<>();
+    Set<String> staysQuiet = new TreeSet<>();
+    for (String f : testFiles) {
+      yaml.readTree(Path.of(f).toFile()).path("tests").forEach(t -> t.path("alert_rule_test").forEach(a -> {
+        (a.path("exp_alerts").isEmpty() ? staysQuiet : fires).add(a.path("alertname").asText());
+      }));
+    }
+    assertThat(alerts).as("alerts of templates/prometheusrule.yaml").hasSizeGreaterThanOrEqualTo(9);
+    assertThat(fires).as("alerts with a test in which they fire (tests/alerts)").containsAll(alerts);
+    assertThat(staysQuiet).as("alerts with a test in which they do not fire (tests/alerts)").containsAll(alerts);
+  }
+
   @ParameterizedTest(name = "{0} is refused: {1}")
   @Order(3)
   @CsvSource(delimiter = '|', value = {
@@ -104,11 +170,74 @@ class ChartIT {
       "nodeAgent.journalDir=relative/path   | at '/nodeAgent/journalDir'",
       "monitoring.enabled=yes-please        | at '/monitoring/enabled'",
       "example.name=Not_A_Name              | at '/example/name'",
+      "admissionPolicy.enabled=maybe        | at '/admissionPolicy/enabled'",
+      "nodeAgent.maxUnavailable=0           | at '/nodeAgent/maxUnavailable'",
+      "operator.resources.request.cpu=1     | at '/operator/resources': additional properties 'request' not allowed",
+      "monitoring.labels.team=1             | at '/monitoring/labels/team'",
   })
   void badValuesAreRefusedByTheSchemaNamingTheKey(String value, String message) {
     Result r = run(HELM, "template", "t", CHART.toString(), "--set", value);
     assertThat(r.exitCode()).as(value).isNotZero();
     assertThat(r.stderr()).contains(message);
+  }
+
+  /**
+   * values.schema.json is generated from values.yaml (`make chart-docs`), where each object with keys of its own
+   * must say additionalProperties: false: an object section added without it would take any key silently.
+   * Maps (nodeSelector, labels, resources.requests) and pass-through objects (affinity, example.spec) list no
+   * properties and are exempt.
+   */
+  @Test
+  @Order(3)
+  void theGeneratedSchemaRefusesUnknownKeysInEverySection() throws IOException {
+    JsonNode schema = new ObjectMapper().readTree(CHART.resolve("values.schema.json").toFile());
+    List<String> open = new ArrayList<>();
+    closedObjects(schema, "", open);
+    assertThat(open).as("objects of values.schema.json with properties that accept unknown keys "
+        + "(mark them '# @schema additionalProperties: false' in values.yaml, then `make chart-docs`)").isEmpty();
+  }
+
+  private static void closedObjects(JsonNode schema, String path, List<String> open) {
+    JsonNode properties = schema.path("properties");
+    if (!properties.isEmpty() && schema.path("additionalProperties").asBoolean(true)) {
+      open.add(path.isEmpty() ? "(root)" : path);
+    }
+    properties.properties().forEach(e -> closedObjects(e.getValue(), path + "/" + e.getKey(), open));
+  }
+
+  /**
+   * The chart reads the CRDs of the repository's crds/ through the symlink files/crds (Helm cannot read outside
+   * the chart). `helm package` stores the files themselves: the packaged chart renders both CRDs exactly as the
+   * chart directory does, one per file of crds/.
+   */
+  @Test
+  @Order(3)
+  void thePackagedChartCarriesTheCrdsItLinksTo() throws IOException {
+    assertThat(CHART.resolve("files/crds")).isSymbolicLink();
+    Path out = Files.createTempDirectory("chart-package");
+    helm("package", CHART.toString(), "--destination", out.toString());
+    Path tgz;
+    try (Stream<Path> files = Files.list(out)) {
+      tgz = files.filter(f -> f.toString().endsWith(".tgz")).findFirst().orElseThrow();
+    }
+    String packaged = helm("template", "pkg", tgz.toString(), "--show-only", "templates/crds.yaml").stdout();
+    assertThat(packaged).as("CRDs of the packaged chart")
+        .isEqualTo(helm("template", "pkg", CHART.toString(), "--show-only", "templates/crds.yaml").stdout());
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    Set<String> names = new TreeSet<>();
+    for (String doc : packaged.split("(?m)^---$")) {
+      JsonNode crd = yaml.readTree(doc);
+      if (crd != null && crd.path("kind").asText().equals("CustomResourceDefinition")) {
+        names.add(crd.at("/metadata/name").asText());
+      }
+    }
+    Set<String> committed = new TreeSet<>();
+    try (Stream<Path> files = Files.list(ROOT.resolve("crds"))) {
+      for (Path f : files.toList()) {
+        committed.add(yaml.readTree(f.toFile()).at("/metadata/name").asText());
+      }
+    }
+    assertThat(names).as("CRDs of the packaged chart vs crds/").isEqualTo(committed).hasSize(2);
   }
 
   @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")

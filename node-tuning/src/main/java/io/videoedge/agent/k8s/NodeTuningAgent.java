@@ -143,6 +143,7 @@ public final class NodeTuningAgent implements AutoCloseable {
     metrics.recordPass(r, clock.instant());
     long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
     NodeTuningStatus status = StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant());
+    metrics.recordConditions(status.conditions());
     recordEvents(nt, r);
     writeStatus(nt, status);
     boolean waiting = r.outcome() != PassResult.Outcome.APPLIED && r.outcome() != PassResult.Outcome.PLANNED
@@ -184,8 +185,10 @@ public final class NodeTuningAgent implements AutoCloseable {
     RevertResult r = engine.revert();
     if (!r.complete()) {
       events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());
-      writeStatus(nt, StatusBuilder.restoring(r, nt.getStatus(),
-          Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant()));
+      NodeTuningStatus restoring = StatusBuilder.restoring(r, nt.getStatus(),
+          Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant());
+      metrics.recordConditions(restoring.conditions());
+      writeStatus(nt, restoring);
       retryLater();
       return;
     }

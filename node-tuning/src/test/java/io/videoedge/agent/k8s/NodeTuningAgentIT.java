@@ -30,6 +30,7 @@ import io.videoedge.testing.RealApiServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +38,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -98,7 +103,7 @@ class NodeTuningAgentIT {
 
   @AfterEach
   void stopAgents() {
-    agents.forEach(NodeTuningAgent::close); // stopping changes nothing on the (fake) node
+    agents.forEach(NodeTuningAgent::close); // that this changes nothing on the node: stoppingChangesNothingOnTheNode
   }
 
   /** One node: its fake tree, fake ethtool and an agent watching it. */
@@ -191,7 +196,9 @@ class NodeTuningAgentIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
         .anyMatch(e -> e.getInvolvedObject().getName().equals(n.name()) && e.getReason().equals("Applied")));
     assertThat(scrape(n.metrics())).contains("videoedge_agent_settings{state=\"Applied\"}")
-        .contains("videoedge_agent_last_apply_timestamp_seconds");
+        .contains("videoedge_agent_last_apply_timestamp_seconds")
+        // what the chart's VideoEdgeNodeTuningDegraded alert reads: bbr is unsupported here
+        .contains("videoedge_agent_condition{type=\"Applied\"} 1.0", "videoedge_agent_condition{type=\"Degraded\"} 1.0");
     admin.resources(NodeTuning.class).withName(other).delete();
   }
 
@@ -270,6 +277,60 @@ class NodeTuningAgentIT {
     assertThat(nt.getStatus().lastDrift().settings()).containsExactly("sysctl/vm.swappiness: found 60, want 0");
     assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
     assertThat(scrape(n.metrics())).contains("videoedge_agent_drift_detections_total 1.0");
+  }
+
+  /**
+   * Stopping the agent (pod deleted, node drained, DaemonSet rolled) leaves the node as it is: no value
+   * restored, no journal entry dropped, no command run, the finalizer kept, so the originals are restored only
+   * when the NodeTuning is deleted, by the agent that runs then. The drift check runs every second here: an agent
+   * still at work after close() would show within the wait.
+   */
+  @Test
+  void stoppingChangesNothingOnTheNode() throws IOException, InterruptedException {
+    Node n = startAgent(nodeName(), Duration.ofSeconds(1));
+    create(n.name(), seed());
+    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0"); // tuned: a restore would show
+    Path journal = tmp.resolve(n.name() + "-journal.json");
+    Map<String, String> tree = files(n.fs().root());
+    String journalBefore = Files.readString(journal);
+    assertThat(journalBefore).contains("sysctl/vm.swappiness");
+    List<String> commands = List.copyOf(n.cmds().log());
+    NodeTuning before = get(n.name());
+
+    n.agent().close();
+    Thread.sleep(3000); // three drift intervals
+
+    assertThat(changes(tree, files(n.fs().root()))).as("files of the node's /proc and /sys changed after the agent stopped")
+        .isEmpty();
+    assertThat(journal).content().as("the journal of originals").isEqualTo(journalBefore);
+    assertThat(n.cmds().log()).as("ethtool and modprobe commands").isEqualTo(commands);
+    NodeTuning after = get(n.name());
+    assertThat(after.getMetadata().getFinalizers()).containsExactly(VideoEdgeApi.AGENT_FINALIZER);
+    assertThat(after.getStatus()).isEqualTo(before.getStatus());
+  }
+
+  /** "path: before -> after" for each file that differs (null: absent). */
+  private static List<String> changes(Map<String, String> before, Map<String, String> after) {
+    SortedSet<String> paths = new TreeSet<>(before.keySet());
+    paths.addAll(after.keySet());
+    return paths.stream().filter(p -> !Objects.equals(before.get(p), after.get(p)))
+        .map(p -> p + ": " + strip(before.get(p)) + " -> " + strip(after.get(p))).toList();
+  }
+
+  private static String strip(String s) {
+    return s == null ? null : s.strip();
+  }
+
+  /** Path (relative to the fake root) to content of every regular file; links are not followed. */
+  private static Map<String, String> files(Path root) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).toList()) {
+        out.put(root.relativize(p).toString(), Files.readString(p));
+      }
+    }
+    return out;
   }
 
   @Test
