@@ -53,58 +53,17 @@ fi
 gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
 
 # ---- edge server ----
-cat > "$dir/edge-server.yaml" <<YAML
-selectors: 0
-affinity: true
-pinAcceptors: true
-multiAcceptor: true
-keepAlive: 120s
-acceptors:
-- address: 127.0.0.1
-  port: $edge_http
-  recvBuf: 64k
-  sendBuf: 4m
-  notsentLowat: 512k
-  reusePort: true
-  backlog: 4096
-- address: 127.0.0.1
-  port: $edge_https
-  recvBuf: 64k
-  sendBuf: 4m
-  notsentLowat: 512k
-  reusePort: true
-  backlog: 4096
-  ssl:
-    protocols: TLSv1.2 TLSv1.3
-    ciphersuites: $cipher_suite
-    ciphers: ECDHE-ECDSA-AES128-GCM-SHA256
-    certFile: $dir/tls.crt
-    privateKeyFile: $dir/tls.key
-    ticketDir: $dir/tickets
-    kernelTlsEnabled: true
-    cacheMode: none
-admin:
-  address: 127.0.0.1
-  port: $edge_admin
-content:
-  root: $dir/content
-limits:
-  maxConnections: 100000
-origin:
-  url: http://127.0.0.1:$origin_port
-  maxConnections: 64
-cache:
-  memory: 256m
-  memoryMaxObject: 4m
-  disk:
-    path: $dir/edge-cache
-    size: 1g
-bufferPool:
-  size: 64m
-  chunkSize: 128k
-drainTimeout: 1s
-${BENCH_EDGE_EXTRA:-}
-YAML
+# the golden rendering (what the operator renders for examples/videoedge.yaml) made local, with an origin
+{
+  "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.config.ConfigOverrides "$module/../testdata/edge-server/edge-server.yaml" \
+    'acceptors[].address=127.0.0.1' "acceptors[0].port=$edge_http" "acceptors[1].port=$edge_https" 'acceptors[].backlog=4096' \
+    "acceptors[1].ssl.ciphersuites=$cipher_suite" acceptors[1].ssl.ciphers=ECDHE-ECDSA-AES128-GCM-SHA256 \
+    "acceptors[1].ssl.certFile=$dir/tls.crt" "acceptors[1].ssl.privateKeyFile=$dir/tls.key" "acceptors[1].ssl.ticketDir=$dir/tickets" \
+    admin.address=127.0.0.1 "admin.port=$edge_admin" "content.root=$dir/content" \
+    "origin.url=http://127.0.0.1:$origin_port" origin.maxConnections=64 \
+    cache.memory=256m "cache.disk.path=$dir/edge-cache" cache.disk.size=1g bufferPool.size=64m drainTimeout=1s
+  printf '%s\n' "${BENCH_EDGE_EXTRA:-}"
+} >"$dir/edge-server.yaml"
 # shellcheck disable=SC2046
 rm -rf "$dir/edge-cache" "$dir/nginx/cache"
 EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-server.yaml" \

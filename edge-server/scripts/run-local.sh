@@ -19,48 +19,12 @@ if [ ! -f "$run_dir/tls/tls.crt" ]; then
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost \
     -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$run_dir/tls/tls.key" -out "$run_dir/tls/tls.crt" 2>/dev/null
 fi
-cat > "$run_dir/edge-server.yaml" <<YAML
-# make run: localhost rendering of testdata/edge-server/edge-server.yaml
-selectors: 0
-affinity: true
-pinAcceptors: true
-multiAcceptor: true
-keepAlive: 120s
-acceptors:
-- address: 127.0.0.1
-  port: $http_port
-  recvBuf: 64k
-  sendBuf: 4m
-  notsentLowat: 512k
-  reusePort: true
-  backlog: 1024
-- address: 127.0.0.1
-  port: $https_port
-  recvBuf: 64k
-  sendBuf: 4m
-  notsentLowat: 512k
-  reusePort: true
-  backlog: 1024
-  ssl:
-    protocols: TLSv1.2 TLSv1.3
-    certFile: $run_dir/tls/tls.crt
-    privateKeyFile: $run_dir/tls/tls.key
-    ticketDir: $run_dir/tickets
-    kernelTlsEnabled: true
-    maxEarlyDataSize: 4096
-    antiReplayEnabled: false
-    cacheMode: none
-admin:
-  address: 127.0.0.1
-  port: $admin_port
-content:
-  root: $run_dir/content
-limits:
-  maxHeaderSize: 8k
-  maxConnections: 100000
-  idleTimeout: 60s
-drainTimeout: 5s
-YAML
+# the golden rendering (what the operator renders for examples/videoedge.yaml) made local
+"$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.config.ConfigOverrides "$module/../testdata/edge-server/edge-server.yaml" \
+  'acceptors[].address=127.0.0.1' "acceptors[0].port=$http_port" "acceptors[1].port=$https_port" \
+  "acceptors[1].ssl.certFile=$run_dir/tls/tls.crt" "acceptors[1].ssl.privateKeyFile=$run_dir/tls/tls.key" \
+  "acceptors[1].ssl.ticketDir=$run_dir/tickets" admin.address=127.0.0.1 "admin.port=$admin_port" \
+  "content.root=$run_dir/content" "cache.disk.path=$run_dir/cache" drainTimeout=5s >"$run_dir/edge-server.yaml"
 
 cat <<TXT
 

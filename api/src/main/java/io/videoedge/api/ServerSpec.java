@@ -13,6 +13,22 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.http) || !has(self.https) || !has(self.http.port) || !has(self.https.port) "
     + "|| self.http.port != self.https.port", fieldPath = ".https.port",
     message = "http.port and https.port must differ: both acceptors bind on the node's host network")
+@ValidationRule(value = "!has(self.memory) || quantity(self.memory).compareTo(quantity('320Mi')) >= 0", fieldPath = ".memory",
+    message = "memory must be at least 320Mi: the edge server's heap (64Mi at least), 192Mi for the JVM's native memory "
+        + "and 32Mi of I/O buffers")
+@ValidationRule(value = "!has(self.memory) || quantity(self.memory).isLessThan(quantity('1Ei'))", fieldPath = ".memory",
+    message = "memory must be less than 1Ei")
+@ValidationRule(value = "!has(self.cache) || !has(self.cache.memory) || quantity(self.cache.memory).isLessThan(quantity('1Ei'))",
+    fieldPath = ".cache.memory", message = "cache.memory must be less than 1Ei")
+@ValidationRule(value = "!has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.size) "
+    + "|| quantity(self.cache.disk.size).isLessThan(quantity('1Ei'))", fieldPath = ".cache.disk.size",
+    message = "cache.disk.size must be less than 1Ei")
+@ValidationRule(value = "!has(self.cache) || !has(self.cache.memory) || !has(self.memory) "
+    + "|| quantity(self.cache.memory).isLessThan(quantity(self.memory))", fieldPath = ".cache.memory",
+    message = "cache.memory must be less than server.memory: the memory cache lives inside the pod's memory, off the heap")
+@ValidationRule(value = Patterns.CACHE_FITS_BESIDE_JVM, fieldPath = ".cache.memory",
+    message = "cache.memory must fit in server.memory beside the JVM: a heap of a quarter of server.memory (at most 4Gi), "
+        + "192Mi of native memory and 32Mi of I/O buffers; server.memory 2Gi holds a cache of up to 1312Mi")
 @ValidationRule(value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.][.](/|$)')", fieldPath = ".contentPath",
     message = "contentPath must not contain '..' segments")
 @ValidationRule(value = "!has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.path) "
@@ -92,6 +108,11 @@ public record ServerSpec(
   }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @ValidationRule(value = "(has(self.enabled) && !self.enabled) || has(self.port)", fieldPath = ".port",
+      message = "an enabled acceptor needs a port")
+  @ValidationRule(value = "(has(self.enabled) && !self.enabled) || !has(self.port) || self.port != " + Patterns.EDGE_ADMIN_PORT,
+      fieldPath = ".port", message = "port " + Patterns.EDGE_ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
+          + "choose another")
   public record Port(
       @JsonPropertyDescription("TCP port on the node's host network.")
       @Min(1) @Max(65535)
@@ -103,6 +124,12 @@ public record ServerSpec(
   }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @ValidationRule(value = Patterns.RECV_BUF_FITS, fieldPath = ".recvBuf",
+      message = "recvBuf must be at most 2147483647 bytes (2047m): the edge server holds socket sizes as an int")
+  @ValidationRule(value = Patterns.SEND_BUF_FITS, fieldPath = ".sendBuf",
+      message = "sendBuf must be at most 2147483647 bytes (2047m): the edge server holds socket sizes as an int")
+  @ValidationRule(value = Patterns.NOTSENT_LOWAT_FITS, fieldPath = ".notsentLowat",
+      message = "notsentLowat must be at most 2147483647 bytes (2047m): the edge server holds socket sizes as an int")
   public record Socket(
       @JsonPropertyDescription("SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Live: new connections get it without a restart.")
       @Default("64k")
@@ -162,8 +189,13 @@ public record ServerSpec(
   }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @ValidationRule(value = "!has(self.url) || self.url.matches('^https?://[^/?#]+(/.*)?$')", fieldPath = ".url",
-      message = "origin.url must be an absolute http:// or https:// URL, e.g. http://origin.example:8080")
+  @ValidationRule(value = "!has(self.url) || self.url.matches(\"" + Patterns.ORIGIN_URL + "\")", fieldPath = ".url",
+      message = "origin.url must be http:// or https:// with a host name or IPv4 address, an optional port 1-65535 "
+          + "and an optional path, no user, query or fragment; e.g. http://origin.example:8080/video")
+  @ValidationRule(value = Patterns.CONNECT_TIMEOUT_FITS, fieldPath = ".connectTimeout",
+      message = "connectTimeout must be at most 2147483647ms (about 24 days)")
+  @ValidationRule(value = Patterns.READ_TIMEOUT_FITS, fieldPath = ".readTimeout",
+      message = "readTimeout must be at most 2147483647ms (about 24 days)")
   public record Origin(
       @JsonPropertyDescription("Origin base URL; an object /a/b.mp4 is fetched from URL/a/b.mp4.")
       @Size(min = 1, max = 2048)

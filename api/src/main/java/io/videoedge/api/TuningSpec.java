@@ -27,6 +27,13 @@ import java.util.Map;
         + "e.g. \"15000000 15000000 15000000\"")
 @ValidationRule(value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_ORDER, fieldPath = ".sysctls",
     message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
+@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, self.sysctls[k].matches('^[ -~]{1,256}$'))", fieldPath = ".sysctls",
+    messageExpression = "'sysctl values are one line of printable ASCII characters (1 to 256): not ' + "
+        + "self.sysctls.filter(k, !self.sysctls[k].matches('^[ -~]{1,256}$'))[0]")
+@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, !(k in " + TuningSpec.INTEGER_SYSCTLS + ") "
+    + "|| self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))", fieldPath = ".sysctls",
+    messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in " + TuningSpec.INTEGER_SYSCTLS
+        + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
 @ValidationRule(value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))", fieldPath = ".kernelModules",
     message = "kernel module names are lower-case letters, digits, '_' and '-' (as in lsmod), e.g. tls")
 public record TuningSpec(
@@ -60,6 +67,14 @@ public record TuningSpec(
     @Default("[]")
     @Size(max = 16)
     List<@Size(max = 64) String> kernelModules) {
+
+  /** Sysctls known to take a single integer (the kernel refuses anything else with EINVAL). */
+  static final String INTEGER_SYSCTLS = "['net.ipv4.tcp_notsent_lowat', 'net.core.somaxconn', 'net.core.netdev_max_backlog', "
+      + "'net.core.netdev_budget', 'net.core.rps_sock_flow_entries', 'net.core.rmem_max', 'net.core.wmem_max', "
+      + "'net.core.rmem_default', 'net.core.wmem_default', 'net.core.optmem_max', 'net.ipv4.tcp_max_syn_backlog', "
+      + "'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_tw_reuse', 'net.ipv4.tcp_mtu_probing', "
+      + "'net.ipv4.tcp_fastopen', 'net.ipv4.tcp_max_tw_buckets', 'vm.swappiness', 'vm.min_free_kbytes', "
+      + "'vm.dirty_ratio', 'vm.dirty_background_ratio', 'vm.vfs_cache_pressure', 'vm.overcommit_memory']";
 
   static final String ALLOWED_PREFIX = "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
       + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";

@@ -29,6 +29,9 @@ public final class VideoEdgeApi {
    */
   public static final String LABEL_NODE_AGENT = GROUP + "/node-agent";
 
+  /** The edge server's admin listener (metrics, probes) on the node's host network; no acceptor may take it. */
+  public static final int EDGE_ADMIN_PORT = 9400;
+
   private VideoEdgeApi() {
   }
 }

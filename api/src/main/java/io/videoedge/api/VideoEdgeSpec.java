@@ -15,6 +15,12 @@ import java.util.Map;
     fieldPath = ".tls.mode",
     message = "tls.mode 'ktls-offload' needs a NIC that encrypts TLS records itself: set nic.type to mlx5 "
         + "(ConnectX-6 Dx and later) or auto (the agent checks the NIC and falls back to 'ktls'), or use tls.mode 'ktls'")
+@ValidationRule(
+    value = "(!has(self.server) || !has(self.server.http) || !has(self.server.http.enabled) || self.server.http.enabled) "
+        + "|| (has(self.tls) && has(self.tls.mode) && self.tls.mode != 'none' "
+        + "&& (!has(self.server) || !has(self.server.https) || !has(self.server.https.enabled) || self.server.https.enabled))",
+    fieldPath = ".server.http.enabled",
+    message = "no acceptor would listen: enable server.http, or set tls.mode (and leave server.https enabled) to serve HTTPS")
 public record VideoEdgeSpec(
     @JsonPropertyDescription("Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
         + "Default: videoedge.io/role=edge.")

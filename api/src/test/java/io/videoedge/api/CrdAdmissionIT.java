@@ -160,7 +160,22 @@ class CrdAdmissionIT {
         refused("tcp_wmem decreasing", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_wmem", "4096 65536 1024"),
             "spec.tuning.sysctls", "must be non-decreasing"),
         refused("TLS without a secret", "spec.tls.secretName", REMOVE, "spec.tls.secretName", "tls.secretName is required"),
-        refused("kTLS offload on virtio", "spec.nic.type", "virtio", "spec.tls.mode", "needs a NIC that encrypts TLS records"),
+        refused("kTLS offload on virtio", Map.of("spec.tls.mode", "ktls-offload", "spec.nic.type", "virtio"), "spec.tls.mode",
+            "needs a NIC that encrypts TLS records"),
+        refused("no acceptor (HTTP disabled, TLS off)", Map.of("spec.tls.mode", "none", "spec.server.http.enabled", false),
+            "spec.server.http.enabled", "no acceptor would listen"),
+        refused("an enabled acceptor without a port", "spec.server.http", Map.of("enabled", true), "spec.server.http.port",
+            "an enabled acceptor needs a port"),
+        refused("HTTP on the admin port", "spec.server.http.port", 9400, "spec.server.http.port", "9400 is the edge server's admin port"),
+        refused("HTTPS on the admin port", "spec.server.https.port", 9400, "spec.server.https.port", "9400 is the edge server's admin port"),
+        refused("origin URL with a space", "spec.server.origin", Map.of("url", "http://origin:8080/a b"), "spec.server.origin.url",
+            "origin.url must be http:// or https://"),
+        refused("origin URL with a query the server would drop", "spec.server.origin", Map.of("url", "http://origin/v?k=1"),
+            "spec.server.origin.url", "no user, query or fragment"),
+        refused("origin host with an underscore", "spec.server.origin", Map.of("url", "http://my_origin:8080"),
+            "spec.server.origin.url", "origin.url must be http:// or https://"),
+        refused("origin port out of range", "spec.server.origin", Map.of("url", "http://origin:70000"),
+            "spec.server.origin.url", "origin.url must be http:// or https://"),
         refused("buffer size that is not a one-nio size", "spec.server.socket.sendBuf", "4 megabytes",
             "spec.server.socket.sendBuf", "should match"),
         refused("port out of range", "spec.server.http.port", 70000, "spec.server.http.port", "less than or equal to 65535"),
@@ -170,7 +185,7 @@ class CrdAdmissionIT {
             "0-RTT) is a TLS 1.3 feature"),
         refused("memory that is not a quantity", "spec.server.memory", "lots", "spec.server.memory", "should match"),
         refused("origin that is not an http URL", "spec.server.origin", Map.of("url", "ftp://origin"), "spec.server.origin.url",
-            "absolute http:// or https:// URL"),
+            "origin.url must be http:// or https://"),
         refused("congestion control with shell characters", "spec.tuning.congestionControl", "bbr;reboot",
             "spec.tuning.congestionControl", "should match"),
         refused("kernel module path", "spec.tuning.kernelModules", List.of("../../evil"), "spec.tuning.kernelModules",
@@ -181,6 +196,25 @@ class CrdAdmissionIT {
             "must not contain '..'"),
         refused("maxUnavailable that is not a count or percent", "spec.server.maxUnavailable", "half",
             "spec.server.maxUnavailable", "should match"),
+        refused("a socket size the server cannot hold (an int)", "spec.server.socket.sendBuf", "4g",
+            "spec.server.socket.sendBuf", "at most 2147483647 bytes"),
+        refused("2048m is one byte too many", "spec.server.socket.recvBuf", "2048m", "spec.server.socket.recvBuf",
+            "at most 2147483647 bytes"),
+        refused("a size with 13 digits", "spec.server.socket.notsentLowat", "1234567890123", "spec.server.socket.notsentLowat",
+            "should match"),
+        refused("a timeout the server cannot hold", "spec.server.origin", Map.of("url", "http://o:8080", "readTimeout", "999999999d"),
+            "spec.server.origin.readTimeout", "at most 2147483647ms"),
+        refused("cache.memory not below server.memory", "spec.server.cache.memory", "1Gi", "spec.server.cache.memory",
+            "must be less than server.memory"),
+        refused("a cache that does not fit beside the JVM", Map.of("spec.server.memory", "2Gi", "spec.server.cache.memory", "1313Mi"),
+            "spec.server.cache.memory", "must fit in server.memory beside the JVM"),
+        refused("a server too small for the JVM", "spec.server.memory", "256Mi", "spec.server.memory", "at least 320Mi"),
+        refused("a sysctl value with a newline", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_notsent_lowat", "1\n2"),
+            "spec.tuning.sysctls", "one line of printable ASCII"),
+        refused("a sysctl value with a control character", "spec.tuning.sysctls", Map.of("net.core.somaxconn", "1\u0007"),
+            "spec.tuning.sysctls", "one line of printable ASCII"),
+        refused("an integer sysctl given words", "spec.tuning.sysctls", Map.of("vm.swappiness", "low"),
+            "spec.tuning.sysctls", "takes one integer: vm.swappiness"),
         refused("maxUnavailable zero (a rollout could never start)", "spec.rollout.maxUnavailable", "0",
             "spec.rollout.maxUnavailable", "should match"),
         refused("maxUnavailable 0%", "spec.rollout.maxUnavailable", "0%", "spec.rollout.maxUnavailable", "should match"),
@@ -194,12 +228,14 @@ class CrdAdmissionIT {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidVideoEdges")
+  @SuppressWarnings("unchecked")
   void invalidVideoEdgeIsRefusedNamingTheField(String description, String path, Object value, String field, String message) {
     GenericKubernetesResource ve = example("invalid-" + Math.abs(description.hashCode()));
-    if (path.equals("spec.nic.type") && "virtio".equals(value)) {
-      set(ve, "spec.tls.mode", "ktls-offload");
+    if (path == null) {
+      ((Map<String, Object>) value).forEach((p, v) -> set(ve, p, v));
+    } else {
+      set(ve, path, value);
     }
-    set(ve, path, value);
 
     assertThatThrownBy(() -> client.resource(ve).inNamespace(namespace).create())
         .as(description)
@@ -244,6 +280,11 @@ class CrdAdmissionIT {
 
   private static Arguments refused(String description, String path, Object value, String field, String message) {
     return Arguments.of(description, path, value, field, message);
+  }
+
+  /** A case that sets several paths (in order): fields valid alone, refused together. */
+  private static Arguments refused(String description, Map<String, Object> paths, String field, String message) {
+    return Arguments.of(description, null, new java.util.LinkedHashMap<>(paths), field, message);
   }
 
   private static GenericKubernetesResource example(String name) {

@@ -57,7 +57,7 @@ class EdgeServerMainIT {
             assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha + "\"} 1");
 
             Path next = edge.dir.resolve("edge-server.yaml.tmp");
-            Files.writeString(next, text.replace("keepAlive: 120s", "keepAlive: 60s"));
+            Files.writeString(next, text.replace("keepAlive: 2m", "keepAlive: 1m"));
             Files.move(next, config, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));

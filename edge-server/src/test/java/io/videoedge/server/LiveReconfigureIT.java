@@ -46,7 +46,7 @@ import io.videoedge.server.testing.Tools;
  * behaviour (an old download keeps going and completes intact).
  */
 class LiveReconfigureIT {
-    private static final String HTTP_SOCKET = "  recvBuf: 64k\n  sendBuf: 4m\n  notsentLowat: 512k\n";
+    private static final String HTTP_SOCKET = "  recvBuf: 64k\n  sendBuf: 4m\n  backlog: 1024\n  notsentLowat: 512k\n";
     private static final Duration POLL = Duration.ofMillis(200);
 
     EdgeFixture edge;
@@ -62,7 +62,7 @@ class LiveReconfigureIT {
     }
 
     private static String socket(String recvBuf, String sendBuf, String notsentLowat) {
-        return "  recvBuf: " + recvBuf + "\n  sendBuf: " + sendBuf + "\n  notsentLowat: " + notsentLowat + "\n";
+        return "  recvBuf: " + recvBuf + "\n  sendBuf: " + sendBuf + "\n  backlog: 1024\n  notsentLowat: " + notsentLowat + "\n";
     }
 
     @Test
@@ -205,8 +205,8 @@ class LiveReconfigureIT {
         try (RawHttp old = new RawHttp(edge.httpPort)) {
             assertThat(old.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
 
-            String limits = "limits:\n  maxHeaderSize: 8k\n  maxUriLength: 2k\n  maxConnections: 1000\n  idleTimeout: 60s\n";
-            edge.swapConfig(replaceOnce(replaceOnce(running, "keepAlive: 120s", "keepAlive: 2s"),
+            String limits = "limits:\n  maxUriLength: 2k\n  maxConnections: 1000\n"; // maxHeaderSize 8k, idleTimeout 60s: defaults
+            edge.swapConfig(replaceOnce(replaceOnce(running, "keepAlive: 2m", "keepAlive: 2s"),
                     limits, "limits:\n  maxHeaderSize: 4k\n  maxUriLength: 1k\n  maxConnections: 1000\n  idleTimeout: 1s\n"));
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));

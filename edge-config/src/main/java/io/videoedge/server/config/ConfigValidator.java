@@ -1,6 +1,5 @@
 package io.videoedge.server.config;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -180,22 +179,15 @@ final class ConfigValidator {
         if (o == null) return;
         if (o.url == null) {
             problem("origin.url", "required");
+        } else if (!OriginConfig.URL.matcher(o.url).matches()) {
+            problem("origin.url", "must be http:// or https:// with a host name or IPv4 address, an optional port "
+                    + "1-65535 and an optional path, no user, query or fragment; is " + o.url);
+        } else if (o.url.startsWith("https:")) {
+            Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
+            check(!checkFiles || Files.isReadable(ca), "origin.caFile", "cannot read " + ca
+                    + (o.caFile == null ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)" : ""));
         } else {
-            try {
-                URI u = URI.create(o.url);
-                boolean https = "https".equals(u.getScheme());
-                check("http".equals(u.getScheme()) || https, "origin.url", "must be an http:// or https:// URL, is " + o.url);
-                check(u.getHost() != null, "origin.url", "has no host: " + o.url);
-                if (https) {
-                    Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
-                    check(!checkFiles || Files.isReadable(ca), "origin.caFile", "cannot read " + ca
-                            + (o.caFile == null ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)" : ""));
-                } else {
-                    check(o.caFile == null, "origin.caFile", "only for an https:// origin");
-                }
-            } catch (IllegalArgumentException e) {
-                problem("origin.url", "not a URL: " + o.url);
-            }
+            check(o.caFile == null, "origin.caFile", "only for an https:// origin");
         }
         check(o.connectTimeout > 0, "origin.connectTimeout", "must be positive");
         check(o.readTimeout > 0, "origin.readTimeout", "must be positive");

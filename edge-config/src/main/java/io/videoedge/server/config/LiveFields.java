@@ -99,6 +99,17 @@ public final class LiveFields {
         return true;
     }
 
+    /**
+     * The config's text with the value of every live field masked (a non-zero one: a change to or from 0
+     * needs a restart), so two configs have the same view exactly when going from one to the other needs
+     * no restart (a live field appearing or going away, e.g. from its default to a value, counts as a
+     * restart: never wrongly live). The operator puts its checksum into the pod template.
+     */
+    public static String restartView(EdgeServerConfig config) {
+        return ConfigWriter.write(config, (field, value) ->
+                LIVE.containsKey(field) && !(value instanceof Number n && n.longValue() == 0) ? "(live)" : value);
+    }
+
     /** Why a change needs a restart, for the log. */
     public static String whyRestart(Change c) {
         String field = c.field();

@@ -1,5 +1,7 @@
 package io.videoedge.server.config;
 
+import java.util.regex.Pattern;
+
 import one.nio.config.Config;
 import one.nio.config.Converter;
 
@@ -13,6 +15,16 @@ import one.nio.config.Converter;
 public class OriginConfig {
     /** Debian's bundle of the system's trusted CAs (package ca-certificates): the default {@code caFile}. */
     public static final String SYSTEM_CA_FILE = "/etc/ssl/certs/ca-certificates.crt";
+    /**
+     * The URLs the client fetches from: http(s)://host[:port][/path], the host a DNS name (its last label
+     * starting with a letter) or an IPv4 address, the port 1-65535, the path of URL path characters; no
+     * user, query or fragment (the client would drop them). The VideoEdge CRD admits the same expression.
+     */
+    public static final Pattern URL = Pattern.compile("^https?://"
+            + "(([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?[.])*[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+            + "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])([.](25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})"
+            + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+            + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$");
 
     public String url;
     public String caFile;

@@ -1,6 +1,13 @@
 package io.videoedge.server.testing;
 
+import io.videoedge.server.config.ConfigException;
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.config.ConfigOverrides;
+import io.videoedge.server.config.ConfigWriter;
+import io.videoedge.server.config.EdgeServerConfig;
+
 import java.io.IOException;
+import java.util.List;
 import java.net.BindException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -230,45 +237,36 @@ public final class EdgeFixture implements AutoCloseable {
         return configFile;
     }
 
+    /**
+     * The golden rendering (testdata/edge-server/edge-server.yaml, what the operator renders for
+     * examples/videoedge.yaml) made local: loopback addresses, free ports, this fixture's certificate,
+     * ticket and content directories, two selectors, tighter limits; then {@code extraYaml} appended
+     * (a section there replaces the one above, as ConfigParser reads it).
+     */
     public String configText() {
-        return """
-                selectors: 2
-                affinity: true
-                pinAcceptors: true
-                multiAcceptor: true
-                keepAlive: 120s
-                acceptors:
-                - address: 127.0.0.1
-                  port: %d
-                  recvBuf: 64k
-                  sendBuf: 4m
-                  notsentLowat: 512k
-                  reusePort: true
-                  backlog: 1024
-                - address: 127.0.0.1
-                  port: %d
-                  sendBuf: 4m
-                  reusePort: true
-                  ssl:
-                    protocols: TLSv1.2 TLSv1.3
-                    certFile: %s
-                    privateKeyFile: %s
-                    ticketDir: %s
-                    kernelTlsEnabled: true
-                    maxEarlyDataSize: 4096
-                    antiReplayEnabled: false
-                    cacheMode: none
-                admin:
-                  address: 127.0.0.1
-                  port: %d
-                content:
-                  root: %s
-                limits:
-                  maxHeaderSize: 8k
-                  maxUriLength: 2k
-                  maxConnections: 1000
-                  idleTimeout: 60s
-                """.formatted(httpPort, httpsPort, TestCerts.cert(), TestCerts.key(), tickets, adminPort, content) + extraYaml;
+        EdgeServerConfig c;
+        try {
+            c = ConfigLoader.parse(Files.readString(TestData.goldenConfig()), "golden");
+        } catch (IOException | ConfigException e) {
+            throw new IllegalStateException(e);
+        }
+        ConfigOverrides.apply(c, List.of(
+                "selectors=2",
+                "acceptors[].address=127.0.0.1",
+                "acceptors[0].port=" + httpPort,
+                "acceptors[1].port=" + httpsPort,
+                // the TLS acceptor with one-nio's defaults but for the send buffer
+                "acceptors[1].recvBuf=0", "acceptors[1].notsentLowat=0", "acceptors[1].backlog=128",
+                "acceptors[1].ssl.certFile=" + TestCerts.cert(),
+                "acceptors[1].ssl.privateKeyFile=" + TestCerts.key(),
+                "acceptors[1].ssl.ticketDir=" + tickets,
+                "admin.address=127.0.0.1",
+                "admin.port=" + adminPort,
+                "content.root=" + content,
+                "limits.maxUriLength=2k",
+                "limits.maxConnections=1000",
+                "cache.disk.path="));
+        return ConfigWriter.write(c, "EdgeFixture: the golden config made local") + extraYaml;
     }
 
     static int freePort() throws IOException {

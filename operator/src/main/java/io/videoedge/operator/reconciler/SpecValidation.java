@@ -19,7 +19,8 @@ import java.util.Optional;
 /**
  * What the CRD's schema and CEL rules cannot check, because it depends on other objects or on
  * arithmetic over quantities: the TLS Secret, the nodes' allocatable resources, the admin port, the
- * memory budget. A spec with any problem is not rolled out at all (no partial rollout); the status
+ * memory budget; and, as a last net, whatever the edge server's own validator would refuse in the
+ * config rendered from the spec (edge-config's ConfigLoader.problems). A spec with any problem is not rolled out at all (no partial rollout); the status
  * says why, with reason InvalidSpec. Pure: the caller looks up the Secret and the nodes.
  */
 public final class SpecValidation {
@@ -39,13 +40,16 @@ public final class SpecValidation {
     List<String> problems = new ArrayList<>();
     boolean http = EdgeServerConfigRenderer.servesHttp(spec);
     boolean https = EdgeServerConfigRenderer.servesHttps(spec);
+    boolean adminPort = http && server.http().port() == EdgeServerLayout.ADMIN_PORT
+        || https && server.https().port() == EdgeServerLayout.ADMIN_PORT;
     if (!http && !https) {
       problems.add("no acceptor: server.http is disabled and HTTPS is off (tls.mode none or server.https disabled)");
-    }
-    if (http && server.http().port() == EdgeServerLayout.ADMIN_PORT
-        || https && server.https().port() == EdgeServerLayout.ADMIN_PORT) {
+    } else if (adminPort) {
       problems.add("port " + EdgeServerLayout.ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
           + "choose another server.http.port or server.https.port");
+    } else {
+      // the rest of what the server itself would refuse, in its own words (said above in the API's for those two)
+      problems.addAll(EdgeServerConfigRenderer.problems(spec));
     }
     if (https) {
       tlsProblem(ve, tlsSecret).ifPresent(problems::add);

@@ -4,49 +4,44 @@ import io.videoedge.api.ServerSpec;
 import io.videoedge.api.TlsMode;
 import io.videoedge.api.TlsSpec;
 import io.videoedge.api.VideoEdgeSpec;
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.config.ConfigWriter;
+import io.videoedge.server.config.EdgeServerConfig;
+import io.videoedge.server.config.LiveFields;
+import io.videoedge.server.config.OriginConfig;
+import java.util.ArrayList;
 import java.util.List;
+import one.nio.config.DefaultConverters;
+import one.nio.net.SslConfig;
+import one.nio.server.AcceptorConfig;
 
 /**
- * VideoEdge spec to the edge server's config file (one-nio ConfigParser format: one-nio's
- * HttpServerConfig fields plus the edge server's own sections). Pure: the same spec gives the same
- * text, byte for byte, so its checksum only changes when the config does. The format is owned by
- * the edge server (edge-server/README.md); testdata/edge-server/edge-server.yaml is the rendering of
- * examples/videoedge.yaml, tested on both sides.
+ * VideoEdge spec to the edge server's config, as a value of the server's own config model
+ * (edge-config's {@link EdgeServerConfig}): checked with the server's own validator before anything
+ * rolls out ({@link #problems}), written with its writer ({@link ConfigWriter}), and split into live and
+ * restart fields by its own {@link LiveFields}. Pure: the same spec gives the same text, byte for byte.
+ * testdata/edge-server/edge-server.yaml is the rendering of examples/videoedge.yaml, tested on both sides.
  */
 public final class EdgeServerConfigRenderer {
   /** Fixed settings of ours, not (yet) in the VideoEdge API: the edge server's recommended values. */
-  static final String KEEP_ALIVE = "120s";
-  static final String MAX_HEADER_SIZE = "8k";
+  static final int KEEP_ALIVE_MILLIS = 120_000;
+  static final int MAX_HEADER_SIZE = 8 * 1024;
   static final int MAX_CONNECTIONS = 100_000;
-  static final String IDLE_TIMEOUT = "60s";
+  static final int IDLE_TIMEOUT_MILLIS = 60_000;
+  /** Direct memory the server's buffer pool needs per origin connection (one chunk each) and for itself. */
+  static final long POOL_CHUNK = 128 * 1024;
+  static final int POOL_SPARE_CHUNKS = 8;
+  static final long POOL_MIN = 32L * 1024 * 1024;
 
   /**
-   * VideoEdge fields the edge server applies at run time (edge-server/README.md, "Live
-   * reconfigure"): a change of only these reaches the running servers through the mounted ConfigMap,
-   * with no restart and no connection dropped (new connections get the new values). A change to or
-   * from 0 (the kernel's default: one-nio does not set it) and every other server field restart the
-   * pods, node by node within rollout.maxUnavailable.
+   * VideoEdge fields that reach the running servers without a restart: those whose config field is in
+   * the server's own live set ({@link LiveFields#LIVE}) and that the API exposes. A change to or from 0
+   * (the kernel's default: one-nio does not set it) restarts, as does every other server field.
    */
   public static final List<String> LIVE_FIELDS =
       List.of("server.socket.recvBuf", "server.socket.sendBuf", "server.socket.notsentLowat");
 
   private EdgeServerConfigRenderer() {
-  }
-
-  /**
-   * SHA-256 of the config with its live fields left out: it changes only when a field that needs a
-   * restart does, and goes into the pod template (a change of it replaces the pods).
-   */
-  public static String restartChecksum(String source, VideoEdgeSpec spec) {
-    ServerSpec.Socket s = spec.server().socket();
-    ServerSpec.Socket withoutLive = new ServerSpec.Socket(live(s.recvBuf()), live(s.sendBuf()), live(s.notsentLowat()),
-        s.reusePort(), s.acceptorThreads(), s.backlog());
-    return Hashes.sha256(render(source, spec.withServer(spec.server().withSocket(withoutLive))));
-  }
-
-  /** A live socket size, for the restart checksum: any value but 0 (one-nio leaves a 0 unset: that needs a restart). */
-  private static String live(String size) {
-    return size == null || size.matches("0+[kKmMgG]?") ? "0" : "(live)";
   }
 
   /** Whether the spec asks for an HTTPS acceptor: TLS on and https enabled. */
@@ -74,93 +69,122 @@ public final class EdgeServerConfigRenderer {
 
   /** The config text; {@code source} (namespace/name) goes into the header comment only. */
   public static String render(String source, VideoEdgeSpec spec) {
+    return ConfigWriter.write(config(spec), "Edge server configuration, one-nio ConfigParser format.",
+        "Rendered by the VideoEdge operator from VideoEdge " + source + ": edit the VideoEdge, not this file.");
+  }
+
+  /**
+   * What the server would refuse in the config of this spec (the server's own checks, file system
+   * aside), each a sentence naming the config field; empty when it would run it.
+   */
+  public static List<String> problems(VideoEdgeSpec spec) {
+    List<String> problems = new ArrayList<>();
+    EdgeServerConfig config;
+    try {
+      config = config(spec);
+    } catch (IllegalArgumentException e) {
+      return List.of(e.getMessage());
+    }
+    for (String p : ConfigLoader.problems(config, "the edge server's config")) {
+      problems.add("the edge server would refuse this spec: " + p);
+    }
+    return problems;
+  }
+
+  /**
+   * SHA-256 of the config with its live fields masked (the server's own {@link LiveFields}): it changes
+   * only when a field that needs a restart does, and goes into the pod template.
+   */
+  public static String restartChecksum(String source, VideoEdgeSpec spec) {
+    return Hashes.sha256(LiveFields.restartView(config(spec)));
+  }
+
+  /** The config value. Sizes and times the server cannot hold (an int of bytes, of milliseconds) are refused. */
+  public static EdgeServerConfig config(VideoEdgeSpec spec) {
     ServerSpec server = spec.server();
-    Text out = new Text();
-    out.line("# Edge server configuration, one-nio ConfigParser format.");
-    out.line("# Rendered by the VideoEdge operator from VideoEdge " + source + ": edit the VideoEdge, not this file.");
-    out.line("selectors: " + server.selectors());
-    out.line("affinity: " + bool(server.affinity()));
-    out.line("pinAcceptors: " + bool(server.pinAcceptors()));
-    out.line("multiAcceptor: " + bool(server.multiAcceptor()));
-    out.line("keepAlive: " + KEEP_ALIVE);
-    out.line("acceptors:");
+    EdgeServerConfig c = new EdgeServerConfig();
+    c.selectors = server.selectors();
+    c.affinity = Boolean.TRUE.equals(server.affinity());
+    c.pinAcceptors = Boolean.TRUE.equals(server.pinAcceptors());
+    c.multiAcceptor = Boolean.TRUE.equals(server.multiAcceptor());
+    c.keepAlive = KEEP_ALIVE_MILLIS;
+    List<AcceptorConfig> acceptors = new ArrayList<>();
     if (servesHttp(spec)) {
-      acceptor(out, server.http().port(), server.socket());
+      acceptors.add(acceptor(server.http().port(), server.socket()));
     }
     if (servesHttps(spec)) {
-      acceptor(out, server.https().port(), server.socket());
-      ssl(out, spec.tls());
+      AcceptorConfig https = acceptor(server.https().port(), server.socket());
+      https.ssl = ssl(spec.tls());
+      acceptors.add(https);
     }
-    out.line("admin:");
-    out.line("  port: " + EdgeServerLayout.ADMIN_PORT);
-    out.line("content:");
-    out.line("  root: " + EdgeServerLayout.CONTENT_DIR);
-    out.line("limits:");
-    out.line("  maxHeaderSize: " + MAX_HEADER_SIZE);
-    out.line("  maxConnections: " + MAX_CONNECTIONS);
-    out.line("  idleTimeout: " + IDLE_TIMEOUT);
-    cache(out, server.cache());
+    c.acceptors = acceptors.toArray(AcceptorConfig[]::new);
+    c.admin.port = EdgeServerLayout.ADMIN_PORT;
+    c.content.root = EdgeServerLayout.CONTENT_DIR;
+    c.limits.maxHeaderSize = MAX_HEADER_SIZE;
+    c.limits.maxConnections = MAX_CONNECTIONS;
+    c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
+    c.cache.memory = Quantities.bytes(server.cache().memory());
+    c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
+    c.cache.disk.size = Quantities.bytes(server.cache().disk().size());
     if (fetchesFromOrigin(server)) {
-      ServerSpec.Origin origin = server.origin();
-      out.line("origin:");
-      out.line("  url: " + origin.url());
-      out.line("  connectTimeout: " + origin.connectTimeout());
-      out.line("  readTimeout: " + origin.readTimeout());
-      out.line("  maxConnections: " + origin.maxConnections());
+      ServerSpec.Origin o = server.origin();
+      c.origin = new OriginConfig();
+      c.origin.url = o.url();
+      c.origin.connectTimeout = time("server.origin.connectTimeout", o.connectTimeout());
+      c.origin.readTimeout = time("server.origin.readTimeout", o.readTimeout());
+      c.origin.maxConnections = o.maxConnections();
+      // one buffer-pool chunk per origin connection, and a few for the server itself
+      c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
     }
-    return out.toString();
+    return c;
   }
 
-  private static void acceptor(Text out, int port, ServerSpec.Socket socket) {
-    out.line("- port: " + port);
-    out.line("  recvBuf: " + socket.recvBuf());
-    out.line("  sendBuf: " + socket.sendBuf());
-    out.line("  notsentLowat: " + socket.notsentLowat());
-    out.line("  reusePort: " + bool(socket.reusePort()));
-    out.line("  threads: " + socket.acceptorThreads());
-    out.line("  backlog: " + socket.backlog());
+  private static AcceptorConfig acceptor(int port, ServerSpec.Socket socket) {
+    AcceptorConfig a = new AcceptorConfig();
+    a.port = port;
+    a.recvBuf = size("server.socket.recvBuf", socket.recvBuf());
+    a.sendBuf = size("server.socket.sendBuf", socket.sendBuf());
+    a.notsentLowat = size("server.socket.notsentLowat", socket.notsentLowat());
+    a.reusePort = Boolean.TRUE.equals(socket.reusePort());
+    a.threads = socket.acceptorThreads();
+    a.backlog = socket.backlog();
+    return a;
   }
 
-  private static void ssl(Text out, TlsSpec tls) {
-    out.line("  ssl:");
-    out.line("    protocols: " + String.join(" ", tls.protocols()));
-    out.line("    certFile: " + EdgeServerLayout.TLS_CERT);
-    out.line("    privateKeyFile: " + EdgeServerLayout.TLS_KEY);
+  private static SslConfig ssl(TlsSpec tls) {
+    SslConfig ssl = new SslConfig();
+    ssl.protocols = String.join(" ", tls.protocols());
+    ssl.certFile = new String[] {EdgeServerLayout.TLS_CERT};
+    ssl.privateKeyFile = new String[] {EdgeServerLayout.TLS_KEY};
     if (Boolean.TRUE.equals(tls.sessionTickets())) {
       // sessionTickets false renders no ticketDir: one-nio then sets no ticket keys of ours
-      out.line("    ticketDir: " + EdgeServerLayout.TICKET_DIR);
+      ssl.ticketDir = EdgeServerLayout.TICKET_DIR;
     }
     // the server falls back to userspace OpenSSL where the kernel cannot (status: KernelTlsUnavailable)
-    out.line("    kernelTlsEnabled: " + tls.mode().usesKernelTls());
+    ssl.kernelTlsEnabled = tls.mode().usesKernelTls();
     boolean earlyData = tls.earlyData() != null && Boolean.TRUE.equals(tls.earlyData().enabled());
-    out.line("    maxEarlyDataSize: " + (earlyData ? tls.earlyData().maxSize() : 0));
-    out.line("    antiReplayEnabled: false");
+    ssl.maxEarlyDataSize = earlyData ? tls.earlyData().maxSize() : 0;
+    ssl.antiReplayEnabled = false;
     // stateless resumption by tickets only: a server-side session cache locks under load (seed 000)
-    out.line("    cacheMode: none");
+    ssl.cacheMode = "none";
+    return ssl;
   }
 
-  private static void cache(Text out, ServerSpec.Cache cache) {
-    out.line("cache:");
-    out.line("  memory: " + Quantities.oneNioSize(cache.memory()));
-    out.line("  disk:");
-    out.line("    path: " + EdgeServerLayout.CACHE_DIR);
-    out.line("    size: " + Quantities.oneNioSize(cache.disk().size()));
-  }
-
-  private static String bool(Boolean b) {
-    return Boolean.toString(Boolean.TRUE.equals(b));
-  }
-
-  private static final class Text {
-    private final StringBuilder sb = new StringBuilder();
-
-    void line(String s) {
-      sb.append(s).append('\n');
+  /** A one-nio size (64k, 4m) in bytes as the server holds it: an int. */
+  static int size(String field, String value) {
+    long bytes = DefaultConverters.longSize(value);
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(field + " " + value + " is more than the server can hold (2g - 1 bytes)");
     }
+    return (int) bytes;
+  }
 
-    @Override
-    public String toString() {
-      return sb.toString();
+  /** A one-nio time (500ms, 10s) in milliseconds as the server holds it: an int. */
+  static int time(String field, String value) {
+    long millis = DefaultConverters.longTime(value);
+    if (millis > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(field + " " + value + " is more than the server can hold (about 24 days)");
     }
+    return (int) millis;
   }
 }

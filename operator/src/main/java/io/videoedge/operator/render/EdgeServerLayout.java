@@ -1,5 +1,7 @@
 package io.videoedge.operator.render;
 
+import io.videoedge.api.VideoEdgeApi;
+
 /**
  * Where things are inside the edge-server pod: the config renderer writes these paths into the
  * config, the DaemonSet mounts the volumes there. One place, so the two cannot disagree.
@@ -18,7 +20,7 @@ public final class EdgeServerLayout {
   public static final String CACHE_DIR = "/var/cache/videoedge";
 
   /** The admin listener (/metrics, /healthz, /readyz): plain HTTP on the host network. */
-  public static final int ADMIN_PORT = 9400;
+  public static final int ADMIN_PORT = VideoEdgeApi.EDGE_ADMIN_PORT;
   public static final String ADMIN_PORT_NAME = "admin";
 
   /** The image's non-root user (distroless "nonroot"). */

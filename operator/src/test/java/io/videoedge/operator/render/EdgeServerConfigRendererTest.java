@@ -19,11 +19,18 @@ class EdgeServerConfigRendererTest {
     return text.replaceFirst("\\A(#[^\n]*\n)+", "");
   }
 
+  static final String GOLDEN_HEADER = """
+      # Edge server configuration, one-nio ConfigParser format.
+      # Golden rendering of examples/videoedge.yaml (the operator renders this file into a ConfigMap,
+      # mounted at /etc/videoedge/config/edge-server.yaml): only what differs from the server's defaults.
+      # Field reference: edge-server/README.md. Regenerate: operator tests with -Dgolden.update=true.
+      """;
+
   @Test
   void exampleRendersToTheGoldenFileSharedWithTheEdgeServer() {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
     String rendered = EdgeServerConfigRenderer.render("video/edge", ve.getSpec());
-    String golden = TestFiles.read(GOLDEN);
+    String golden = TestFiles.golden(GOLDEN, GOLDEN_HEADER + withoutLeadingComments(rendered));
     assertThat(withoutLeadingComments(rendered)).isEqualTo(withoutLeadingComments(golden));
     assertThat(rendered).startsWith("# Edge server configuration, one-nio ConfigParser format.\n");
   }
@@ -49,11 +56,11 @@ class EdgeServerConfigRendererTest {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
     TlsSpec tls = new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), false, new TlsSpec.EarlyData(false, 4096));
     String rendered = EdgeServerConfigRenderer.render("video/edge", withTls(ve.getSpec(), tls));
-    assertThat(rendered)
-        .contains("    protocols: TLSv1.3\n")
-        .contains("    kernelTlsEnabled: false\n")
-        .contains("    maxEarlyDataSize: 0\n")
-        .doesNotContain("ticketDir");
+    assertThat(rendered).contains("    protocols: TLSv1.3\n").doesNotContain("ticketDir");
+    var ssl = EdgeServerConfigRenderer.config(withTls(ve.getSpec(), tls)).acceptors[1].ssl;
+    assertThat(ssl.kernelTlsEnabled).isFalse();
+    assertThat(ssl.maxEarlyDataSize).isZero();
+    assertThat(ssl.ticketDir).isNull();
   }
 
   @Test
@@ -66,13 +73,50 @@ class EdgeServerConfigRendererTest {
         new ServerSpec.Origin("http://origin.example:8080", "500ms", "10s", 32), s.contentPath(), s.image(),
         s.maxUnavailable());
     VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
-    assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).endsWith("""
+    assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
         origin:
           url: http://origin.example:8080
           connectTimeout: 500ms
-          readTimeout: 10s
           maxConnections: 32
         """);
+  }
+
+  @Test
+  void manyOriginConnectionsGetABufferPoolThatHoldsThem() {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+    ServerSpec s = ve.getSpec().server();
+    VideoEdgeSpec spec = ve.getSpec().withServer(s.withOrigin(new ServerSpec.Origin("http://o:8080", "1s", "10s", 1000)));
+    var config = EdgeServerConfigRenderer.config(spec);
+    assertThat(config.bufferPool.size).isEqualTo((1000 + 8) * 128L * 1024);
+    assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
+  }
+
+  @Test
+  void whatTheServerWouldRefuseIsAProblemNamingTheField() {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+    ServerSpec s = ve.getSpec().server();
+    ServerSpec.Socket k = s.socket();
+    VideoEdgeSpec tooBig = ve.getSpec().withServer(s.withSocket(new ServerSpec.Socket(k.recvBuf(), "4g", k.notsentLowat(),
+        k.reusePort(), k.acceptorThreads(), k.backlog())));
+    assertThat(EdgeServerConfigRenderer.problems(tooBig)).singleElement().asString()
+        .contains("server.socket.sendBuf 4g").contains("2g - 1");
+    assertThat(EdgeServerConfigRenderer.problems(ve.getSpec())).isEmpty();
+  }
+
+  @Test
+  void onlyALiveFieldChangeKeepsTheRestartChecksum() {
+    VideoEdgeSpec spec = TestFiles.exampleVideoEdge("video", 1).getSpec();
+    ServerSpec.Socket k = spec.server().socket();
+    String before = EdgeServerConfigRenderer.restartChecksum("video/edge", spec);
+    VideoEdgeSpec live = spec.withServer(spec.server().withSocket(new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(),
+        k.acceptorThreads(), k.backlog())));
+    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", live)).isEqualTo(before);
+    VideoEdgeSpec toZero = spec.withServer(spec.server().withSocket(new ServerSpec.Socket("0", k.sendBuf(), k.notsentLowat(),
+        k.reusePort(), k.acceptorThreads(), k.backlog())));
+    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", toZero)).as("0 cannot be set live").isNotEqualTo(before);
+    VideoEdgeSpec threads = spec.withServer(spec.server().withSocket(new ServerSpec.Socket(k.recvBuf(), k.sendBuf(),
+        k.notsentLowat(), k.reusePort(), 2, k.backlog())));
+    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", threads)).isNotEqualTo(before);
   }
 
   @Test
