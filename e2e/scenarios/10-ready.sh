@@ -17,7 +17,7 @@ assert_eq "nodes selected/tuned/serving/updated" "1/1/1/1" \
   "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.tuned}/{.status.nodes.serving}/{.status.nodes.updated}')"
 row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)
 info "kubectl get ve: $row"
-assert_match "kubectl get ve columns READY TUNED SERVING UPDATED TLS" "^$VE_NAME +True +1/1 +1/1 +1/1 +ktls " "$row"
+assert_match "kubectl get ve columns READY TUNED SERVING UPDATED TLS" "^$VE_NAME +True +1/1 +1/1 +1/1 +[a-z-]+ " "$row"
 assert_eq "the node carries the agent label the operator set" true \
   "$(k get node "$node" -o jsonpath='{.metadata.labels.videoedge\.io/node-agent}')"
 # a node tuned as far as it can be, with settings it cannot take (no tls module, a veth without IRQs),
@@ -33,6 +33,7 @@ info "nodeStatuses[0].message: $(ve_jsonpath '{.status.nodeStatuses[0].message}'
 kernel=$(node_exec uname -r)
 if node_exec test -d /sys/module/tls || node_exec sh -c "grep -qs '/tls.ko' /lib/modules/$kernel/modules.dep"; then
   assert_match "ktls on the node (tls module loaded or loadable)" '^(available|loadable)$' "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
+  assert_match "TLS column: kernel TLS serves" "^$VE_NAME +True +1/1 +1/1 +1/1 +ktls " "$row"
 else
   info "this kernel ($kernel) has no tls module (no /sys/module/tls, nothing in /lib/modules/$kernel): kTLS cannot run here"
   assert_eq "nodeStatuses[0].ktls" unavailable "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
@@ -42,6 +43,8 @@ else
     "kernel TLS is unavailable on $node: the edge server falls back to userspace OpenSSL" \
     "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].message}')"
   assert_eq "module/tls reported" Unsupported "$(nt_setting module/tls state)"
+  assert_match "TLS column: what serves (tls.mode ktls asked, OpenSSL serves)" "^$VE_NAME +True +1/1 +1/1 +1/1 +openssl " "$row"
+  assert_eq "nodeStatuses[0].tls" openssl "$(ve_jsonpath '{.status.nodeStatuses[0].tls}')"
 fi
 
 # the pod is Ready through the readiness gate the operator opens once the node is tuned

@@ -25,6 +25,11 @@ public record VideoEdgeStatus(
     @JsonPropertyDescription("Nodes that run the current spec (tuning and server) over selected nodes, e.g. 2/3 (for kubectl get).")
     String updated,
 
+    @JsonPropertyDescription("What the edge servers encrypt HTTPS with, as the nodes report it (for kubectl get): one of "
+        + "none, openssl, ktls, ktls-offload when all nodes agree, else each with its node count, e.g. 'ktls 2, openssl 1'. "
+        + "See nodeStatuses[].tls.")
+    String tls,
+
     @JsonPropertyDescription("The rollout of the current spec to the nodes.")
     Rollout rollout,
 
@@ -60,6 +65,10 @@ public record VideoEdgeStatus(
       @JsonPropertyDescription("Rollout state: Updated, Waiting, Updating, Draining, Failed, Reverted.") String rollout,
       @JsonPropertyDescription("Kernel release of the node.") String kernel,
       @JsonPropertyDescription("Kernel TLS on this node: available, loadable, unavailable, not-requested.") String ktls,
+      @JsonPropertyDescription("What this node's edge server encrypts HTTPS with: none (no HTTPS), openssl (userspace), "
+          + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
+          + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. Absent until the node's agent reports.")
+      String tls,
       @JsonPropertyDescription("NIC of the served interface: name and driver.") String nic,
       @JsonPropertyDescription("What needs attention on this node, if anything.") String message) {
   }

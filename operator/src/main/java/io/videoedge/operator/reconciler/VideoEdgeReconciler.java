@@ -24,6 +24,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
+import io.videoedge.api.TlsMode;
 import io.videoedge.api.TuningMode;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
@@ -201,7 +202,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
   /** A report per counted node (owned, or awaiting another VideoEdge's release), in node order. */
   private static List<NodeReport> reports(VideoEdge ve, SortedMap<String, NodePlacement.Claim> claims, Cluster cluster,
       RolloutPlan rollout) {
-    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(ve.getSpec());
+    TlsMode https = EdgeServerConfigRenderer.servesHttps(ve.getSpec()) ? ve.getSpec().tls().mode() : null;
     List<NodeReport> reports = new ArrayList<>();
     for (NodePlacement.Claim claim : claims.values()) {
       String node = claim.node();
@@ -212,7 +213,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             + claim.holder() + " to be released (its agent restores the node first)"));
         case OWNED -> reports.add(NodeReport.of(node, cluster.tunings().get(node), cluster.podsByNode().get(node),
             rollout == null ? null : rollout.nodes().get(node), rollout == null ? null : rollout.target().tuningRevision(),
-            kernelTls, ve.getSpec().nic().interfaces()));
+            https, ve.getSpec().nic().interfaces()));
       }
     }
     return reports;

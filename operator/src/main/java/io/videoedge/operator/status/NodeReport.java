@@ -3,6 +3,7 @@ package io.videoedge.operator.status;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuning;
+import io.videoedge.api.TlsMode;
 import io.videoedge.api.VideoEdgeStatus.NodeSummary;
 import io.videoedge.operator.health.NodeHealth;
 import io.videoedge.operator.health.NodeHealth.Server;
@@ -30,16 +31,18 @@ public record NodeReport(String node, Tuning tuning, boolean current, Server ser
   /**
    * @param decision the rollout's decision for the node (null when nothing was rolled out)
    * @param targetRevision the current spec's tuning revision (null: judge the node by what it was given)
-   * @param kernelTls whether the server asks for kernel TLS on this node
+   * @param https the TLS mode the server serves HTTPS with, null when it serves no HTTPS
    * @param interfaces the interfaces the VideoEdge tunes (null: the agent's default)
    */
   public static NodeReport of(String node, NodeTuning nt, Pod pod, NodeDecision decision, String targetRevision,
-      boolean kernelTls, List<String> interfaces) {
+      TlsMode https, List<String> interfaces) {
+    boolean kernelTls = https != null && https.usesKernelTls();
     TuningVerdict t = NodeHealth.tuning(nt);
     boolean current = targetRevision == null || nt != null && nt.getMetadata().getAnnotations() != null
         && Objects.equals(nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION), targetRevision);
     Server server = NodeHealth.server(pod);
     NodeCapabilities caps = nt == null || nt.getStatus() == null ? null : nt.getStatus().capabilities();
+    String served = ServedTls.onNode(https, caps, nt == null || nt.getStatus() == null ? null : nt.getStatus().settings());
     String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
     String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod);
     // the summary says the most pressing thing: the rollout (it decides the rest), the tuning (it
@@ -56,14 +59,14 @@ public record NodeReport(String node, Tuning tuning, boolean current, Server ser
     }
     NodeDecision.Phase phase = decision == null ? null : decision.phase();
     NodeSummary summary = new NodeSummary(node, t.state().label, server.label, phase == null ? null : phase.label,
-        caps == null ? null : caps.kernel(), ktls, nic(caps, interfaces), message);
+        caps == null ? null : caps.kernel(), ktls, served, nic(caps, interfaces), message);
     return new NodeReport(node, t.state(), current, server, phase, t.message(), serverMessage, summary);
   }
 
   /** A node an older VideoEdge keeps (or whose NodeTuning another one still holds). */
   public static NodeReport notOurs(String node, Tuning state, String message) {
     return new NodeReport(node, state, false, null, null, message, null,
-        new NodeSummary(node, state.label, null, null, null, null, null, message));
+        new NodeSummary(node, state.label, null, null, null, null, null, null, message));
   }
 
   /** What the summary says about this node. */

@@ -32,6 +32,7 @@ public final class StatusAggregator {
   private final VideoEdge ve;
   private final Instant now;
   private final List<NodeSummary> summaries = new ArrayList<>();
+  private final List<String> servedTls = new ArrayList<>();
   private int selected;
   private int tuned;
   private int serving;
@@ -58,6 +59,7 @@ public final class StatusAggregator {
   public StatusAggregator node(NodeReport report, boolean counted) {
     summaries.add(report.summary());
     if (counted) {
+      servedTls.add(report.summary().tls());
       selected++;
       tuned += report.tuned() ? 1 : 0;
       serving += report.serving() ? 1 : 0;
@@ -179,7 +181,8 @@ public final class StatusAggregator {
     return new VideoEdgeStatus(ve.getMetadata().getGeneration(),
         List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
         new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated),
-        tuned + "/" + selected, serving + "/" + selected, updated + "/" + selected, progress.rollout, List.copyOf(summaries));
+        tuned + "/" + selected, serving + "/" + selected, updated + "/" + selected, ServedTls.summary(servedTls),
+        progress.rollout, List.copyOf(summaries));
   }
 
   /**
@@ -195,9 +198,9 @@ public final class StatusAggregator {
     List<Condition> conditions = new ArrayList<>(old.stream().filter(c -> !Conditions.DEGRADED.equals(c.getType())).toList());
     conditions.add(degraded);
     return previous == null
-        ? new VideoEdgeStatus(null, conditions, null, null, null, null, null, null)
+        ? new VideoEdgeStatus(null, conditions, null, null, null, null, null, null, null)
         : new VideoEdgeStatus(previous.observedGeneration(), conditions, previous.nodes(), previous.tuned(),
-            previous.serving(), previous.updated(), previous.rollout(), previous.nodeStatuses());
+            previous.serving(), previous.updated(), previous.tls(), previous.rollout(), previous.nodeStatuses());
   }
 
   public static final String RECONCILE_FAILED = "ReconcileFailed";

@@ -146,6 +146,8 @@ class VideoEdgeOperatorIT {
       assertCondition(s, Conditions.DEGRADED, "True", Conditions.KERNEL_TLS_UNAVAILABLE);
       assertThat(condition(s, Conditions.DEGRADED).getMessage()).contains("rollout-2").contains("userspace OpenSSL");
       assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::ktls).containsExactly("available", "unavailable");
+      assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tls).containsExactly("ktls", "openssl");
+      assertThat(s.tls()).as("the TLS column: what serves").isEqualTo("ktls 1, openssl 1");
     });
     excerpt("rollout-2-serving", get(ns, "edge"));
     assertThat(events(ns)).anySatisfy(e -> assertThat(e).isEqualTo("Normal Ready"))

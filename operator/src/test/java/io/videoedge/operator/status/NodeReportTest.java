@@ -10,6 +10,7 @@ import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
 import io.videoedge.api.NodeTuningStatus;
+import io.videoedge.api.TlsMode;
 import io.videoedge.operator.health.NodeHealth.Tuning;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.rollout.NodeDecision;
@@ -50,7 +51,7 @@ class NodeReportTest {
   @Test
   void tunedOnlyWhenTheNodeTuningCarriesTheCurrentTuningAndTheAgentAppliedIt() {
     NodeReport current = NodeReport.of("a", applied("a", "r2"), readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null),
-        "r2", false, null);
+        "r2", null, null);
     assertThat(current.tuned()).isTrue();
     assertThat(current.updated()).isTrue();
     assertThat(current.summary().rollout()).isEqualTo("Updated");
@@ -58,7 +59,7 @@ class NodeReportTest {
 
     // applied, but the tuning of an earlier spec: the node waits for its turn, and serves
     NodeReport waiting = NodeReport.of("a", applied("a", "r1"), readyPod("a"),
-        decision("a", NodeDecision.Phase.WAITING, "waiting for its turn"), "r2", false, null);
+        decision("a", NodeDecision.Phase.WAITING, "waiting for its turn"), "r2", null, null);
     assertThat(waiting.tuning()).isEqualTo(Tuning.APPLIED);
     assertThat(waiting.tuned()).isFalse();
     assertThat(waiting.serving()).isTrue();
@@ -66,13 +67,13 @@ class NodeReportTest {
     assertThat(waiting.message()).isEqualTo("waiting for its turn");
 
     // an invalid spec rolled out nothing: the node is judged by what it was given
-    assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, false, null).tuned()).isTrue();
+    assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, null, null).tuned()).isTrue();
   }
 
   @Test
   void theAgentsFailureIsTheMessageWhenTheRolloutHasNothingToSay() {
     NodeTuning failed = tuning("a", "r2", List.of(cond("Applied", "False", "RolledBack", "sysctl net.ipv4.tcp_mem: write failed")), null);
-    NodeReport r = NodeReport.of("a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", false, null);
+    NodeReport r = NodeReport.of("a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
     assertThat(r.tuning()).isEqualTo(Tuning.FAILED);
     assertThat(r.summary().message()).isEqualTo("agent reports Applied=False RolledBack: sysctl net.ipv4.tcp_mem: write failed");
     assertThat(r.tuned()).isFalse();
@@ -84,7 +85,7 @@ class NodeReportTest {
         List.of(new NodeCapabilities.Nic("lo", null, 1, 1, null, null, null, -1, false),
             new NodeCapabilities.Nic("eth0", "virtio_net", 4, 4, 4, 4, List.of(30, 31), -1, false)));
     NodeTuning nt = tuning("a", "r2", List.of(cond("Applied", "True", "AsExpected", "")), caps);
-    NodeReport r = NodeReport.of("a", nt, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", true,
+    NodeReport r = NodeReport.of("a", nt, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", TlsMode.KTLS,
         List.of("eth0"));
     assertThat(r.summary()).satisfies(s -> {
       assertThat(s.kernel()).isEqualTo("6.12.0-31-amd64");
@@ -93,8 +94,10 @@ class NodeReportTest {
       assertThat(s.tuning()).isEqualTo("Applied");
       assertThat(s.server()).isEqualTo("Ready");
       assertThat(s.message()).isEqualTo("kernel TLS unavailable: the server uses userspace OpenSSL");
+      assertThat(s.tls()).as("what serves, not what was asked").isEqualTo("openssl");
     });
     assertThat(r.kernelTlsUnavailable()).isTrue();
-    assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", false, null).summary().ktls()).isEqualTo("not-requested");
+    assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null).summary().ktls()).isEqualTo("not-requested");
+    assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null).summary().tls()).isEqualTo("none");
   }
 }

@@ -23,7 +23,7 @@ class StatusAggregatorTest {
 
   static NodeReport tunedAndServing(String node) {
     return NodeReport.of(node, NodeReportTest.applied(node, "r1"), NodeReportTest.readyPod(node),
-        NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null), "r1", false, null);
+        NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null), "r1", null, null);
   }
 
   static Condition condition(VideoEdgeStatus status, String type) {
@@ -48,6 +48,25 @@ class StatusAggregatorTest {
     assertThat(s.updated()).isEqualTo("2/2");
     assertThat(s.serving()).isEqualTo("2/2");
     assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("a", "b");
+  }
+
+  @Test
+  void theTlsColumnSaysWhatTheNodesServeWith() {
+    var withKtls = new io.videoedge.api.NodeCapabilities("6.12.0", null, true, "available", "v2", 1, "0-3", null);
+    var withoutKtls = new io.videoedge.api.NodeCapabilities("6.1.0", null, true, "unavailable", "v2", 1, "0-3", null);
+    java.util.function.BiFunction<String, io.videoedge.api.NodeCapabilities, NodeReport> node = (name, caps) ->
+        NodeReport.of(name, NodeReportTest.tuning(name, "r1", java.util.List.of(NodeReportTest.cond("Applied", "True",
+            "AsExpected", "")), caps), NodeReportTest.readyPod(name), null, "r1", io.videoedge.api.TlsMode.KTLS, null);
+    VideoEdgeStatus mixed = new StatusAggregator(ve(1), T0)
+        .node(node.apply("a", withKtls), true).node(node.apply("b", withoutKtls), true).node(node.apply("c", withKtls), true)
+        .node(node.apply("d", withoutKtls), false) // another VideoEdge's node: listed, not counted
+        .build(null);
+    assertThat(mixed.tls()).isEqualTo("ktls 2, openssl 1");
+    assertThat(mixed.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tls).containsExactly("ktls", "openssl", "ktls",
+        "openssl");
+    VideoEdgeStatus alike = new StatusAggregator(ve(1), T0).node(node.apply("a", withKtls), true).build(null);
+    assertThat(alike.tls()).isEqualTo("ktls");
+    assertThat(new StatusAggregator(ve(1), T0).build(null).tls()).as("no node known").isNull();
   }
 
   @Test

@@ -34,7 +34,7 @@ class StatusMetricsTest {
 
   @Test
   void aStatusWithoutCountsReadsAsZero() {
-    metrics.record(videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null));
+    metrics.record(videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null, null));
     assertThat(nodes("selected")).isZero();
     assertThat(ready()).isZero();
   }
@@ -50,7 +50,7 @@ class StatusMetricsTest {
   private static VideoEdgeStatus status(int selected, int tuned, int serving, String ready) {
     return new VideoEdgeStatus(1L, List.of(new ConditionBuilder().withType("Ready").withStatus(ready).build()),
         new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving), tuned + "/" + selected, serving + "/" + selected,
-        serving + "/" + selected, null, List.of());
+        serving + "/" + selected, null, null, List.of());
   }
 
   private static VideoEdge videoEdge(String namespace, String name) {
