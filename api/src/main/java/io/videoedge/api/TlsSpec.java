@@ -34,7 +34,9 @@ public record TlsSpec(
     @Size(min = 1, max = 2)
     List<@Size(max = 16) String> protocols,
 
-    @JsonPropertyDescription("Stateless session resumption with session tickets (keys rotated by the server).")
+    @JsonPropertyDescription("Stateless session resumption with session tickets. Each node's server makes its own keys "
+        + "in memory and rotates them hourly: a key encrypts new tickets for an hour and still decrypts them for one more. "
+        + "Keys are per node, so a ticket resumes a session only on the node that issued it.")
     @Default("true")
     Boolean sessionTickets,
 
