@@ -34,6 +34,8 @@ final class Patterns {
       + "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])([.](25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})"
       + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
       + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$";
+  /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
+  static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
   /**
    * The memory cache fits in the edge server's direct memory: server.memory less the heap (a quarter, in whole
    * Mi, at most 4Gi), 192Mi of native memory and 32Mi of I/O buffers. The operator's JvmOptions makes the same

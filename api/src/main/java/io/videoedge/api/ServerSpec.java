@@ -192,14 +192,29 @@ public record ServerSpec(
   @ValidationRule(value = "!has(self.url) || self.url.matches(\"" + Patterns.ORIGIN_URL + "\")", fieldPath = ".url",
       message = "origin.url must be http:// or https:// with a host name or IPv4 address, an optional port 1-65535 "
           + "and an optional path, no user, query or fragment; e.g. http://origin.example:8080/video")
+  @ValidationRule(value = "!has(self.caSecretName) || (has(self.url) && self.url.startsWith('https://'))",
+      fieldPath = ".caSecretName", message = "origin.caSecretName is only for an https:// origin.url (a CA bundle verifies "
+          + "the origin's TLS certificate): use https:// or remove caSecretName")
   @ValidationRule(value = Patterns.CONNECT_TIMEOUT_FITS, fieldPath = ".connectTimeout",
       message = "connectTimeout must be at most 2147483647ms (about 24 days)")
   @ValidationRule(value = Patterns.READ_TIMEOUT_FITS, fieldPath = ".readTimeout",
       message = "readTimeout must be at most 2147483647ms (about 24 days)")
   public record Origin(
-      @JsonPropertyDescription("Origin base URL; an object /a/b.mp4 is fetched from URL/a/b.mp4.")
+      @JsonPropertyDescription("Origin base URL, http:// or https://; an object /a/b.mp4 is fetched from URL/a/b.mp4. With "
+          + "https:// the origin's certificate chain is verified (against caSecretName, else the image's system CAs) and its "
+          + "subjectAltName must name the URL's host.")
       @Size(min = 1, max = 2048)
       String url,
+
+      @JsonPropertyDescription("https:// only: a Secret in the VideoEdge's namespace whose key ca.crt holds the PEM bundle of the "
+          + "CAs the origin's certificate must chain to (the key cert-manager and kubernetes.io/tls Secrets use); only that "
+          + "bundle is trusted then. Unset: the edge-server image's system CA store (/etc/ssl/certs/ca-certificates.crt). "
+          + "Either way the URL's host must be in the certificate's subjectAltName. Only ca.crt is mounted (read-only). The "
+          + "server loads the bundle when it starts: the operator reads the Secret again every recheck interval (30s by "
+          + "default) and a changed ca.crt restarts the edge servers through a rollout.")
+      @Size(min = 1, max = 253)
+      @Pattern(Patterns.DNS_SUBDOMAIN)
+      String caSecretName,
 
       @JsonPropertyDescription("Connect timeout, one-nio time (500ms, 1s).")
       @Default("1s")

@@ -65,6 +65,16 @@ class CrdAdmissionIT {
   }
 
   @Test
+  void anHttpsOriginWithACaSecretIsAccepted() {
+    GenericKubernetesResource ve = example("https-origin");
+    set(ve, "spec.server.origin", Map.of("url", "https://origin.example:8443/video", "caSecretName", "origin-ca"));
+    client.resource(ve).inNamespace(namespace).create();
+    VideoEdge typed = client.resources(VideoEdge.class).inNamespace(namespace).withName("https-origin").get();
+    assertThat(typed.getSpec().server().origin().caSecretName()).isEqualTo("origin-ca");
+    assertThat(typed.getSpec().server().origin().maxConnections()).isEqualTo(64);
+  }
+
+  @Test
   void emptySpecIsDefaultedByTheApiServer() {
     VideoEdge ve = new VideoEdge();
     ve.getMetadata().setName("defaults");
@@ -191,6 +201,13 @@ class CrdAdmissionIT {
         refused("memory that is not a quantity", "spec.server.memory", "lots", "spec.server.memory", "should match"),
         refused("origin that is not an http URL", "spec.server.origin", Map.of("url", "ftp://origin"), "spec.server.origin.url",
             "origin.url must be http:// or https://"),
+        refused("a CA Secret for a plain http origin", "spec.server.origin",
+            Map.of("url", "http://origin:8080", "caSecretName", "origin-ca"), "spec.server.origin.caSecretName",
+            "origin.caSecretName is only for an https:// origin.url"),
+        refused("a CA Secret without an origin URL", "spec.server.origin", Map.of("caSecretName", "origin-ca"),
+            "spec.server.origin.caSecretName", "origin.caSecretName is only for an https:// origin.url"),
+        refused("a CA Secret name that is no Secret name", "spec.server.origin",
+            Map.of("url", "https://origin", "caSecretName", "Origin_CA"), "spec.server.origin.caSecretName", "should match"),
         refused("congestion control with shell characters", "spec.tuning.congestionControl", "bbr;reboot",
             "spec.tuning.congestionControl", "should match"),
         refused("kernel module path", "spec.tuning.kernelModules", List.of("../../evil"), "spec.tuning.kernelModules",

@@ -2,6 +2,7 @@ package io.videoedge.operator.dependent;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.operator.config.OperatorSettings;
@@ -12,6 +13,7 @@ import io.videoedge.operator.render.JvmOptions;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.rollout.NodeDecision;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
 
@@ -44,12 +46,17 @@ public record EdgePlan(String config, String configChecksum, PodTemplateSpec pod
       return podTemplate.getMetadata().getAnnotations().get(Names.POD_REVISION);
     }
 
-    public static Server of(VideoEdge ve, OperatorSettings settings) {
+    /**
+     * @param originCa the Secret server.origin.caSecretName names, as read this pass (empty without one):
+     *     its bundle's checksum goes into the pod template, so a new bundle rolls the servers
+     */
+    public static Server of(VideoEdge ve, OperatorSettings settings, Optional<Secret> originCa) {
       String source = Names.namespacedName(ve);
       String config = EdgeServerConfigRenderer.render(source, ve.getSpec());
       String javaOptions = JvmOptions.forServer(ve.getSpec().server()).flags(settings.edgeServerJavaOptions());
       PodTemplateSpec template = EdgeServerPod.template(ve, settings.edgeServerImage(), javaOptions,
-          EdgeServerConfigRenderer.restartChecksum(source, ve.getSpec()));
+          EdgeServerConfigRenderer.restartChecksum(source, ve.getSpec()),
+          originCa.map(EdgeServerPod::originCaChecksum).orElse(null));
       return new Server(config, Hashes.sha256(config), template);
     }
 

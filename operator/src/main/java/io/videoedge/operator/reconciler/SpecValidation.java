@@ -10,31 +10,39 @@ import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerLayout;
 import io.videoedge.operator.render.JvmOptions;
 import io.videoedge.operator.render.Quantities;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * What the CRD's schema and CEL rules cannot check, because it depends on other objects or on
- * arithmetic over quantities: the TLS Secret, the nodes' allocatable resources, the admin port, the
- * memory budget; and, as a last net, whatever the edge server's own validator would refuse in the
+ * arithmetic over quantities: the TLS Secret, the origin's CA Secret, the nodes' allocatable
+ * resources, the admin port, the memory budget; and, as a last net, whatever the edge server's own validator would refuse in the
  * config rendered from the spec (edge-config's ConfigLoader.problems). A spec with any problem is not rolled out at all (no partial rollout); the status
- * says why, with reason InvalidSpec. Pure: the caller looks up the Secret and the nodes.
+ * says why, with reason InvalidSpec. Pure: the caller looks up the Secrets and the nodes.
  */
 public final class SpecValidation {
   public static final String TLS_SECRET_TYPE = "kubernetes.io/tls";
+  /** A certificate block as OpenSSL reads a CA file (PEM_X509_INFO_read_bio: plain, X509 or TRUSTED certificates). */
+  private static final Pattern PEM_CERTIFICATE = Pattern.compile("-----BEGIN (X509 |TRUSTED )?CERTIFICATE-----");
 
   private SpecValidation() {
   }
 
   /**
    * @param tlsSecret the Secret tls.secretName names (empty when it does not exist); ignored without HTTPS
+   * @param originCaSecret the Secret server.origin.caSecretName names (empty when it does not exist);
+   *     ignored when the spec names none
    * @param nodes the nodes the VideoEdge would run on
    * @return the problems, each a sentence a person can act on; empty when the spec can be rolled out
    */
-  public static List<String> problems(VideoEdge ve, Optional<Secret> tlsSecret, Collection<Node> nodes) {
+  public static List<String> problems(VideoEdge ve, Optional<Secret> tlsSecret, Optional<Secret> originCaSecret,
+      Collection<Node> nodes) {
     VideoEdgeSpec spec = ve.getSpec();
     ServerSpec server = spec.server();
     List<String> problems = new ArrayList<>();
@@ -53,6 +61,10 @@ public final class SpecValidation {
     }
     if (https) {
       tlsProblem(ve, tlsSecret).ifPresent(problems::add);
+    }
+    String originCa = EdgeServerConfigRenderer.originCaSecret(server);
+    if (originCa != null) {
+      originCaProblem(ve.getMetadata().getNamespace() + "/" + originCa, originCaSecret).ifPresent(problems::add);
     }
     JvmOptions.forServer(server).cacheProblem(Quantities.bytes(server.cache().memory())).ifPresent(problems::add);
     capacityProblem(server, nodes).ifPresent(problems::add);
@@ -78,6 +90,36 @@ public final class SpecValidation {
     }
     return missing.isEmpty() ? Optional.empty()
         : Optional.of("TLS Secret " + name + " has no " + String.join(" or ", missing));
+  }
+
+  /**
+   * The origin's CA Secret must exist and hold a PEM bundle under ca.crt: the pod mounts that key alone
+   * (without it the pod could not start) and the server loads it as origin.caFile at start (a file
+   * without a certificate would stop it). Any Secret type: cert-manager's kubernetes.io/tls Secrets
+   * carry ca.crt, as do Opaque ones made with kubectl.
+   */
+  static Optional<String> originCaProblem(String name, Optional<Secret> secret) {
+    String key = EdgeServerLayout.ORIGIN_CA_KEY;
+    if (secret.isEmpty()) {
+      return Optional.of("origin CA Secret " + name + " (server.origin.caSecretName) not found: create it with the PEM "
+          + "bundle of the CAs the origin's certificate chains to under the key " + key + " (kubectl create secret generic "
+          + name.substring(name.indexOf('/') + 1) + " --from-file=" + key + "=bundle.pem)");
+    }
+    Map<String, String> data = secret.get().getData() == null ? Map.of() : secret.get().getData();
+    String bundle = data.get(key);
+    if (bundle == null || bundle.isBlank()) {
+      return Optional.of("origin CA Secret " + name + " (server.origin.caSecretName) has no " + key
+          + ": put the PEM bundle of the CAs the origin's certificate chains to under that key");
+    }
+    String pem;
+    try {
+      pem = new String(Base64.getMimeDecoder().decode(bundle), StandardCharsets.US_ASCII);
+    } catch (IllegalArgumentException e) {
+      pem = "";
+    }
+    return PEM_CERTIFICATE.matcher(pem).find() ? Optional.empty()
+        : Optional.of("origin CA Secret " + name + " (server.origin.caSecretName): " + key + " holds no PEM certificate "
+            + "(-----BEGIN CERTIFICATE-----): the edge server could not load it");
   }
 
   /** server.cpus and server.memory must fit every node's allocatable, or that node's pod never starts. */

@@ -128,12 +128,13 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         case AWAITING_RELEASE -> excluded.add(c.node());
       }
     });
-    List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), owned.values());
+    Optional<Secret> originCa = originCaSecret(ve, context);
+    List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), originCa, owned.values());
 
     StatusAggregator status = new StatusAggregator(ve, now);
     RolloutPlan rollout = null;
     if (problems.isEmpty()) {
-      rollout = rollOut(ve, context, cluster, owned, excluded, now);
+      rollout = rollOut(ve, context, cluster, owned, excluded, originCa, now);
     } else {
       // nothing is rolled out: what runs keeps running as it was
       status.error(Conditions.INVALID_SPEC, String.join("; ", problems));
@@ -157,11 +158,15 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     }
     EventRecorder.of(context, settings).record(ve, notices);
     if (rollout == null) {
-      // the TLS Secret is not watched: look again in a while
+      // the TLS and origin CA Secrets are not watched: look again in a while
       return control.rescheduleAfter(settings.recheckInterval());
     }
     // a soak, a drain or a deadline ends with no event to say so: look again then
     Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
+    if (originCa.isPresent() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
+      // the origin's CA Secret is not watched either: read it again in a while, a new bundle rolls the servers
+      recheck = Optional.of(settings.recheckInterval());
+    }
     return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
   }
 
@@ -171,8 +176,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
    * readiness gates and the evictions the rollout asked for.
    */
   private RolloutPlan rollOut(VideoEdge ve, Context<VideoEdge> context, Cluster cluster, SortedMap<String, Node> owned,
-      SortedSet<String> excluded, Instant now) {
-    EdgePlan.Server server = EdgePlan.Server.of(ve, settings);
+      SortedSet<String> excluded, Optional<Secret> originCa, Instant now) {
+    EdgePlan.Server server = EdgePlan.Server.of(ve, settings, originCa);
     RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
     RolloutPlan plan = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), owned.size()),
         views(owned.keySet(), cluster), now);
@@ -296,6 +301,16 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     }
     return Optional.ofNullable(context.getClient().secrets().inNamespace(ve.getMetadata().getNamespace())
         .withName(ve.getSpec().tls().secretName()).get());
+  }
+
+  /** The Secret with the origin's CA bundle (server.origin.caSecretName), read each pass (get only: not watched). */
+  private static Optional<Secret> originCaSecret(VideoEdge ve, Context<VideoEdge> context) {
+    String name = EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server());
+    if (name == null) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(context.getClient().secrets().inNamespace(ve.getMetadata().getNamespace())
+        .withName(name).get());
   }
 
 

@@ -62,6 +62,16 @@ public final class EdgeServerConfigRenderer {
     return server != null && server.origin() != null && server.origin().url() != null;
   }
 
+  /**
+   * The Secret with the origin's CA bundle (server.origin.caSecretName) when the server fetches from an
+   * origin and the spec names one, else null: the config's origin.caFile is then that bundle, mounted
+   * into the pod. Without it the server trusts its image's system CA store. (An http:// origin with one
+   * renders a caFile the server refuses: the CRD refuses that spec first.)
+   */
+  public static String originCaSecret(ServerSpec server) {
+    return fetchesFromOrigin(server) ? server.origin().caSecretName() : null;
+  }
+
   public static boolean servesHttp(VideoEdgeSpec spec) {
     ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
     return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());
@@ -130,6 +140,9 @@ public final class EdgeServerConfigRenderer {
       ServerSpec.Origin o = server.origin();
       c.origin = new OriginConfig();
       c.origin.url = o.url();
+      if (originCaSecret(server) != null) {
+        c.origin.caFile = EdgeServerLayout.ORIGIN_CA_FILE;
+      }
       c.origin.connectTimeout = time("server.origin.connectTimeout", o.connectTimeout());
       c.origin.readTimeout = time("server.origin.readTimeout", o.readTimeout());
       c.origin.maxConnections = o.maxConnections();

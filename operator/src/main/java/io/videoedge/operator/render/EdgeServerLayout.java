@@ -14,6 +14,14 @@ public final class EdgeServerLayout {
   public static final String TLS_DIR = "/etc/videoedge/tls";
   public static final String TLS_CERT = TLS_DIR + "/tls.crt";
   public static final String TLS_KEY = TLS_DIR + "/tls.key";
+  /**
+   * The origin's CA bundle (server.origin.caSecretName): that Secret's key {@link #ORIGIN_CA_KEY} alone,
+   * mounted as a directory (no subPath), read-only; the config's origin.caFile names the file.
+   */
+  public static final String ORIGIN_CA_DIR = "/etc/videoedge/origin-ca";
+  /** The key of the CA bundle in its Secret, as cert-manager and kubernetes.io/tls Secrets name it; also the file name. */
+  public static final String ORIGIN_CA_KEY = "ca.crt";
+  public static final String ORIGIN_CA_FILE = ORIGIN_CA_DIR + "/" + ORIGIN_CA_KEY;
   /** Session ticket keys: an emptyDir, the server generates a key when it is empty. */
   public static final String TICKET_DIR = "/var/run/videoedge/tickets";
   public static final String CONTENT_DIR = "/var/lib/videoedge/content";

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -36,6 +37,8 @@ import java.util.TreeMap;
 public final class EdgeServerPod {
   public static final String CONTAINER = "edge-server";
   public static final String INIT_CACHE_DIR = "cache-dir";
+  /** The volume of the origin's CA Secret (server.origin.caSecretName). */
+  public static final String ORIGIN_CA_VOLUME = "origin-ca";
   /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
   public static final String ENV_NUMA_INTERLEAVE = "VIDEOEDGE_NUMA_INTERLEAVE";
   /** Read by the `java` launcher itself, whatever the entry point. */
@@ -48,9 +51,11 @@ public final class EdgeServerPod {
    * @param image the image when the spec names none
    * @param javaOptions JDK_JAVA_OPTIONS
    * @param restartChecksum the config's restart-only fields ({@link EdgeServerConfigRenderer#restartChecksum})
+   * @param originCaChecksum the origin's CA bundle ({@link #originCaChecksum}); null without one
    * @return the template, annotated with its own revision ({@link Names#POD_REVISION})
    */
-  public static PodTemplateSpec template(VideoEdge ve, String image, String javaOptions, String restartChecksum) {
+  public static PodTemplateSpec template(VideoEdge ve, String image, String javaOptions, String restartChecksum,
+      String originCaChecksum) {
     VideoEdgeSpec spec = ve.getSpec();
     ServerSpec server = spec.server();
     boolean https = EdgeServerConfigRenderer.servesHttps(spec);
@@ -107,8 +112,21 @@ public final class EdgeServerPod {
         .endMetadata()
         .withSpec(pod)
         .build();
+    if (originCaChecksum != null && EdgeServerConfigRenderer.originCaSecret(server) != null) {
+      // the server reads origin.caFile only at start: a new bundle must be a new revision (a rollout restarts it)
+      template.getMetadata().getAnnotations().put(Names.ORIGIN_CA_CHECKSUM, originCaChecksum);
+    }
     template.getMetadata().getAnnotations().put(Names.POD_REVISION, revision(template));
     return template;
+  }
+
+  /**
+   * SHA-256 of the CA bundle in the origin's CA Secret (its {@link EdgeServerLayout#ORIGIN_CA_KEY}, as
+   * stored), for {@link Names#ORIGIN_CA_CHECKSUM}; null when the Secret has none.
+   */
+  public static String originCaChecksum(Secret secret) {
+    String bundle = secret == null || secret.getData() == null ? null : secret.getData().get(EdgeServerLayout.ORIGIN_CA_KEY);
+    return bundle == null ? null : Hashes.sha256(bundle);
   }
 
   /** The revision of a template (without its own revision annotation): what the pods carry. */
@@ -222,6 +240,10 @@ public final class EdgeServerPod {
         mounts.add(mount("tickets", EdgeServerLayout.TICKET_DIR, false, null));
       }
     }
+    if (EdgeServerConfigRenderer.originCaSecret(spec.server()) != null) {
+      // a directory, not a subPath, like the TLS Secret: the kubelet keeps it current (the server reads it at start)
+      mounts.add(mount(ORIGIN_CA_VOLUME, EdgeServerLayout.ORIGIN_CA_DIR, true, null));
+    }
     mounts.add(mount("content", EdgeServerLayout.CONTENT_DIR, true, null));
     mounts.add(mount("cache", EdgeServerLayout.CACHE_DIR, false, null));
     mounts.add(mount("tmp", "/tmp", false, null));
@@ -242,6 +264,13 @@ public final class EdgeServerPod {
       if (Boolean.TRUE.equals(spec.tls().sessionTickets())) {
         volumes.add(new VolumeBuilder().withName("tickets").withNewEmptyDir().withMedium("Memory").endEmptyDir().build());
       }
+    }
+    String originCa = EdgeServerConfigRenderer.originCaSecret(spec.server());
+    if (originCa != null) {
+      // the bundle alone: a kubernetes.io/tls Secret also holds tls.key, which the edge server has no use for
+      volumes.add(new VolumeBuilder().withName(ORIGIN_CA_VOLUME).withNewSecret().withSecretName(originCa)
+          .addNewItem().withKey(EdgeServerLayout.ORIGIN_CA_KEY).withPath(EdgeServerLayout.ORIGIN_CA_KEY).endItem()
+          .endSecret().build());
     }
     volumes.add(new VolumeBuilder().withName("content")
         .withNewHostPath().withPath(spec.server().contentPath()).withType("DirectoryOrCreate").endHostPath().build());

@@ -21,6 +21,11 @@ public final class Names {
    * restart-only fields). A pod whose revision differs is replaced in its node's turn of a rollout.
    */
   public static final String POD_REVISION = VideoEdgeApi.GROUP + "/pod-revision";
+  /**
+   * Pod template annotation: SHA-256 of the origin's CA bundle (ca.crt of server.origin.caSecretName).
+   * The server reads that file once, when it starts: a new bundle is a new pod revision, rolled out.
+   */
+  public static final String ORIGIN_CA_CHECKSUM = VideoEdgeApi.GROUP + "/origin-ca-checksum";
   /** NodeTuning annotation: the revision of the tuning it carries ({@link TuningInputs#revision()}). */
   public static final String TUNING_REVISION = VideoEdgeApi.GROUP + "/tuning-revision";
   /** NodeTuning annotation: the rollout's memory of this node (JSON, NodeRolloutState). */

@@ -3,6 +3,7 @@ package io.videoedge.operator.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -15,6 +16,7 @@ import io.videoedge.operator.render.TuningInputs;
 import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.testing.RealApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +62,7 @@ class AdmittedRunsIT {
     combinations(candidates);
 
     int admitted = 0;
+    Set<String> admittedRuns = new LinkedHashSet<>();
     List<String> counterexamples = new ArrayList<>();
     for (Candidate c : candidates) {
       GenericKubernetesResource ve = example("admit-" + Integer.toHexString(c.hashCode() & 0xfffffff));
@@ -78,9 +81,17 @@ class AdmittedRunsIT {
       typed.getMetadata().setNamespace(namespace);
       try {
         String text = EdgeServerConfigRenderer.render(namespace + "/edge", typed.getSpec());
-        ConfigLoader.parse(text, c.description());
+        EdgeServerConfig config = ConfigLoader.parse(text, c.description());
         // the rest of what the operator renders from it must not fail either
-        EdgeServerPod.template(typed, "videoedge/edge-server:it", "", EdgeServerConfigRenderer.restartChecksum("x", typed.getSpec()));
+        PodTemplateSpec template = EdgeServerPod.template(typed, "videoedge/edge-server:it", "",
+            EdgeServerConfigRenderer.restartChecksum("x", typed.getSpec()), "0".repeat(64));
+        // a CA bundle the server loads is in a volume of its container (the loader above does not look at files)
+        if (config.origin != null && config.origin.caFile != null && template.getSpec().getContainers().getFirst()
+            .getVolumeMounts().stream().noneMatch(m -> config.origin.caFile.startsWith(m.getMountPath() + "/"))) {
+          counterexamples.add(c.description() + " " + c.changes() + ": origin.caFile " + config.origin.caFile
+              + " is in no volume of the pod");
+        }
+        admittedRuns.add(c.description());
         TuningInputs.of(typed.getSpec()).revision();
         JvmOptions.forServer(typed.getSpec().server())
             .cacheProblem(Quantities.bytes(typed.getSpec().server().cache().memory()))
@@ -98,6 +109,12 @@ class AdmittedRunsIT {
     Files.writeString(Path.of("target", "admitted-runs.txt"), report + "\n" + String.join("\n", counterexamples) + "\n");
     assertThat(counterexamples).as(report).isEmpty();
     assertThat(admitted).as("enough admitted VideoEdges to mean something").isGreaterThan(100);
+    assertThat(admittedRuns).as("an https origin with its CA Secret is admitted and runs; with http it is refused")
+        .contains("origin https://origin.example:8443/video with CA Secret origin-ca",
+            "origin https://10.0.0.1 with CA Secret " + "a".repeat(253))
+        .doesNotContain("origin http://origin:8080 with CA Secret origin-ca",
+            "origin https://origin.example:8443/video with CA Secret " + "a".repeat(254),
+            "origin https://origin.example:8443/video with CA Secret Origin-CA");
   }
 
   // ---------------------------------------------------------------- generation from the CRD's schema
@@ -183,6 +200,9 @@ class AdmittedRunsIT {
 
   /** Edge forms of a pattern the CRD uses (recognised by its text), and of free text where the path says what it is. */
   static List<Object> patternForms(String path, String pattern) {
+    if (path.equals("server.origin.caSecretName")) {
+      return List.of("origin-ca", "a".repeat(254), "Bad_Name", ""); // without a URL: refused (combinations add one)
+    }
     if (path.equals("server.origin.url")) {
       return List.of("http://origin:8080", "https://origin.example", "https://10.0.0.1:8443/base/path", "http://o",
           "ftp://origin", "origin:8080", "http://origin:8080/a b", "http://" + "a".repeat(2040));
@@ -244,6 +264,14 @@ class AdmittedRunsIT {
           pair("server.origin.url", "http://origin:8080", "server.origin.maxConnections", max)));
     }
     out.add(new Candidate("https origin", pair("server.origin.url", "https://origin.example:8443", "server.origin.readTimeout", "24d")));
+    // the origin's CA Secret: names at and past the edges of a Secret's name, with https (admitted) and http (refused)
+    for (String name : List.of("origin-ca", "ca.example.com", "a", "a".repeat(253), "a".repeat(254), "Origin-CA", "-ca",
+        "ca_bundle", "ca/crt", "")) {
+      for (String url : List.of("https://origin.example:8443/video", "https://10.0.0.1", "http://origin:8080")) {
+        out.add(new Candidate("origin " + url + " with CA Secret " + name,
+            pair("server.origin.url", url, "server.origin.caSecretName", name)));
+      }
+    }
     out.add(new Candidate("early data on TLS 1.3 only", pair("tls.protocols", List.of("TLSv1.3"), "tls.earlyData",
         Map.of("enabled", true, "maxSize", 16384))));
   }

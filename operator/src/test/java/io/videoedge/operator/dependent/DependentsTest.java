@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -24,10 +27,14 @@ import io.videoedge.operator.rollout.RolloutTarget;
 import java.time.Instant;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.render.EdgeServerLayout;
+import io.videoedge.operator.render.Hashes;
 import io.videoedge.operator.testing.TestFiles;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -37,9 +44,13 @@ class DependentsTest {
 
   /** Two new nodes, edge-1 with its pod scheduled, edge-2 without one yet. */
   static EdgePlan plan(VideoEdge ve, String... excluded) {
+    return plan(ve, Optional.empty(), excluded);
+  }
+
+  static EdgePlan plan(VideoEdge ve, Optional<Secret> originCa, String... excluded) {
     var pod = new PodBuilder().withNewMetadata().withName("edge-edge-server-x").withNamespace("video").withUid("u1").endMetadata()
         .withNewSpec().withNodeName("edge-1").endSpec().build();
-    EdgePlan.Server server = EdgePlan.Server.of(ve, SETTINGS);
+    EdgePlan.Server server = EdgePlan.Server.of(ve, SETTINGS, originCa);
     RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
     RolloutPlan rollout = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), 2),
         List.of(new NodeView("edge-1", null, pod), new NodeView("edge-2", null, null)), Instant.parse("2026-11-01T00:00:00Z"));
@@ -163,7 +174,7 @@ class DependentsTest {
     VideoEdge ve = example();
     VideoEdgeSpec s = ve.getSpec();
     ServerSpec sv = s.server();
-    ve.setSpec(s.withServer(sv.withOrigin(new ServerSpec.Origin("http://origin.video.svc:8080", "1s", "10s", 64))));
+    ve.setSpec(s.withServer(sv.withOrigin(new ServerSpec.Origin("http://origin.video.svc:8080", null, "1s", "10s", 64))));
     PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve)).getSpec().getTemplate().getSpec();
     Container main = pod.getContainers().getFirst();
 
@@ -185,6 +196,68 @@ class DependentsTest {
       assertThat(init.getResources()).isEqualTo(main.getResources());
     });
     assertThat(main.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
+  }
+
+  static Secret caSecret(String pem) {
+    return new SecretBuilder().withNewMetadata().withName("origin-ca").withNamespace("video").endMetadata()
+        .withType("kubernetes.io/tls").addToData("ca.crt", Base64.getEncoder().encodeToString(pem.getBytes()))
+        .addToData("tls.crt", "Y3J0").addToData("tls.key", "a2V5").build();
+  }
+
+  @Test
+  void anHttpsOriginsCaSecretIsMountedReadOnlyItsBundleAloneAndTheBundleIsInThePodRevision() {
+    VideoEdge ve = example();
+    ServerSpec sv = ve.getSpec().server();
+    ve.setSpec(ve.getSpec().withServer(sv.withOrigin(new ServerSpec.Origin("https://origin.example", "origin-ca", "1s", "10s", 64))));
+    Secret ca = caSecret("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    EdgePlan plan = plan(ve, Optional.of(ca));
+    PodTemplateSpec template = EdgeServerDaemonSet.desired(ve, plan).getSpec().getTemplate();
+    PodSpec pod = template.getSpec();
+
+    // ca.crt only (not the tls.key a kubernetes.io/tls Secret also holds), where the config's caFile points
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("origin-ca")).singleElement().satisfies(v -> {
+      assertThat(v.getSecret().getSecretName()).isEqualTo("origin-ca");
+      assertThat(v.getSecret().getItems()).singleElement().satisfies(i -> {
+        assertThat(i.getKey()).isEqualTo("ca.crt");
+        assertThat(i.getPath()).isEqualTo("ca.crt");
+      });
+    });
+    assertThat(pod.getContainers().getFirst().getVolumeMounts()).filteredOn(m -> m.getName().equals("origin-ca"))
+        .singleElement().satisfies(m -> {
+          assertThat(m.getMountPath()).isEqualTo("/etc/videoedge/origin-ca");
+          assertThat(m.getReadOnly()).isTrue();
+          assertThat(m.getSubPath()).isNull();
+        });
+    assertThat(plan.config()).contains("caFile: " + EdgeServerLayout.ORIGIN_CA_FILE);
+    assertThat(EdgeServerLayout.ORIGIN_CA_FILE).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
+    assertThat(pod.getInitContainers()).singleElement().satisfies(init ->
+        assertThat(init.getVolumeMounts()).extracting(VolumeMount::getName).containsExactly("cache"));
+
+    // the server reads the bundle only at start: a new bundle is a new pod revision (the rollout restarts the servers)
+    assertThat(template.getMetadata().getAnnotations())
+        .containsEntry(Names.ORIGIN_CA_CHECKSUM, Hashes.sha256(ca.getData().get("ca.crt")));
+    Secret rotated = caSecret("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n");
+    assertThat(revision(plan(ve, Optional.of(rotated)))).isNotEqualTo(revision(plan));
+    assertThat(plan(ve, Optional.of(rotated)).config()).isEqualTo(plan.config());
+    // its other keys do not count
+    Secret relabelled = new SecretBuilder(ca).addToData("tls.crt", "b3RoZXI=").build();
+    assertThat(revision(plan(ve, Optional.of(relabelled)))).isEqualTo(revision(plan));
+  }
+
+  @Test
+  void withoutACaSecretNoOriginCaVolumeMountOrChecksum() {
+    VideoEdge ve = example();
+    ServerSpec sv = ve.getSpec().server();
+    ve.setSpec(ve.getSpec().withServer(sv.withOrigin(new ServerSpec.Origin("https://origin.example", null, "1s", "10s", 64))));
+    // a Secret handed over without the spec naming one changes nothing
+    PodTemplateSpec template = EdgeServerDaemonSet.desired(ve, plan(ve, Optional.of(caSecret("-----BEGIN CERTIFICATE-----"))))
+        .getSpec().getTemplate();
+    assertThat(template.getSpec().getVolumes()).extracting(Volume::getName).doesNotContain("origin-ca");
+    assertThat(template.getSpec().getContainers().getFirst().getVolumeMounts()).extracting(VolumeMount::getMountPath)
+        .doesNotContain("/etc/videoedge/origin-ca");
+    assertThat(template.getMetadata().getAnnotations()).doesNotContainKey(Names.ORIGIN_CA_CHECKSUM);
+    assertThat(template).isEqualTo(plan(ve).podTemplate());
+    assertThat(plan(ve).config()).doesNotContain("caFile");
   }
 
   @Test

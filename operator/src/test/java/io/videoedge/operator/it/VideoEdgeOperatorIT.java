@@ -389,6 +389,58 @@ class VideoEdgeOperatorIT {
   }
 
   @Test
+  void anHttpsOriginWaitsForItsCaSecretThenTrustsItAndANewBundleRollsTheServers() {
+    String ns = namespace("origin-ca");
+    create(videoEdge(ns, "edge", "origin-ca", s -> withServer(plainHttp(s), sv -> sv.withOrigin(
+        new ServerSpec.Origin("https://origin.example:8443/video", "origin-ca", "1s", "10s", 64)))));
+    eventually().untilAsserted(() -> {
+      VideoEdgeStatus s = get(ns, "edge").getStatus();
+      assertCondition(s, Conditions.READY, "False", Conditions.INVALID_SPEC);
+      assertCondition(s, Conditions.DEGRADED, "True", Conditions.INVALID_SPEC);
+      assertThat(condition(s, Conditions.DEGRADED).getMessage()).isEqualTo("origin CA Secret " + ns + "/origin-ca "
+          + "(server.origin.caSecretName) not found: create it with the PEM bundle of the CAs the origin's certificate "
+          + "chains to under the key ca.crt (kubectl create secret generic origin-ca --from-file=ca.crt=bundle.pem)");
+    });
+    excerpt("invalid-missing-origin-ca", get(ns, "edge"));
+    assertNothingRolledOut(ns, "edge");
+
+    // created (read, not watched: the operator looks again after the recheck interval)
+    String pem = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
+    admin.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("origin-ca").endMetadata()
+        .addToData("ca.crt", Base64.getEncoder().encodeToString(pem.getBytes())).build()).create();
+    ConfigMap cm = eventually().until(() -> admin.configMaps().inNamespace(ns).withName("edge-edge-server").get(), c -> c != null);
+    assertThat(cm.getData().get("edge-server.yaml")).contains("""
+        origin:
+          url: https://origin.example:8443/video
+          caFile: /etc/videoedge/origin-ca/ca.crt
+        """);
+    DaemonSet ds = eventually().until(() -> admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get(),
+        d -> d != null);
+    var pod = ds.getSpec().getTemplate().getSpec();
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("origin-ca")).singleElement().satisfies(v -> {
+      assertThat(v.getSecret().getSecretName()).isEqualTo("origin-ca");
+      assertThat(v.getSecret().getItems()).extracting(i -> i.getKey() + "->" + i.getPath()).containsExactly("ca.crt->ca.crt");
+    });
+    assertThat(pod.getContainers().getFirst().getVolumeMounts()).filteredOn(m -> m.getName().equals("origin-ca"))
+        .singleElement().satisfies(m -> {
+          assertThat(m.getMountPath()).isEqualTo("/etc/videoedge/origin-ca");
+          assertThat(m.getReadOnly()).isTrue();
+        });
+    eventually().untilAsserted(() -> assertThat(condition(get(ns, "edge").getStatus(), Conditions.READY).getReason())
+        .isNotEqualTo(Conditions.INVALID_SPEC));
+    String revision = ds.getSpec().getTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
+    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(Names.ORIGIN_CA_CHECKSUM);
+
+    // a new bundle: the same config, a new pod revision (the server loads the bundle only at start: the rollout restarts it)
+    String rotated = pem.replace("MIIB", "MIIC");
+    admin.secrets().inNamespace(ns).withName("origin-ca").edit(sec -> new SecretBuilder(sec)
+        .withData(Map.of("ca.crt", Base64.getEncoder().encodeToString(rotated.getBytes()))).build());
+    eventually().untilAsserted(() -> assertThat(admin.apps().daemonSets().inNamespace(ns).withName("edge-edge-server").get()
+        .getSpec().getTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION)).isNotEqualTo(revision));
+    assertThat(admin.configMaps().inNamespace(ns).withName("edge-edge-server").get().getData()).isEqualTo(cm.getData());
+  }
+
+  @Test
   void planModeServesUntunedAndSaysSo() {
     String ns = namespace("plan");
     node("plan-1", "plan");

@@ -8,6 +8,7 @@ import io.videoedge.api.TlsSpec;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.operator.testing.TestFiles;
+import io.videoedge.server.config.ConfigLoader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -70,7 +71,7 @@ class EdgeServerConfigRendererTest {
     ServerSpec s = ve.getSpec().server();
     ServerSpec withOrigin = new ServerSpec(s.cpus(), s.memory(), s.selectors(), s.affinity(), s.pinAcceptors(),
         s.multiAcceptor(), s.http(), s.https(), s.socket(), s.cache(),
-        new ServerSpec.Origin("http://origin.example:8080", "500ms", "10s", 32), s.contentPath(), s.image(),
+        new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32), s.contentPath(), s.image(),
         s.maxUnavailable());
     VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
     assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
@@ -82,10 +83,53 @@ class EdgeServerConfigRendererTest {
   }
 
   @Test
+  void anHttpsOriginTrustsTheCaSecretsBundleWhereThePodMountsItAndOtherwiseTheSystemStore() throws Exception {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+    ServerSpec s = ve.getSpec().server();
+    VideoEdgeSpec withCa = ve.getSpec().withServer(s.withOrigin(
+        new ServerSpec.Origin("https://origin.example:8443/video", "origin-ca", "1s", "10s", 64)));
+    VideoEdgeSpec systemStore = ve.getSpec().withServer(s.withOrigin(
+        new ServerSpec.Origin("https://origin.example:8443/video", null, "1s", "10s", 64)));
+
+    assertThat(EdgeServerConfigRenderer.originCaSecret(withCa.server())).isEqualTo("origin-ca");
+    assertThat(EdgeServerConfigRenderer.config(withCa).origin.caFile).isEqualTo(EdgeServerLayout.ORIGIN_CA_FILE);
+    String rendered = EdgeServerConfigRenderer.render("video/edge", withCa);
+    assertThat(rendered).contains("""
+        origin:
+          url: https://origin.example:8443/video
+          caFile: /etc/videoedge/origin-ca/ca.crt
+        """);
+    // the server's own loader takes it (the file itself is the pod's: not looked at here)
+    assertThat(ConfigLoader.parse(rendered, "rendered").origin.caFile).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
+    assertThat(EdgeServerConfigRenderer.problems(withCa)).isEmpty();
+
+    // without it no caFile: the server's default, the image's system bundle
+    assertThat(EdgeServerConfigRenderer.originCaSecret(systemStore.server())).isNull();
+    assertThat(EdgeServerConfigRenderer.config(systemStore).origin.caFile).isNull();
+    assertThat(EdgeServerConfigRenderer.render("video/edge", systemStore)).doesNotContain("caFile");
+    assertThat(EdgeServerConfigRenderer.problems(systemStore)).isEmpty();
+    // origin is restart-only: adding the bundle restarts the servers
+    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", withCa))
+        .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("video/edge", systemStore));
+    // and no origin, no CA Secret
+    assertThat(EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server())).isNull();
+  }
+
+  @Test
+  void aCaSecretForAPlainHttpOriginIsRefusedByTheServersOwnCheck() {
+    // the CRD refuses it first (CrdAdmissionIT); should one get through, the server's validator still says no
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+    VideoEdgeSpec spec = ve.getSpec().withServer(ve.getSpec().server().withOrigin(
+        new ServerSpec.Origin("http://origin.example", "origin-ca", "1s", "10s", 64)));
+    assertThat(EdgeServerConfigRenderer.problems(spec)).singleElement().asString()
+        .contains("origin.caFile").contains("only for an https:// origin");
+  }
+
+  @Test
   void manyOriginConnectionsGetABufferPoolThatHoldsThem() {
     VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
     ServerSpec s = ve.getSpec().server();
-    VideoEdgeSpec spec = ve.getSpec().withServer(s.withOrigin(new ServerSpec.Origin("http://o:8080", "1s", "10s", 1000)));
+    VideoEdgeSpec spec = ve.getSpec().withServer(s.withOrigin(new ServerSpec.Origin("http://o:8080", null, "1s", "10s", 1000)));
     var config = EdgeServerConfigRenderer.config(spec);
     assertThat(config.bufferPool.size).isEqualTo((1000 + 8) * 128L * 1024);
     assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
