@@ -55,7 +55,13 @@ node_image_digest() {
 say() { printf '%s\n' "$*" >&2; }
 pass() { printf '  \033[32mok\033[0m   %s\n' "$*" >&2; }
 info() { printf '       %s\n' "$*" >&2; }
-fail() { printf '  \033[31mFAIL\033[0m %s\n' "$*" >&2; exit 1; }
+# (each failure is also kept in $STATE_DIR/failures: run.sh repeats it below the stage table, where a
+# CI log that shows only its last lines still says what failed)
+fail() {
+  printf '  \033[31mFAIL\033[0m %s\n' "$*" >&2
+  [ -z "${STATE_DIR:-}" ] || printf '%s: %s\n' "$(cat "$STATE_DIR/stage" 2>/dev/null)" "$*" | cut -c1-600 >>"$STATE_DIR/failures" 2>/dev/null || true
+  exit 1
+}
 scenario() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 
 # ---- assertions

@@ -121,7 +121,15 @@ public record ServerSpec(
                         + "of service during a rollout: a count or a percentage.")
         @Default("1")
         @Pattern(Patterns.MAX_UNAVAILABLE)
-        String maxUnavailable) {
+        String maxUnavailable,
+
+        @JsonPropertyDescription("Access log: one JSON line per response on the edge server's standard output (the "
+                + "container log): time, client, method, path without the query, status, body bytes that left, "
+                + "milliseconds until the last byte left, whether it completed, cache status, TLS version and kTLS. "
+                + "Written off the event loops through a bounded queue; lines that do not fit are dropped and counted "
+                + "(videoedge_access_log_lines_total{result=\"dropped\"}).")
+        @Default("{}")
+        AccessLog accessLog) {
 
     public ServerSpec withSocket(Socket socket) {
         return new ServerSpec(
@@ -138,7 +146,8 @@ public record ServerSpec(
                 origin,
                 contentPath,
                 image,
-                maxUnavailable);
+                maxUnavailable,
+                accessLog);
     }
 
     public ServerSpec withCpus(Integer cpus) {
@@ -156,7 +165,8 @@ public record ServerSpec(
                 origin,
                 contentPath,
                 image,
-                maxUnavailable);
+                maxUnavailable,
+                accessLog);
     }
 
     public ServerSpec withSelectors(Integer selectors) {
@@ -174,7 +184,27 @@ public record ServerSpec(
                 origin,
                 contentPath,
                 image,
-                maxUnavailable);
+                maxUnavailable,
+                accessLog);
+    }
+
+    public ServerSpec withAccessLog(AccessLog accessLog) {
+        return new ServerSpec(
+                cpus,
+                memory,
+                selectors,
+                affinity,
+                pinAcceptors,
+                multiAcceptor,
+                http,
+                https,
+                socket,
+                cache,
+                origin,
+                contentPath,
+                image,
+                maxUnavailable,
+                accessLog);
     }
 
     public ServerSpec withOrigin(Origin origin) {
@@ -192,8 +222,20 @@ public record ServerSpec(
                 origin,
                 contentPath,
                 image,
-                maxUnavailable);
+                maxUnavailable,
+                accessLog);
     }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AccessLog(
+            @JsonPropertyDescription("Write the access log.") @Default("true")
+            Boolean enabled,
+
+            @JsonPropertyDescription("Log one response in this many (1: every response).")
+            @Default("1")
+            @Min(1)
+            @Max(1000000)
+            Integer sample) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @ValidationRule(

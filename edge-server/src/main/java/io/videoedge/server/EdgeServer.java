@@ -1,5 +1,6 @@
 package io.videoedge.server;
 
+import io.videoedge.server.accesslog.AccessLog;
 import io.videoedge.server.admin.SocketsReport;
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.cache.EdgeCache;
@@ -21,6 +22,7 @@ import io.videoedge.server.tls.TlsSessionFacts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpSession;
@@ -55,6 +57,7 @@ public final class EdgeServer extends HttpServer {
 
     private final EdgeCache cache;
     private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
+    private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
 
     private EdgeServer(
             EdgeServerConfig config,
@@ -111,6 +114,23 @@ public final class EdgeServer extends HttpServer {
             throw e;
         }
         server.ticketKeyRotator = rotator;
+        try {
+            server.accessLog = AccessLog.start(config.accessLog);
+        } catch (IOException | RuntimeException e) {
+            server.stop();
+            throw e;
+        }
+        if (server.accessLog != null) {
+            AccessLog l = server.accessLog;
+            metrics.counters(
+                    "videoedge_access_log_lines_total",
+                    "Access log lines by result: written, dropped (the queue was full; a selector never waits), failed (the output refused them)",
+                    List.of("result"),
+                    () -> Map.of(
+                            List.of("written"), (double) l.written(),
+                            List.of("dropped"), (double) l.dropped(),
+                            List.of("failed"), (double) l.failed()));
+        }
         log.atInfo()
                 .addKeyValue("selectors", plan.selectors)
                 .addKeyValue("allowedCpus", CpuList.format(allowed))
@@ -322,6 +342,11 @@ public final class EdgeServer extends HttpServer {
         return metrics;
     }
 
+    /** The access log, null when disabled. */
+    AccessLog accessLog() {
+        return accessLog;
+    }
+
     BufferPool bufferPool() {
         return bufferPool;
     }
@@ -408,6 +433,7 @@ public final class EdgeServer extends HttpServer {
     public synchronized void stop() {
         if (ticketKeyRotator != null) ticketKeyRotator.close();
         super.stop();
+        if (accessLog != null) accessLog.close(); // after the sessions: their last lines are queued by now
     }
 
     /**

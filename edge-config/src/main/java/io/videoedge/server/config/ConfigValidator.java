@@ -62,6 +62,27 @@ final class ConfigValidator {
         origin(c.origin);
         bufferPool(c.bufferPool, c.origin);
         ticketKeys(c);
+        accessLog(c.accessLog);
+    }
+
+    private void accessLog(AccessLogConfig a) {
+        if (a == null) return;
+        check(a.sample >= 1, "accessLog.sample", "must be at least 1 (1: every response), is " + a.sample);
+        check(a.queue >= 1, "accessLog.queue", "must be at least 1, is " + a.queue);
+        if (a.path == null || a.path.isEmpty()) {
+            problem("accessLog.path", "required: - (standard output) or an absolute file path");
+        } else if (!AccessLogConfig.STDOUT.equals(a.path)) {
+            Path p = Path.of(a.path);
+            check(
+                    p.isAbsolute(),
+                    "accessLog.path",
+                    "must be - (standard output) or an absolute file path, is " + a.path);
+            Path dir = p.toAbsolutePath().getParent();
+            check(
+                    !checkFiles || dir != null && Files.isDirectory(dir) && Files.isWritable(dir),
+                    "accessLog.path",
+                    "cannot write a file in " + dir);
+        }
     }
 
     private void ticketKeys(EdgeServerConfig c) {

@@ -140,6 +140,9 @@ public final class EdgeServerConfigRenderer {
         c.limits.maxHeaderSize = MAX_HEADER_SIZE;
         c.limits.maxConnections = MAX_CONNECTIONS;
         c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
+        ServerSpec.AccessLog accessLog = server.accessLog();
+        c.accessLog.enabled = accessLog == null || !Boolean.FALSE.equals(accessLog.enabled());
+        c.accessLog.sample = accessLog == null || accessLog.sample() == null ? 1 : accessLog.sample();
         c.cache.memory = Quantities.bytes(server.cache().memory());
         c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
         c.cache.disk.size = Quantities.bytes(server.cache().disk().size());

@@ -210,7 +210,8 @@ class DependentsTest {
                         sv.origin(),
                         sv.contentPath(),
                         "registry.local/edge:2",
-                        "25%"))
+                        "25%",
+                        null))
                 .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
                 .withTuning(withoutNumaInterleave(s.tuning())));
         DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));

@@ -63,7 +63,8 @@ class SpecValidationTest {
                 s.origin(),
                 s.contentPath(),
                 s.image(),
-                s.maxUnavailable());
+                s.maxUnavailable(),
+                null);
     }
 
     @Test

@@ -66,6 +66,26 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
+    void theAccessLogIsOnByDefaultAndItsSwitchesRestartTheServers() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).accessLog.enabled)
+                .isTrue();
+        assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("accessLog");
+        VideoEdgeSpec sampled =
+                ve.getSpec().withServer(ve.getSpec().server().withAccessLog(new ServerSpec.AccessLog(true, 10)));
+        VideoEdgeSpec off =
+                ve.getSpec().withServer(ve.getSpec().server().withAccessLog(new ServerSpec.AccessLog(false, 1)));
+        assertThat(EdgeServerConfigRenderer.render("video/edge", sampled)).contains("accessLog:\n  sample: 10\n");
+        String offText = EdgeServerConfigRenderer.render("video/edge", off);
+        assertThat(offText).contains("accessLog:\n  enabled: false\n");
+        assertThat(io.videoedge.server.config.ConfigLoader.parse(offText, "off").accessLog.enabled)
+                .isFalse();
+        assertThat(EdgeServerConfigRenderer.restartChecksum("x", off))
+                .as("the access log is set up at start")
+                .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("x", ve.getSpec()));
+    }
+
+    @Test
     void originSectionOnlyWhenAnOriginIsSet() {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("origin:");
@@ -84,7 +104,8 @@ class EdgeServerConfigRendererTest {
                 new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32),
                 s.contentPath(),
                 s.image(),
-                s.maxUnavailable());
+                s.maxUnavailable(),
+                null);
         VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
         assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
         origin:

@@ -168,7 +168,8 @@ class NodeTuningRendererTest {
                         server.origin(),
                         server.contentPath(),
                         server.image(),
-                        server.maxUnavailable())));
+                        server.maxUnavailable(),
+                        server.accessLog())));
         assertThat(spec(ve).tlsTxOffload()).isNull();
         assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
     }
