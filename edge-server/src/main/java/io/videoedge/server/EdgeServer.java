@@ -13,6 +13,7 @@ import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
 import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.signing.UrlSigning;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.KernelTlsStats;
 import io.videoedge.server.tls.OpenSslCounters;
@@ -21,6 +22,8 @@ import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,6 +61,7 @@ public final class EdgeServer extends HttpServer {
     private final EdgeCache cache;
     private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
     private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
+    private UrlSigning signing; // set once by create(); null without signedUrls
 
     private EdgeServer(
             EdgeServerConfig config,
@@ -65,14 +69,15 @@ public final class EdgeServer extends HttpServer {
             EdgeMetrics metrics,
             BufferPool bufferPool,
             ContentStore store,
-            EdgeCache cache)
+            EdgeCache cache,
+            UrlSigning signing)
             throws IOException {
         super(config);
         this.config = config;
         this.metrics = metrics;
         this.bufferPool = bufferPool;
         this.cache = cache;
-        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache));
+        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache), signing);
         this.selectorCpus = plan.cpus;
         if (plan.cpus != null) {
             pinSelectors(plan.cpus);
@@ -94,26 +99,25 @@ public final class EdgeServer extends HttpServer {
         if (ServerConfig.DEFAULT_SELECTOR_THREAD_NAME_FORMAT.equals(config.selectorThreadNameFormat)) {
             config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
         }
-        TicketKeyRotator rotator = ticketKeys(config, metrics);
-        ContentStore store = config.content != null && config.content.root != null
-                ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
-                : null;
-        EdgeCache cache;
+        // what is opened before the server exists is closed again when a later step fails
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
         EdgeServer server;
         try {
-            cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+            TicketKeyRotator rotator = opened(opened, ticketKeys(config, metrics));
+            UrlSigning signing = opened(opened, UrlSigning.start(config.signedUrls, metrics));
+            ContentStore store = config.content != null && config.content.root != null
+                    ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
+                    : null;
+            EdgeCache cache = opened(
+                    opened,
+                    config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null);
+            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache, signing);
+            server.ticketKeyRotator = rotator;
+            server.signing = signing;
         } catch (IOException | RuntimeException e) {
-            if (rotator != null) rotator.close();
+            closeAll(opened, e);
             throw e;
         }
-        try {
-            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache);
-        } catch (IOException | RuntimeException e) {
-            if (cache != null) cache.close();
-            if (rotator != null) rotator.close();
-            throw e;
-        }
-        server.ticketKeyRotator = rotator;
         try {
             server.accessLog = AccessLog.start(config.accessLog);
         } catch (IOException | RuntimeException e) {
@@ -429,9 +433,25 @@ public final class EdgeServer extends HttpServer {
                 .log("edge server stopped");
     }
 
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        if (resource != null) opened.push(resource);
+        return resource;
+    }
+
+    private static void closeAll(Deque<AutoCloseable> opened, Exception cause) {
+        for (AutoCloseable c : opened) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
     @Override
     public synchronized void stop() {
         if (ticketKeyRotator != null) ticketKeyRotator.close();
+        if (signing != null) signing.close();
         super.stop();
         if (accessLog != null) accessLog.close(); // after the sessions: their last lines are queued by now
     }

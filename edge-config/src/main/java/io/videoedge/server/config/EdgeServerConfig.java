@@ -26,6 +26,7 @@ public class EdgeServerConfig extends HttpServerConfig {
     public BufferPoolConfig bufferPool = new BufferPoolConfig();
     public TicketKeysConfig ticketKeys = new TicketKeysConfig();
     public AccessLogConfig accessLog = new AccessLogConfig();
+    public SignedUrlsConfig signedUrls;
 
     @Converter(method = "time")
     public int drainTimeout = 25_000;
