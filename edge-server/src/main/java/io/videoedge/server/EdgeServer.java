@@ -16,6 +16,8 @@ import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.KernelTlsStats;
 import io.videoedge.server.tls.OpenSslCounters;
+import io.videoedge.server.tls.SharedTicketKeys;
+import io.videoedge.server.tls.TicketKeyKeeper;
 import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
@@ -56,7 +58,7 @@ public final class EdgeServer extends HttpServer {
     private boolean stopping; // guarded by this: no reconfigure once the drain has begun
 
     private final EdgeCache cache;
-    private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
+    private TicketKeyKeeper ticketKeyRotator; // set once by create(), before the server starts: rotation or shared keys
     private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
 
     private EdgeServer(
@@ -94,7 +96,7 @@ public final class EdgeServer extends HttpServer {
         if (ServerConfig.DEFAULT_SELECTOR_THREAD_NAME_FORMAT.equals(config.selectorThreadNameFormat)) {
             config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
         }
-        TicketKeyRotator rotator = ticketKeys(config, metrics);
+        TicketKeyKeeper rotator = ticketKeys(config, metrics);
         ContentStore store = config.content != null && config.content.root != null
                 ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
                 : null;
@@ -146,13 +148,20 @@ public final class EdgeServer extends HttpServer {
      * {@code ssl.ticketDir} are rotated on schedule (the first step now, so the directory holds a current
      * key); without it an empty directory gets one key for this process.
      */
-    private static TicketKeyRotator ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
+    private static TicketKeyKeeper ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
         java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
         for (AcceptorConfig a : config.acceptors) {
             if (a.ssl != null && a.ssl.ticketDir != null) dirs.add(Path.of(a.ssl.ticketDir));
         }
         if (dirs.isEmpty()) {
             return null;
+        }
+        if (config.ticketKeys != null && config.ticketKeys.source != null) {
+            return SharedTicketKeys.start(
+                    Path.of(config.ticketKeys.source),
+                    List.copyOf(dirs),
+                    config.ticketKeys.poll,
+                    metrics::ticketKeyRotation);
         }
         long rotation = config.ticketKeys == null ? 0 : config.ticketKeys.rotation;
         if (rotation > 0) {
