@@ -17,6 +17,8 @@ import io.videoedge.server.signing.UrlSigning;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.KernelTlsStats;
 import io.videoedge.server.tls.OpenSslCounters;
+import io.videoedge.server.tls.SharedTicketKeys;
+import io.videoedge.server.tls.TicketKeyKeeper;
 import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
@@ -59,7 +61,7 @@ public final class EdgeServer extends HttpServer {
     private boolean stopping; // guarded by this: no reconfigure once the drain has begun
 
     private final EdgeCache cache;
-    private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
+    private TicketKeyKeeper ticketKeyRotator; // set once by create(), before the server starts: rotation or shared keys
     private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
     private UrlSigning signing; // set once by create(); null without signedUrls
 
@@ -103,7 +105,7 @@ public final class EdgeServer extends HttpServer {
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         EdgeServer server;
         try {
-            TicketKeyRotator rotator = opened(opened, ticketKeys(config, metrics));
+            TicketKeyKeeper rotator = opened(opened, ticketKeys(config, metrics));
             UrlSigning signing = opened(opened, UrlSigning.start(config.signedUrls, metrics));
             ContentStore store = config.content != null && config.content.root != null
                     ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
@@ -150,13 +152,20 @@ public final class EdgeServer extends HttpServer {
      * {@code ssl.ticketDir} are rotated on schedule (the first step now, so the directory holds a current
      * key); without it an empty directory gets one key for this process.
      */
-    private static TicketKeyRotator ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
+    private static TicketKeyKeeper ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
         java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
         for (AcceptorConfig a : config.acceptors) {
             if (a.ssl != null && a.ssl.ticketDir != null) dirs.add(Path.of(a.ssl.ticketDir));
         }
         if (dirs.isEmpty()) {
             return null;
+        }
+        if (config.ticketKeys != null && config.ticketKeys.source != null) {
+            return SharedTicketKeys.start(
+                    Path.of(config.ticketKeys.source),
+                    List.copyOf(dirs),
+                    config.ticketKeys.poll,
+                    metrics::ticketKeyRotation);
         }
         long rotation = config.ticketKeys == null ? 0 : config.ticketKeys.rotation;
         if (rotation > 0) {

@@ -125,6 +125,20 @@ final class ConfigValidator {
 
     private void ticketKeys(EdgeServerConfig c) {
         long rotation = c.ticketKeys == null ? 0 : c.ticketKeys.rotation;
+        String source = c.ticketKeys == null ? null : c.ticketKeys.source;
+        if (source != null) {
+            check(Path.of(source).isAbsolute(), "ticketKeys.source", "must be an absolute directory, is " + source);
+            check(
+                    rotation == 0,
+                    "ticketKeys.rotation",
+                    "must be 0 with ticketKeys.source: the keys come from the source, whoever writes it rotates them");
+            check(c.ticketKeys.poll >= 1000, "ticketKeys.poll", "must be at least 1s");
+            check(
+                    !checkFiles || Files.isDirectory(Path.of(source)),
+                    "ticketKeys.source",
+                    source + " is not a directory");
+            return;
+        }
         check(
                 rotation == 0 || rotation >= 1000,
                 "ticketKeys.rotation",
