@@ -184,6 +184,13 @@ public final class EdgeServerConfigRenderer {
         c.cache.memory = Quantities.bytes(server.cache().memory());
         c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
         c.cache.disk.size = Quantities.bytes(server.cache().disk().size());
+        if (server.cache().staleIfError() != null) {
+            c.cache.staleWhileError = DefaultConverters.longTime(server.cache().staleIfError());
+        }
+        if (server.cache().staleWhileRevalidate() != null) {
+            c.cache.staleWhileRevalidate =
+                    DefaultConverters.longTime(server.cache().staleWhileRevalidate());
+        }
         if (fetchesFromOrigin(server)) {
             ServerSpec.Origin o = server.origin();
             c.origin = new OriginConfig();
