@@ -129,7 +129,14 @@ public record ServerSpec(
                 + "Written off the event loops through a bounded queue; lines that do not fit are dropped and counted "
                 + "(videoedge_access_log_lines_total{result=\"dropped\"}).")
         @Default("{}")
-        AccessLog accessLog) {
+        AccessLog accessLog,
+
+        @JsonPropertyDescription("Defences against clients that hold connections without using them (slowloris, "
+                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining). Each "
+                + "refusal is counted in videoedge_connections_refused_total{reason}. A change restarts the edge servers "
+                + "through a rollout.")
+        @Default("{}")
+        Limits limits) {
 
     public ServerSpec withSocket(Socket socket) {
         return new ServerSpec(
@@ -147,7 +154,8 @@ public record ServerSpec(
                 contentPath,
                 image,
                 maxUnavailable,
-                accessLog);
+                accessLog,
+                limits);
     }
 
     public ServerSpec withCpus(Integer cpus) {
@@ -166,7 +174,8 @@ public record ServerSpec(
                 contentPath,
                 image,
                 maxUnavailable,
-                accessLog);
+                accessLog,
+                limits);
     }
 
     public ServerSpec withSelectors(Integer selectors) {
@@ -185,7 +194,8 @@ public record ServerSpec(
                 contentPath,
                 image,
                 maxUnavailable,
-                accessLog);
+                accessLog,
+                limits);
     }
 
     public ServerSpec withAccessLog(AccessLog accessLog) {
@@ -204,7 +214,28 @@ public record ServerSpec(
                 contentPath,
                 image,
                 maxUnavailable,
-                accessLog);
+                accessLog,
+                limits);
+    }
+
+    public ServerSpec withLimits(Limits limits) {
+        return new ServerSpec(
+                cpus,
+                memory,
+                selectors,
+                affinity,
+                pinAcceptors,
+                multiAcceptor,
+                http,
+                https,
+                socket,
+                cache,
+                origin,
+                contentPath,
+                image,
+                maxUnavailable,
+                accessLog,
+                limits);
     }
 
     public ServerSpec withOrigin(Origin origin) {
@@ -223,8 +254,70 @@ public record ServerSpec(
                 contentPath,
                 image,
                 maxUnavailable,
-                accessLog);
+                accessLog,
+                limits);
     }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = Patterns.HEADER_TIMEOUT_BOUNDS,
+            fieldPath = ".headerTimeout",
+            message = "headerTimeout must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.HANDSHAKE_TIMEOUT_BOUNDS,
+            fieldPath = ".handshakeTimeout",
+            message = "handshakeTimeout must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.MIN_SEND_PERIOD_BOUNDS,
+            fieldPath = ".minSendPeriod",
+            message = "minSendPeriod must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.MIN_SEND_BYTES_FITS,
+            fieldPath = ".minSendBytes",
+            message = "minSendBytes must be at most 2147483647 bytes (2047m): the edge server holds it as an int")
+    public record Limits(
+            @JsonPropertyDescription(
+                    "Deadline for a whole request head (request line and headers), one-nio time (30s): the first "
+                            + "request's counts from the accept (TLS handshake included), a later one's from its first byte. A "
+                            + "client that has not sent a complete head by then is disconnected however it trickles bytes "
+                            + "(slowloris; like nginx client_header_timeout). 1s to 1h.")
+            @Default("30s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String headerTimeout,
+
+            @JsonPropertyDescription("Deadline for the TLS handshake from the accept, one-nio time (10s). 1s to 1h.")
+            @Default("10s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String handshakeTimeout,
+
+            @JsonPropertyDescription(
+                    "Open connections one client address may have; more are closed when accepted. Viewers behind "
+                            + "one carrier-grade NAT share an address: keep it well above their number.")
+            @Default("1000")
+            @Min(1)
+            @Max(1000000)
+            Integer maxConnectionsPerAddress,
+
+            @JsonPropertyDescription(
+                    "Slow readers: a connection with a response pending that takes fewer than minSendBytes in "
+                            + "minSendPeriod is disconnected, one-nio size (64k); 0 turns the rule off. Video players read far "
+                            + "faster; a client that does not read at all is also cut after 60s without progress.")
+            @Default("64k")
+            @Pattern(Patterns.ONE_NIO_SIZE)
+            String minSendBytes,
+
+            @JsonPropertyDescription("The period of the slow-reader rule (minSendBytes), one-nio time (30s). 1s to 1h.")
+            @Default("30s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String minSendPeriod,
+
+            @JsonPropertyDescription(
+                    "Pipelined requests that may wait while earlier responses have not left; the next one is "
+                            + "answered 429 with Retry-After after them and the connection closed. 1 to 255.")
+            @Default("32")
+            @Min(1)
+            @Max(255)
+            Integer maxPipelined) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AccessLog(

@@ -211,7 +211,8 @@ class DependentsTest {
                         sv.contentPath(),
                         "registry.local/edge:2",
                         "25%",
-                        null))
+                        null,
+                        sv.limits()))
                 .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
                 .withTuning(withoutNumaInterleave(s.tuning())));
         DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));

@@ -64,7 +64,8 @@ class SpecValidationTest {
                 s.contentPath(),
                 s.image(),
                 s.maxUnavailable(),
-                null);
+                null,
+                s.limits());
     }
 
     @Test

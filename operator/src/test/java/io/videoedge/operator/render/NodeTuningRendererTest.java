@@ -169,7 +169,8 @@ class NodeTuningRendererTest {
                         server.contentPath(),
                         server.image(),
                         server.maxUnavailable(),
-                        server.accessLog())));
+                        server.accessLog(),
+                        server.limits())));
         assertThat(spec(ve).tlsTxOffload()).isNull();
         assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
     }
