@@ -8,6 +8,7 @@ import io.videoedge.server.guard.AddressCounts;
 import io.videoedge.server.guard.Deadlines;
 import io.videoedge.server.guard.Refusal;
 import io.videoedge.server.guard.SendProgress;
+import io.videoedge.server.guard.TcpInfo;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
@@ -579,7 +580,19 @@ final class EdgeSession extends HttpSession {
         if (r != null) {
             return r;
         }
-        return sendProgress.observe(now, queueHead != null && !parked, sentBytes);
+        boolean pending = queueHead != null && !parked;
+        return sendProgress.observe(now, pending, pending ? bytesTaken() : 0);
+    }
+
+    /**
+     * What the client has taken so far: the bytes its kernel acknowledged (TCP_INFO), which follow its
+     * reads closely; where the kernel cannot say, the bytes the write loop handed to the socket (these
+     * advance only when half the send buffer has drained, so a slow but steady reader with a large
+     * buffer looks slower than it is).
+     */
+    private long bytesTaken() {
+        long acked = TcpInfo.bytesAcked(socket.getOption(Socket.SOL_TCP, Socket.TCP_INFO));
+        return acked >= 0 ? acked : sentBytes;
     }
 
     /** struct linger {l_onoff 1, l_linger 0}: close() resets the connection and drops unsent data. */
