@@ -39,7 +39,8 @@ import one.nio.util.Utf8;
  * TLS is done in user space.
  *
  * <p>The defences' state lives here and is read by the {@link ConnectionGuard} thread, which asks
- * {@link #overrun} and closes what overran; the decisions are {@link Deadlines} and {@link SendProgress}.
+ * {@link #overrun} and resets what overran ({@link #abort}); the decisions are {@link Deadlines} and
+ * {@link SendProgress}.
  */
 final class EdgeSession extends HttpSession {
     private static final int MAX_HEADERS = 128;
@@ -573,7 +574,8 @@ final class EdgeSession extends HttpSession {
     /**
      * The defence this connection has overrun at {@code now}, or null: a deadline ({@link Deadlines}),
      * or the slow-reader rule ({@link SendProgress}) while a response waits for the client. Called by
-     * the {@link ConnectionGuard} thread only; reads volatile state, takes no lock.
+     * the {@link ConnectionGuard} thread only; reads volatile state (and TCP_INFO while a response is
+     * pending), takes no lock.
      */
     Refusal overrun(long now) {
         Refusal r = deadlines.overrun(now, acceptedAt, handshakeDone, headStartedAt);
