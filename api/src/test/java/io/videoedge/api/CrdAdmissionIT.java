@@ -131,6 +131,7 @@ class CrdAdmissionIT {
         assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
         assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
         assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
+        assertThat(spec.server().limits()).isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32));
         assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
         assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
         assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
@@ -493,6 +494,66 @@ class CrdAdmissionIT {
                         "1234567890123",
                         "spec.server.socket.notsentLowat",
                         "should match"),
+                refused(
+                        "a header deadline under a second",
+                        "spec.server.limits.headerTimeout",
+                        "500ms",
+                        "spec.server.limits.headerTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a header deadline over an hour",
+                        "spec.server.limits.headerTimeout",
+                        "61m",
+                        "spec.server.limits.headerTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a handshake deadline of a day",
+                        "spec.server.limits.handshakeTimeout",
+                        "1d",
+                        "spec.server.limits.handshakeTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a handshake deadline without a unit",
+                        "spec.server.limits.handshakeTimeout",
+                        "10",
+                        "spec.server.limits.handshakeTimeout",
+                        "should match"),
+                refused(
+                        "no connection per address",
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        0,
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        "greater than or equal to 1"),
+                refused(
+                        "more connections per address than the bound",
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        1000001,
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        "less than or equal to 1000000"),
+                refused(
+                        "a slow-reader minimum the server cannot hold",
+                        "spec.server.limits.minSendBytes",
+                        "2g",
+                        "spec.server.limits.minSendBytes",
+                        "at most 2147483647 bytes"),
+                refused(
+                        "a slow-reader period of 0s",
+                        "spec.server.limits.minSendPeriod",
+                        "0s",
+                        "spec.server.limits.minSendPeriod",
+                        "between 1s and 1h"),
+                refused(
+                        "no pipelining at all",
+                        "spec.server.limits.maxPipelined",
+                        0,
+                        "spec.server.limits.maxPipelined",
+                        "greater than or equal to 1"),
+                refused(
+                        "deeper pipelining than one-nio holds",
+                        "spec.server.limits.maxPipelined",
+                        256,
+                        "spec.server.limits.maxPipelined",
+                        "less than or equal to 255"),
                 refused(
                         "a timeout the server cannot hold",
                         "spec.server.origin",
