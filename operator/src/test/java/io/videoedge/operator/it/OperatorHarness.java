@@ -50,7 +50,7 @@ final class OperatorHarness implements AutoCloseable {
     OperatorHarness(RealApiServer api, KubernetesClient admin) {
         this.api = api;
         this.admin = admin;
-        installRbac();
+        installRbac(admin);
         Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
                 .withImpersonateUsername(USER)
                 .withImpersonateGroups(
@@ -60,7 +60,7 @@ final class OperatorHarness implements AutoCloseable {
     }
 
     /** The chart's rule files, applied as a ClusterRole and a Role bound to the operator's ServiceAccount. */
-    private void installRbac() {
+    static void installRbac(KubernetesClient admin) {
         admin.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
