@@ -276,7 +276,7 @@ class ScaleBench {
     }
 
     /** A client with room for the sims' concurrency (Fabric8 has no client-side rate limit). */
-    private static KubernetesClient bigClient(RealApiServer api) {
+    static KubernetesClient bigClient(RealApiServer api) {
         Config config = Config.fromKubeconfig(api.kubeconfigYaml());
         config.setMaxConcurrentRequests(256);
         config.setMaxConcurrentRequestsPerHost(64);
@@ -377,6 +377,7 @@ class ScaleBench {
         private final AtomicReference<VideoEdge> latest = new AtomicReference<>();
         private final AtomicLong peakStatus = new AtomicLong();
         private final AtomicLong peakObject = new AtomicLong();
+        private final AtomicLong peakListed = new AtomicLong();
         private volatile Instant tunedAt;
         private volatile Instant lastReportBeforeTuned;
         private SimAgents agents;
@@ -414,6 +415,9 @@ class ScaleBench {
                 return;
             }
             peakStatus.accumulateAndGet(Serialization.asJson(s).getBytes(StandardCharsets.UTF_8).length, Math::max);
+            if (s.nodesNeedingAttention() != null) {
+                peakListed.accumulateAndGet(s.nodesNeedingAttention().size(), Math::max);
+            }
             if (tunedAt == null && (n + "/" + n).equals(s.tuned())) {
                 tunedAt = Instant.now();
                 lastReportBeforeTuned = agents == null ? null : agents.lastReport();
@@ -430,6 +434,16 @@ class ScaleBench {
 
         long peakStatusBytes() {
             return peakStatus.get();
+        }
+
+        /** The most nodes nodesNeedingAttention ever listed. */
+        long peakListed() {
+            return peakListed.get();
+        }
+
+        /** The VideoEdge as last seen. */
+        VideoEdge latest() {
+            return latest.get();
         }
 
         long peakObjectBytes() {
