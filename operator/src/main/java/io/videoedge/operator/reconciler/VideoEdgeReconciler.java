@@ -402,6 +402,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
                         .withName(EventSources.NODE_TUNINGS)
                         .withLabelSelector(Names.MANAGED_SELECTOR)
+                        .withItemStore(LeanItemStore.onlyApplied())
                         .withSecondaryToPrimaryMapper(nt -> Stream.concat(
                                         owner(nt).stream(),
                                         selecting.apply(nt.getMetadata().getName()))
@@ -412,6 +413,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
                         .withName(EventSources.PODS)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                        .withItemStore(LeanItemStore.noManagedFields())
                         .withSecondaryToPrimaryMapper(
                                 pod -> owner(pod).map(Set::of).orElse(Set.of()))
                         .build(),
