@@ -15,10 +15,11 @@ assert_eq "Secret $secret owned by the VideoEdge" "$(ve_jsonpath '{.metadata.uid
   "$(jq -r '.metadata.ownerReferences[0].uid' <<<"$keys")"
 assert_match "its keys: t<unix seconds>" '^t[0-9]+$' "$(jq -r '.data | keys[]' <<<"$keys" | head -1)"
 printf 'GET /index.m3u8 HTTP/1.1\r\nHost: fleet\r\nConnection: close\r\n\r\n' >"$tmp/req"
-# s_client NODE ARGS...: one HTTPS request to NODE's server; prints openssl's report
+# s_client NODE ARGS...: one HTTPS request to NODE's server; prints "New|Reused, TLSv1.x" and the status line
 s_client() {
-  local n=$1; shift
-  openssl s_client -connect "$(nip "$n"):$HTTPS_PORT" -servername fleet.videoedge.test -ign_eof "$@" <"$tmp/req" 2>&1
+  local n=$1 out; shift
+  out=$(openssl s_client -connect "$(nip "$n"):$HTTPS_PORT" -servername fleet.videoedge.test -ign_eof "$@" <"$tmp/req" 2>&1)
+  echo "$(grep -Eo '^(New|Reused), TLSv1\.[23]' <<<"$out" | head -1) $(grep -Eo '^HTTP/1\.1 [0-9]+' <<<"$out" | head -1)"
 }
 # the name (first 16 bytes, hex) of the key a saved session's ticket is under
 ticket_key() {
@@ -26,10 +27,8 @@ ticket_key() {
     | tr -d ' -'
 }
 for proto in -tls1_2 -tls1_3; do
-  out=$(s_client "$n1" "$proto" -sess_out "$tmp/s$proto.pem")
-  assert_match "$n1 $proto: a new session, served" "New, .*HTTP/1.1 200" "$(tr '\n' ' ' <<<"$out")"
-  out=$(s_client "$n2" "$proto" -sess_in "$tmp/s$proto.pem")
-  assert_match "$n1's $proto session resumes on $n2" "Reused, .*HTTP/1.1 200" "$(tr '\n' ' ' <<<"$out")"
+  assert_match "$n1 $proto: a new session, served" "^New, .*HTTP/1.1 200" "$(s_client "$n1" "$proto" -sess_out "$tmp/s$proto.pem")"
+  assert_match "$n1's $proto session resumes on $n2" "^Reused, .*HTTP/1.1 200" "$(s_client "$n2" "$proto" -sess_in "$tmp/s$proto.pem")"
 done
 
 # a key for a minute from now, as the operator adds its successors (ahead of their time)
@@ -46,7 +45,7 @@ for n in "$n1" "$n2"; do
   wait_until "$n: new tickets under the key of t$at (after its time: $(date -d "@$at" +%T))" "$E2E_TIMEOUT" under_new_key "$n"
 done
 info "both nodes switched by $(date +%T)"
-out=$(s_client "$n2" -tls1_2 -sess_in "$tmp/new-$n1.pem")
-assert_match "a ticket under the new key from $n1 resumes on $n2" "Reused, " "$(tr '\n' ' ' <<<"$out")"
-out=$(s_client "$n2" -tls1_2 -sess_in "$tmp/s-tls1_2.pem")
-assert_match "a ticket from before (previous key) still resumes on $n2" "Reused, " "$(tr '\n' ' ' <<<"$out")"
+assert_match "a ticket under the new key from $n1 resumes on $n2" "^Reused, .*HTTP/1.1 200" \
+  "$(s_client "$n2" -tls1_2 -sess_in "$tmp/new-$n1.pem")"
+assert_match "a ticket from before (previous key) still resumes on $n2" "^Reused, .*HTTP/1.1 200" \
+  "$(s_client "$n2" -tls1_2 -sess_in "$tmp/s-tls1_2.pem")"
