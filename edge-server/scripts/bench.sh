@@ -60,6 +60,7 @@ gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
     'acceptors[].address=127.0.0.1' "acceptors[0].port=$edge_http" "acceptors[1].port=$edge_https" 'acceptors[].backlog=4096' \
     "acceptors[1].ssl.ciphersuites=$cipher_suite" acceptors[1].ssl.ciphers=ECDHE-ECDSA-AES128-GCM-SHA256 \
     "acceptors[1].ssl.certFile=$dir/tls.crt" "acceptors[1].ssl.privateKeyFile=$dir/tls.key" "acceptors[1].ssl.ticketDir=$dir/tickets" \
+    ticketKeys.source= ticketKeys.rotation=1h \
     admin.address=127.0.0.1 "admin.port=$edge_admin" "content.root=$dir/content" \
     "origin.url=http://127.0.0.1:$origin_port" origin.maxConnections=64 \
     cache.memory=256m "cache.disk.path=$dir/edge-cache" cache.disk.size=1g bufferPool.size=64m drainTimeout=1s \

@@ -23,7 +23,8 @@ fi
 "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.config.ConfigOverrides "$module/../testdata/edge-server/edge-server.yaml" \
   'acceptors[].address=127.0.0.1' "acceptors[0].port=$http_port" "acceptors[1].port=$https_port" \
   "acceptors[1].ssl.certFile=$run_dir/tls/tls.crt" "acceptors[1].ssl.privateKeyFile=$run_dir/tls/tls.key" \
-  "acceptors[1].ssl.ticketDir=$run_dir/tickets" admin.address=127.0.0.1 "admin.port=$admin_port" \
+  "acceptors[1].ssl.ticketDir=$run_dir/tickets" ticketKeys.source= ticketKeys.rotation=1h \
+  admin.address=127.0.0.1 "admin.port=$admin_port" \
   "content.root=$run_dir/content" "cache.disk.path=$run_dir/cache" drainTimeout=5s >"$run_dir/edge-server.yaml"
 
 cat <<TXT
