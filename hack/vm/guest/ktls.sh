@@ -68,7 +68,7 @@ no_module() {
 fallback_object() { # PROTO
   local v=TLSv$1 before after code
   before=$(metric "$EDGE_ADMIN/metrics" videoedge_tls_sessions_total "protocol=\"$v\"" 'ktls="false"')
-  code=$(fetch "$1") || fail "curl failed"
+  code=$(fetch "$1" 2>/tmp/vm/curl.err) || fail "curl failed: $(tail -n 1 /tmp/vm/curl.err)"
   [ "$code" = "200 16777216" ] || fail "expected 200 and 16777216 bytes, got $code"
   same_sha /tmp/vm/body "$FIX/content/$OBJ"
   after=$(metric "$EDGE_ADMIN/metrics" videoedge_tls_sessions_total "protocol=\"$v\"" 'ktls="false"')
@@ -107,7 +107,7 @@ ktls_object() { # PROTO
   kbefore=$(metric "$EDGE_ADMIN/metrics" videoedge_tls_sessions_total "protocol=\"$v\"" 'ktls="true"')
   sf0=$(metric "$EDGE_ADMIN/metrics" videoedge_http_response_body_bytes_total 'via="sendfile"')
   tx0=$(tls_stat TlsTxSw); cur0=$(tls_stat TlsCurrTxSw)
-  fetch "$1" --limit-rate 2M >/tmp/vm/code &
+  fetch "$1" --limit-rate 2M >/tmp/vm/code 2>/tmp/vm/curl.err &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     c=$(tls_stat TlsCurrTxSw); [ "$c" -gt "$peak" ] && peak=$c
@@ -116,7 +116,7 @@ ktls_object() { # PROTO
     [[ $ulp == *"txconf: sw"* ]] || ulp=$(ss -tnpi state established '( sport = :8443 )' 2>/dev/null | grep -A1 '"java"' | grep -o 'tcp-ulp-tls.*txconf: [a-z]*' || true)
     sleep 0.3
   done
-  wait "$pid" || fail "curl failed"
+  wait "$pid" || fail "curl failed: $(tail -n 1 /tmp/vm/curl.err)"
   code=$(cat /tmp/vm/code)
   [ "$code" = "200 16777216" ] || fail "expected 200 and 16777216 bytes, got $code"
   same_sha /tmp/vm/body "$FIX/content/$OBJ"
@@ -137,7 +137,7 @@ ktls_range() { # PROTO
   local v=TLSv$1 tx0 tx1 k0 k1 code
   tx0=$(tls_stat TlsTxSw)
   k0=$(metric "$EDGE_ADMIN/metrics" videoedge_tls_sessions_total "protocol=\"$v\"" 'ktls="true"')
-  code=$(fetch "$1" -r 1000000-1999999 -D /tmp/vm/headers) || fail "curl failed"
+  code=$(fetch "$1" -r 1000000-1999999 -D /tmp/vm/headers 2>/tmp/vm/curl.err) || fail "curl failed: $(tail -n 1 /tmp/vm/curl.err)"
   [ "$code" = "206 1000000" ] || fail "expected 206 and 1000000 bytes, got $code"
   grep -qi '^content-range: bytes 1000000-1999999/16777216' /tmp/vm/headers || fail "Content-Range: $(grep -i content-range /tmp/vm/headers)"
   dd if="$FIX/content/$OBJ" of=/tmp/vm/expected bs=1000000 skip=1 count=1 status=none
@@ -200,7 +200,8 @@ tlsit() {
     --details=tree --disable-banner --disable-ansi-colors --fail-if-no-tests --reports-dir /vm-out/junit >/vm-out/logs/TlsIT.out 2>&1 || true
   cat /vm-out/logs/TlsIT.out
   summary=$(grep -E 'tests (successful|failed)' /vm-out/logs/TlsIT.out | tr -s ' []' ' ' | paste -sd, -)
-  grep -qE '^\[ +0 tests failed +\]' /vm-out/logs/TlsIT.out || fail "TlsIT:$summary"
+  [ -n "$summary" ] || fail "TlsIT did not finish: $(grep -m1 -E 'SIGSEGV|Error|Exception' /vm-out/logs/TlsIT.out)"
+  grep -qE '^\[ +0 tests failed +\]' /vm-out/logs/TlsIT.out || fail "TlsIT:$summary; failed: $(grep '✘' /vm-out/logs/TlsIT.out | sed 's/^[^A-Za-z]*//' | head -3 | paste -sd' ' -)"
   grep -qE '^\[ +[1-9][0-9]* tests successful +\]' /vm-out/logs/TlsIT.out || fail "TlsIT ran no test"
   tx1=$(tls_stat TlsTxSw)
   [ "$tx1" -gt "$tx0" ] || fail "TlsIT passed but TlsTxSw did not move ($tx0 -> $tx1)"
