@@ -65,7 +65,33 @@ public final class Facts {
     }
     Map<String, String> coal = new LinkedHashMap<>(Map.of("adaptive-rx", "on", "rx-usecs", "8", "tx-usecs", "16"));
     nics.put(name, new NicFacts(name, driver, numaNode, rx, queues, irqs, aff, rps, flow,
-        new NicFacts.Channels(maxQueues, queues, null, null, null, null), coal, false));
+        new NicFacts.Channels(maxQueues, queues, null, null, null, null), coal, false, Map.of()));
+    return this;
+  }
+
+  /**
+   * A virtio NIC as qemu gives it: queue pairs with two vectors each (input.N, output.N: IRQs 100, 101
+   * for pair 0, ...), no coalescing (rx-usecs and tx-usecs absent: no VIRTIO_NET_F_NOTF_COAL).
+   */
+  public Facts virtio(String name, int pairs, int maxPairs, int numaNode) {
+    List<String> rx = new ArrayList<>();
+    List<Integer> irqs = new ArrayList<>();
+    Map<Integer, Integer> queueOf = new TreeMap<>();
+    Map<Integer, String> aff = new TreeMap<>();
+    Map<String, String> rps = new LinkedHashMap<>();
+    Map<String, String> flow = new LinkedHashMap<>();
+    for (int q = 0; q < pairs; q++) {
+      rx.add("rx-" + q);
+      for (int irq : List.of(100 + 2 * q, 101 + 2 * q)) {
+        irqs.add(irq);
+        queueOf.put(irq, q);
+        aff.put(irq, "0-" + (cpus - 1));
+      }
+      rps.put("rx-" + q, "0");
+      flow.put("rx-" + q, "0");
+    }
+    nics.put(name, new NicFacts(name, "virtio_net", numaNode, rx, pairs, irqs, aff, rps, flow,
+        new NicFacts.Channels(maxPairs, pairs, null, null, null, null), new LinkedHashMap<>(), false, queueOf));
     return this;
   }
 
@@ -80,7 +106,7 @@ public final class Facts {
       flow.put("rx-" + q, "0");
     }
     nics.put(name, new NicFacts(name, "veth", -1, rx, queues, List.of(), Map.of(), rps, flow,
-        new NicFacts.Channels(null, null, max, queues, max, queues), null, false));
+        new NicFacts.Channels(null, null, max, queues, max, queues), null, false, Map.of()));
     return this;
   }
 
