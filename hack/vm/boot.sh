@@ -6,7 +6,7 @@
 #
 # The guest: VM_CPUS (2) CPUs in two NUMA nodes (one CPU and half of VM_MEM_MB each), a virtio NIC with
 # VM_QUEUES (4) queue pairs and one MSI-X interrupt per queue (on a multi-queue tap device, which needs
-# root), the modules of the kernel package in /lib/modules (modprobe works; only the virtio, 9p and
+# root) on a PCI bus of NUMA node 1 (a pxb bridge: the NIC's numa_node is 1), the modules of the kernel package in /lib/modules (modprobe works; only the virtio, 9p and
 # overlay modules are loaded at boot). CMD runs with the current directory kept; its output is on the
 # console (this script's stdout) and in OUT_DIR/console.log; OUT_DIR is writable from the guest as
 # /vm-out. The exit code is CMD's; 1 when the guest did not finish (crash, VM_TIMEOUT seconds, 1200).
@@ -93,7 +93,8 @@ timeout --foreground "$timeout" "$qemu" -accel tcg,thread=multi -cpu "$cpu" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$out,mount_tag=out,security_model=none" \
   -netdev "tap,id=n0,ifname=$tap,script=no,downscript=no,queues=$queues,vhost=off" \
-  -device "virtio-net-pci,netdev=n0,mq=on,vectors=$((2 * queues + 2)),romfile=" \
+  -device pxb,id=numa1bus,bus=pci.0,bus_nr=32,numa_node=1 \
+  -device "virtio-net-pci,netdev=n0,bus=numa1bus,mq=on,vectors=$((2 * queues + 2)),romfile=" \
   2>&1 | tee "$out/console.log" || rc=$?
 [ -f "$out/exit-code" ] || die "the guest did not finish (qemu rc=$rc; timeout ${timeout}s): see $out/console.log"
 exit "$(cat "$out/exit-code")"

@@ -5,6 +5,7 @@
 # The host makes the fixtures, the guest runs hack/vm/guest/tests.sh, each check comes back as one
 # PASS/FAIL line; the exit code is 1 when any check failed or the guest did not finish.
 # Output: target/vm-test/ (results, logs/ per check, junit/ reports, console.log).
+# VM_GROUPS="ktls nic" picks the groups of checks (hack/vm/guest/<group>.sh); a partial run is no pass.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 : "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
@@ -26,7 +27,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
   acceptors[1].ssl.ticketDir=/tmp/vm/tickets admin.address=127.0.0.1 admin.port=9400 \
   content.root=/tmp/vm/content cache.disk.path=/tmp/vm/cache drainTimeout=5s >"$fix/edge-server.yaml"
 grep -q 'kernelTlsEnabled: true' "$fix/edge-server.yaml" || die "the golden config no longer asks for kernel TLS"
-printf 'REPO=%q\nFIX=%q\nJAVA_HOME=%q\n' "$ROOT" "$fix" "$JAVA_HOME" >"$out/env"
+printf 'REPO=%q\nFIX=%q\nJAVA_HOME=%q\nVM_GROUPS=%q\n' "$ROOT" "$fix" "$JAVA_HOME" "${VM_GROUPS:-ktls nic}" >"$out/env"
 log "fixtures ready"
 
 # ---- the guest

@@ -11,7 +11,8 @@ EDGE_ADMIN=http://127.0.0.1:9400
 EDGE_HTTPS=https://localhost:8443
 OBJ=bench/seg-16m.m4s
 NO_TLS_CONF=/etc/modprobe.d/videoedge-vm-no-tls.conf
-JOURNAL=/tmp/vm/agent-journal.json
+# shellcheck disable=SC2034 # read by agent() in lib.sh
+JOURNAL=/tmp/vm/ktls-journal.json
 
 # the edge server as run-local.sh starts it (the project's classes, libonenio.so, the host-made config);
 # started and stopped by this shell (not inside a check), so it is its child and is reaped
@@ -34,12 +35,6 @@ edge_stop() {
   kill "$EDGE_PID" 2>/dev/null
   wait "$EDGE_PID" || rc=$?
   say "edge server stopped (exit code $rc)"
-}
-
-# the NodeTuning spec through the packaged agent, as the DaemonSet runs it but one-shot (no Kubernetes API)
-agent() { # apply|plan|revert [ARGS]
-  "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
-    io.videoedge.agent.NodeTuningMain "$@" --root / --journal "$JOURNAL"
 }
 
 # fetch PROTO [CURL ARGS]: the 16 MiB object over HTTPS with TLS PROTO (1.2, 1.3) into /tmp/vm/body
@@ -165,7 +160,6 @@ agent_reverts() {
   echo "tls unloaded, tcp_congestion_control back to $CC_BEFORE"
 }
 
-mkdir -p /tmp/vm
 cp -r "$FIX/content" /tmp/vm/content
 CC_BEFORE=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 

@@ -56,3 +56,10 @@ wait_for() {
     sleep 0.5
   done
 }
+
+# agent ARGS: the packaged agent, one-shot as `node-tuning apply|plan|revert` (no Kubernetes API), on
+# the guest's own / with the journal $JOURNAL
+agent() {
+  "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
+    io.videoedge.agent.NodeTuningMain "$@" --root / --journal "$JOURNAL"
+}
