@@ -26,6 +26,17 @@ public record NodeCapabilities(
       @JsonPropertyDescription("Most combined channels the NIC supports.") Integer maxCombinedQueues,
       @JsonPropertyDescription("Queue IRQs.") List<Integer> irqs,
       @JsonPropertyDescription("NUMA node of the device, -1 when none.") Integer numaNode,
-      @JsonPropertyDescription("Whether the NIC offers TLS TX offload (ethtool -k tls-hw-tx-offload).") Boolean tlsOffload) {
+      @JsonPropertyDescription("Whether the NIC can offload TLS TX encryption: ethtool -k lists tls-hw-tx-offload and it is "
+          + "not fixed off (it may be off now: see tlsOffloadOn). False when it is 'off [fixed]'; absent when not known "
+          + "(no ethtool, or ethtool -k does not show the feature: a kernel without it).") Boolean tlsOffload,
+      @JsonPropertyDescription("Whether TLS TX offload is on now (ethtool -k tls-hw-tx-offload: on). While it is on, the kernel "
+          + "offers each kernel TLS session sent through this NIC to the NIC first (software when the NIC declines it), "
+          + "whatever tls.mode says.") Boolean tlsOffloadOn) {
+
+    /** A NIC whose offload state now is not known. */
+    public Nic(String name, String driver, Integer rxQueues, Integer txQueues, Integer combinedQueues,
+        Integer maxCombinedQueues, List<Integer> irqs, Integer numaNode, Boolean tlsOffload) {
+      this(name, driver, rxQueues, txQueues, combinedQueues, maxCombinedQueues, irqs, numaNode, tlsOffload, null);
+    }
   }
 }

@@ -29,7 +29,18 @@ public record NodeTuningSpec(
     @JsonPropertyDescription("The edge server on this node: its dedicated CPU count and, once scheduled, its pod "
         + "(the agent reads the pod's cpuset for IRQ policies and sets its cpuset.sched_relax_domain_level).")
     @Default("{}")
-    ServerPlacement server) {
+    ServerPlacement server,
+
+    @JsonPropertyDescription("Turn on the NIC's TLS TX offload (ethtool -K IF tls-hw-tx-offload on) on the tuned interfaces; "
+        + "set when the VideoEdge's tls.mode is ktls-offload and it serves HTTPS. A NIC that cannot (the feature is missing or "
+        + "fixed off) is reported Unsupported and kernel TLS encrypts in software there. Restored on deletion like every "
+        + "setting. Unset or false: the agent leaves the offload alone (and restores the original of one it turned on).")
+    Boolean tlsTxOffload) {
+
+  /** A spec that leaves the NIC's TLS offload as it is. */
+  public NodeTuningSpec(Source source, NicSpec nic, TuningSpec tuning, ServerPlacement server) {
+    this(source, nic, tuning, server, null);
+  }
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Source(

@@ -8,9 +8,16 @@ public enum TlsMode {
   @JsonProperty("none") NONE,
   /** Userspace OpenSSL: every byte goes through SSL_write, no sendfile. */
   @JsonProperty("openssl") OPENSSL,
-  /** Kernel TLS in software (the `tls` module): the kernel encrypts, sendfile works. */
+  /**
+   * Kernel TLS (the `tls` module): the kernel encrypts in software, sendfile works. The NIC's TLS offload is left
+   * as it is: where it is on already, the kernel offers the sessions to the NIC.
+   */
   @JsonProperty("ktls") KTLS,
-  /** Kernel TLS offloaded to the NIC (mlx5 with crypto): the NIC encrypts. */
+  /**
+   * Kernel TLS with the NIC's TLS TX offload turned on by the node agent (mlx5 with crypto): the NIC encrypts
+   * what the server sends. Where the NIC cannot, the agent reports it Unsupported and the kernel encrypts in
+   * software, as with {@link #KTLS}.
+   */
   @JsonProperty("ktls-offload") KTLS_OFFLOAD;
 
   public String id() {

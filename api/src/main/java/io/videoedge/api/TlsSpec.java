@@ -19,9 +19,14 @@ import java.util.List;
     + "|| !has(self.protocols) || 'TLSv1.3' in self.protocols", fieldPath = ".earlyData.enabled",
     message = "earlyData (0-RTT) is a TLS 1.3 feature: add TLSv1.3 to tls.protocols or disable earlyData")
 public record TlsSpec(
-    @JsonPropertyDescription("none (no HTTPS), openssl (userspace OpenSSL), ktls (kernel TLS in software: sendfile over TLS), "
-        + "ktls-offload (kernel TLS on the NIC, mlx5). When the node lacks kTLS, the server falls back to openssl and the "
-        + "status says so (reason KernelTlsUnavailable).")
+    @JsonPropertyDescription("none (no HTTPS); openssl (userspace OpenSSL); ktls (kernel TLS: sendfile over TLS, encrypted by "
+        + "the kernel in software; the NIC's TLS offload is left as it is, and where it is on already the kernel offers the sessions to the NIC); "
+        + "ktls-offload (kernel TLS, and each node's agent turns on the NIC's TLS TX offload, ethtool -K IF tls-hw-tx-offload on, "
+        + "so the NIC encrypts what the server sends: mlx5 ConnectX-6 Dx and later with crypto can). On a NIC that cannot "
+        + "(virtio, veth and most others: the feature is missing or fixed off), the node's NodeTuning reports "
+        + "ethtool/IF/tls-hw-tx-offload Unsupported with the reason, and kernel TLS encrypts in software there, as with ktls. "
+        + "The server's videoedge_ktls_sessions_current{kind=\"device\"} counts the sessions the NIC encrypts. When the node "
+        + "lacks kTLS, the server falls back to openssl and the status says so (reason KernelTlsUnavailable).")
     @Default("none")
     TlsMode mode,
 

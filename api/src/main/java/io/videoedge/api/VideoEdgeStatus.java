@@ -67,7 +67,9 @@ public record VideoEdgeStatus(
       @JsonPropertyDescription("Kernel TLS on this node: available, loadable, unavailable, not-requested.") String ktls,
       @JsonPropertyDescription("What this node's edge server encrypts HTTPS with: none (no HTTPS), openssl (userspace), "
           + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
-          + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. Absent until the node's agent reports.")
+          + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. With ktls the kernel still hands a "
+          + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{kind=\"device\"} "
+          + "counts those. Absent until the node's agent reports.")
       String tls,
       @JsonPropertyDescription("NIC of the served interface: name and driver.") String nic,
       @JsonPropertyDescription("What needs attention on this node, if anything.") String message) {

@@ -27,6 +27,28 @@ class ModelTest {
   }
 
   @Test
+  void nodeTuningSpecCarriesTlsTxOffloadOnlyWhenSet() {
+    NodeTuningSpec.Source source = new NodeTuningSpec.Source("video", "edge", "u");
+    NodeTuningSpec on = new NodeTuningSpec(source, null, null, null, true);
+    String json = Serialization.asJson(on);
+    assertThat(json).contains("\"tlsTxOffload\":true");
+    assertThat(Serialization.unmarshal(json, NodeTuningSpec.class)).isEqualTo(on);
+    // the four-field form leaves it out: a NodeTuning without it is what it was before the field existed
+    NodeTuningSpec unset = new NodeTuningSpec(source, null, null, null);
+    assertThat(Serialization.asJson(unset)).doesNotContain("tlsTxOffload");
+    assertThat(Serialization.unmarshal(Serialization.asJson(unset), NodeTuningSpec.class).tlsTxOffload()).isNull();
+  }
+
+  @Test
+  void nicCapabilityTellsCanOffloadFromIsOnNow() {
+    NodeCapabilities.Nic nic = new NodeCapabilities.Nic("eth0", "mlx5_core", 8, 8, 8, 63, null, 0, true, false);
+    String json = Serialization.asJson(nic);
+    assertThat(json).contains("\"tlsOffload\":true").contains("\"tlsOffloadOn\":false");
+    assertThat(Serialization.unmarshal(json, NodeCapabilities.Nic.class)).isEqualTo(nic);
+    assertThat(new NodeCapabilities.Nic("eth0", "virtio_net", 1, 1, 1, 1, null, -1, false).tlsOffloadOn()).isNull();
+  }
+
+  @Test
   void enumsUseTheSpecSpelling() {
     assertThat(Serialization.asJson(TlsMode.KTLS_OFFLOAD)).isEqualTo("\"ktls-offload\"");
     assertThat(Serialization.asJson(IrqAffinity.SERVER_CORES)).isEqualTo("\"server-cores\"");

@@ -21,6 +21,7 @@ import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
 import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.tls.KernelTls;
+import io.videoedge.server.tls.KernelTlsStats;
 import io.videoedge.server.tls.OpenSslCounters;
 import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
@@ -435,5 +436,6 @@ public final class EdgeServer extends HttpServer {
         NativeRuntime nr = NativeRuntime.detect();
         metrics.nativeLibrary(nr.origin(), nr.resource(), nr.buildInfo(), nr.openssl());
         OpenSslCounters.register(metrics);
+        KernelTlsStats.register(metrics);
     }
 }

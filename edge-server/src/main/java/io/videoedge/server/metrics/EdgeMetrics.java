@@ -2,7 +2,10 @@ package io.videoedge.server.metrics;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -193,6 +196,23 @@ public final class EdgeMetrics {
 
     public void counter(String name, String help, DoubleSupplier value) {
         CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
+    /**
+     * A gauge with labels whose samples are read at scrape time: one per entry (label values in
+     * {@code labelNames} order to value); an empty map exposes no sample.
+     */
+    public void gauges(String name, String help, List<String> labelNames, Supplier<Map<List<String>, Double>> samples) {
+        GaugeWithCallback.builder().name(name).help(help).labelNames(labelNames.toArray(String[]::new))
+                .callback(cb -> samples.get().forEach((labels, v) -> cb.call(v, labels.toArray(String[]::new))))
+                .register(registry);
+    }
+
+    /** A counter with labels read at scrape time, as {@link #gauges}; the name ends in {@code _total}. */
+    public void counters(String name, String help, List<String> labelNames, Supplier<Map<List<String>, Double>> samples) {
+        CounterWithCallback.builder().name(name).help(help).labelNames(labelNames.toArray(String[]::new))
+                .callback(cb -> samples.get().forEach((labels, v) -> cb.call(v, labels.toArray(String[]::new))))
+                .register(registry);
     }
 
     /** The Prometheus text exposition of everything registered. */

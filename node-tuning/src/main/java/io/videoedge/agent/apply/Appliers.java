@@ -19,7 +19,7 @@ public final class Appliers {
   public Applier of(SettingKind kind) {
     return switch (kind) {
       case MODULE -> modules;
-      case ETHTOOL_CHANNELS, ETHTOOL_COALESCE -> ethtool;
+      case ETHTOOL_CHANNELS, ETHTOOL_FEATURE, ETHTOOL_COALESCE -> ethtool;
       case SYSCTL, IRQ_AFFINITY, RPS_CPUS, RPS_FLOW_CNT, CPUSET -> files;
     };
   }

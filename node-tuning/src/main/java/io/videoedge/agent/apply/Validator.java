@@ -55,6 +55,7 @@ public final class Validator {
       case CPUSET -> v.matches("-?[0-9]") ? null : "not a small integer";
       case ETHTOOL_CHANNELS -> v.matches("[1-9][0-9]{0,3}") ? null : "queue count must be 1..9999";
       case ETHTOOL_COALESCE -> v.matches("[0-9]{1,6}|on|off") ? null : "not a number of microseconds or on/off";
+      case ETHTOOL_FEATURE -> v.matches("on|off") ? null : "an ethtool feature is on or off";
       case MODULE -> s.target().matches("[a-z0-9_-]{1,56}") ? null : "not a module name";
     };
   }

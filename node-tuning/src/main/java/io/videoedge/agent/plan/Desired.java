@@ -29,6 +29,7 @@ public record Desired(
     IrqAffinity irqAffinity,
     boolean rps,
     Integer rfsFlowEntries,
+    boolean tlsTxOffload,
     String podUid) {
 
   public static Desired of(NodeTuningSpec spec) {
@@ -51,12 +52,13 @@ public record Desired(
         Objects.requireNonNullElse(n.irqAffinity(), IrqAffinity.SPREAD),
         !Boolean.FALSE.equals(n.rps()),
         n.rfs() == null ? null : Objects.requireNonNullElse(n.rfs().flowEntries(), 32768),
+        spec != null && Boolean.TRUE.equals(spec.tlsTxOffload()),
         pod);
   }
 
   /** The same spec in another mode (the plan command plans whatever the file says). */
   public Desired withMode(TuningMode m) {
     return new Desired(m, congestionControl, sysctls, cpusetRelaxDomainLevel, numaInterleave, kernelModules, nicType,
-        interfaces, combinedQueues, coalescing, irqAffinity, rps, rfsFlowEntries, podUid);
+        interfaces, combinedQueues, coalescing, irqAffinity, rps, rfsFlowEntries, tlsTxOffload, podUid);
   }
 }

@@ -37,6 +37,7 @@ public final class Planner {
     modules(d, f, out);
     List<NicPlan> nics = nics(d, f, out);
     nics.forEach(n -> n.channels(out));
+    nics.forEach(n -> n.tlsTxOffload(out));
     sysctlSettings(d, f, out);
     nics.forEach(n -> n.coalescing(out));
     nics.forEach(n -> n.irqs(out));
@@ -218,6 +219,38 @@ public final class Planner {
       if (asked != null) {
         out.add(Setting.finding(name, SettingState.UNSUPPORTED, asked.toString(), null, false, why));
       }
+    }
+
+    /**
+     * NIC TLS TX offload, when the spec asks for it (tls.mode ktls-offload): on where the NIC offers it; where
+     * it cannot (no such feature, fixed off, or kept off by the kernel though asked on) a finding that says
+     * so, and kernel TLS stays in software.
+     */
+    void tlsTxOffload(List<Setting> out) {
+      if (!d.tlsTxOffload()) {
+        return;
+      }
+      String feature = NicFacts.TLS_TX_OFFLOAD;
+      String name = prefix("ethtool") + "/" + feature;
+      String nicName = nic.name() + " (" + (nic.driver() == null ? "driver unknown" : nic.driver()) + ")";
+      String software = ": the edge server uses kernel TLS in software";
+      NicFacts.Feature t = nic.tlsTxOffload();
+      String why = null;
+      if (!f.ethtoolAvailable()) {
+        why = "ethtool not found: cannot turn on TLS TX offload on " + nicName + software;
+      } else if (t == null) {
+        why = nicName + " has no TLS TX offload (ethtool -k shows no " + feature + ": kernel or driver without it)" + software;
+      } else if (!t.offered()) {
+        why = nicName + " has no TLS TX offload (ethtool -k: " + feature + " " + t + ")" + software;
+      } else if (t.refused()) {
+        why = nicName + " keeps TLS TX offload off although it was asked on (ethtool -k: " + feature + " " + t
+            + "): the kernel drops it while TX checksum offload (tx-checksumming) is off, or the driver refuses it" + software;
+      }
+      if (why != null) {
+        out.add(Setting.finding(name, SettingState.UNSUPPORTED, "on", t == null ? null : t.on() ? "on" : "off", false, why));
+        return;
+      }
+      out.add(Setting.of(name, SettingKind.ETHTOOL_FEATURE, nic.name(), feature, "on", t.on() ? "on" : "off", false, null));
     }
 
     void coalescing(List<Setting> out) {

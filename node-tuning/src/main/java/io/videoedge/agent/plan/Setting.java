@@ -6,9 +6,11 @@ import io.videoedge.api.SettingState;
  * One planned setting: what it is, where it lives, the value wanted and the value found.
  *
  * @param name status name: sysctl/net.ipv4.tcp_mem, irq/eth0/41, rps/eth0/rx-0, rfs/eth0/rx-0,
- *     ethtool/eth0/combined, ethtool/eth0/rx-usecs, cpuset/sched_relax_domain_level, module/tls
+ *     ethtool/eth0/combined, ethtool/eth0/rx-usecs, ethtool/eth0/tls-hw-tx-offload, cpuset/sched_relax_domain_level,
+ *     module/tls
  * @param target root-relative file for file kinds, interface for ethtool, module name for modules
- * @param param the ethtool parameter (combined, rx, tx, rx-usecs, tx-usecs, adaptive-rx), else null
+ * @param param the ethtool parameter (combined, rx, tx, rx-usecs, tx-usecs, adaptive-rx) or feature
+ *     (tls-hw-tx-offload), else null
  * @param podScoped depends on the edge server pod (its cgroup or its CPUs)
  */
 public record Setting(String name, SettingKind kind, String target, String param, String desired, String current,

@@ -6,6 +6,8 @@ public enum SettingKind {
   MODULE,
   /** ethtool -L IF combined|rx|tx N; first, because it changes the queues and IRQs the rest address. */
   ETHTOOL_CHANNELS,
+  /** ethtool -K IF FEATURE on|off (tls-hw-tx-offload), read back from ethtool -k. */
+  ETHTOOL_FEATURE,
   /** /proc/sys/... */
   SYSCTL,
   /** ethtool -C IF adaptive-rx|rx-usecs|tx-usecs V. */
@@ -21,6 +23,6 @@ public enum SettingKind {
 
   /** Written as a file under the host root (the rest go through commands). */
   public boolean isFile() {
-    return this != MODULE && this != ETHTOOL_CHANNELS && this != ETHTOOL_COALESCE;
+    return this != MODULE && this != ETHTOOL_CHANNELS && this != ETHTOOL_FEATURE && this != ETHTOOL_COALESCE;
   }
 }

@@ -15,7 +15,7 @@ public final class Values {
       return switch (kind) {
         case IRQ_AFFINITY -> CpuSet.parseList(a).equals(CpuSet.parseList(b));
         case RPS_CPUS -> CpuSet.parseMask(a).equals(CpuSet.parseMask(b));
-        case ETHTOOL_COALESCE, MODULE -> a.strip().equalsIgnoreCase(b.strip());
+        case ETHTOOL_COALESCE, ETHTOOL_FEATURE, MODULE -> a.strip().equalsIgnoreCase(b.strip());
         case null -> a.equals(b);
         default -> normalize(a).equals(normalize(b)); // sysctl triplets print tab-separated
       };

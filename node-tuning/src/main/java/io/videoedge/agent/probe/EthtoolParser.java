@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
 /** Parses ethtool's human output (-l, -c, -k); "n/a" means the NIC has no such parameter. */
 public final class EthtoolParser {
   private static final Pattern ADAPTIVE = Pattern.compile("Adaptive RX:\\s*(\\S+)\\s+TX:\\s*(\\S+)");
+  /** A feature line of ethtool -k: name, on|off, and the bracketed note ethtool adds (fixed, requested on|off). */
+  private static final Pattern FEATURE = Pattern.compile("(?m)^\\s*([a-z0-9_-]+):\\s+(on|off)(?:\\s+\\[([a-z ]+)\\])?\\s*$");
 
   private EthtoolParser() {
   }
@@ -42,12 +44,22 @@ public final class EthtoolParser {
     return m;
   }
 
-  /** ethtool -k IF: whether a feature is on; null when not listed. */
-  public static Boolean feature(String out, String name) {
-    for (String line : out.split("\n")) {
-      String l = line.strip();
-      if (l.startsWith(name + ":")) {
-        return l.substring(name.length() + 1).strip().startsWith("on");
+  /**
+   * ethtool -k IF: one feature's line ({@code tls-hw-tx-offload: off [fixed]}, {@code ...: on},
+   * {@code ...: off [requested on]}); null when not listed (an older kernel or ethtool, or no such feature).
+   */
+  public static NicFacts.Feature feature(String out, String name) {
+    Matcher m = FEATURE.matcher(out);
+    while (m.find()) {
+      if (m.group(1).equals(name)) {
+        boolean on = m.group(2).equals("on");
+        String note = m.group(3) == null ? "" : m.group(3);
+        boolean requestedOn = switch (note) {
+          case "requested on" -> true;
+          case "requested off" -> false;
+          default -> on;
+        };
+        return new NicFacts.Feature(on, note.equals("fixed"), requestedOn);
       }
     }
     return null;

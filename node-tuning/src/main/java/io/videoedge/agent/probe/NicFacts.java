@@ -17,7 +17,7 @@ import java.util.Map;
  * @param channels ethtool -l, null when the query is not supported
  * @param coalescing ethtool -c values by parameter (rx-usecs, tx-usecs, adaptive-rx); null when
  *     not supported; a parameter the NIC does not have is absent
- * @param tlsOffload ethtool -k tls-hw-tx-offload, null when unknown
+ * @param tlsTxOffload ethtool -k tls-hw-tx-offload; null when ethtool is missing, fails, or does not list it
  * @param irqQueues the queue (channel) number of each queue IRQ, from its /proc/interrupts name; a
  *     queue pair with separate RX and TX vectors (virtio input.N and output.N) has two IRQs with the
  *     same number; an IRQ whose name carries no number is absent
@@ -34,8 +34,34 @@ public record NicFacts(
     Map<String, String> rpsFlowCnt,
     Channels channels,
     Map<String, String> coalescing,
-    Boolean tlsOffload,
+    Feature tlsTxOffload,
     Map<Integer, Integer> irqQueues) {
+
+  /** The ethtool -k feature the agent turns on for NIC TLS offload. */
+  public static final String TLS_TX_OFFLOAD = "tls-hw-tx-offload";
+
+  /**
+   * One ethtool -k feature: on or off now, whether the driver lets it change ({@code [fixed]} when not), and
+   * what was last asked for ({@code [requested on]}: asked on, but the kernel keeps it off, e.g. for a feature
+   * it depends on).
+   */
+  public record Feature(boolean on, boolean fixed, boolean requestedOn) {
+    /** The NIC offers it: on now, or off but changeable. */
+    public boolean offered() {
+      return on || !fixed;
+    }
+
+    /** Asked on, kept off by the kernel: writing on again would fail the same way. */
+    public boolean refused() {
+      return requestedOn && !on;
+    }
+
+    /** As ethtool -k prints it after the name. */
+    @Override
+    public String toString() {
+      return (on ? "on" : "off") + (fixed ? " [fixed]" : requestedOn != on ? " [requested " + (requestedOn ? "on" : "off") + "]" : "");
+    }
+  }
 
   /**
    * ethtool -l: maximum and current channel counts; a null count is "n/a" (the NIC has no

@@ -126,7 +126,7 @@ public final class Prober {
 
     NicFacts.Channels channels = null;
     Map<String, String> coalescing = null;
-    Boolean tlsOffload = null;
+    NicFacts.Feature tlsTxOffload = null;
     if (ethtool) {
       CommandRunner.Result l = runner.run(List.of("ethtool", "-l", name));
       if (l.ok()) {
@@ -144,10 +144,10 @@ public final class Prober {
       }
       CommandRunner.Result k = runner.run(List.of("ethtool", "-k", name));
       if (k.ok()) {
-        tlsOffload = EthtoolParser.feature(k.stdout(), "tls-hw-tx-offload");
+        tlsTxOffload = EthtoolParser.feature(k.stdout(), NicFacts.TLS_TX_OFFLOAD);
       }
     }
-    return new NicFacts(name, driver, numa, rx, tx, irqs, affinity, rps, flow, channels, coalescing, tlsOffload, irqQueues);
+    return new NicFacts(name, driver, numa, rx, tx, irqs, affinity, rps, flow, channels, coalescing, tlsTxOffload, irqQueues);
   }
 
   private static String parent(String path) {

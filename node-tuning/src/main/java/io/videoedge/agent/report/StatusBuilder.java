@@ -165,7 +165,8 @@ public final class StatusBuilder {
     Integer combined = ch == null ? null : ch.hasCombined() ? ch.combined() : ch.rx();
     Integer max = ch == null ? null : ch.hasCombined() ? ch.maxCombined() : ch.maxRx();
     return new NodeCapabilities.Nic(n.name(), n.driver(), n.rxQueues().size(), n.txQueues(), combined, max,
-        n.queueIrqs(), n.numaNode(), n.tlsOffload());
+        n.queueIrqs(), n.numaNode(), n.tlsTxOffload() == null ? null : n.tlsTxOffload().offered(),
+        n.tlsTxOffload() == null ? null : n.tlsTxOffload().on());
   }
 
   private static Condition condition(NodeTuningStatus prev, String type, String status, String reason, String message,

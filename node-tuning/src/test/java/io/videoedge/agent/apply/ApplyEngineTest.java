@@ -308,4 +308,90 @@ class ApplyEngineTest {
     assertThat(engine().revert().complete()).isTrue();
     assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
   }
+
+  static final String OFFLOAD = "ethtool/eth0/tls-hw-tx-offload";
+
+  @Test
+  void tlsTxOffloadIsTurnedOnJournaledKeptAndTurnedOffOnRevert() {
+    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+    ApplyEngine e = engine();
+    PassResult r = e.pass(seed().tlsTxOffload(true).desired());
+
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    Setting s = r.plan().find(OFFLOAD).orElseThrow();
+    assertThat(s.state()).isEqualTo(SettingState.APPLIED);
+    assertThat(s.current()).isEqualTo("on");
+    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+    assertThat(cmds.log()).contains("ethtool -K eth0 tls-hw-tx-offload on");
+    assertThat(r.originals()).containsEntry(OFFLOAD, "off");
+
+    // the next pass finds it on: nothing written, still reported Applied (the agent set it)
+    int commands = cmds.log().size();
+    PassResult again = e.pass(seed().tlsTxOffload(true).desired());
+    assertThat(again.wrote()).isFalse();
+    assertThat(again.plan().find(OFFLOAD).orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+    assertThat(cmds.log().subList(commands, cmds.log().size())).noneMatch(c -> c.startsWith("ethtool -K"));
+
+    // someone turns it off: drift, put back
+    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+    PassResult drift = e.pass(seed().tlsTxOffload(true).desired());
+    assertThat(drift.drifted()).extracting(Setting::name).containsExactly(OFFLOAD);
+    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+    assertThat(drift.originals()).containsEntry(OFFLOAD, "off");
+
+    RevertResult rev = engine().revert();
+    assertThat(rev.complete()).isTrue();
+    assertThat(rev.restored()).contains(OFFLOAD);
+    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
+    assertThat(cmds.log()).endsWith("ethtool -k eth0", "ethtool -K eth0 tls-hw-tx-offload off", "ethtool -k eth0");
+  }
+
+  @Test
+  void offloadNoLongerAskedForIsTurnedBackOff() {
+    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+    ApplyEngine e = engine();
+    e.pass(seed().tlsTxOffload(true).desired());
+    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+
+    PassResult r = e.pass(seed().desired());
+
+    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
+    assertThat(r.notes()).contains(OFFLOAD + ": no longer asked for, original off restored");
+    assertThat(r.originals()).doesNotContainKey(OFFLOAD);
+    assertThat(r.plan().find(OFFLOAD)).isEmpty();
+  }
+
+  @Test
+  void fixedOffNicIsUnsupportedAndTheRestOfThePassApplies() {
+    // no feature set up: the fake NIC shows tls-hw-tx-offload: off [fixed], as virtio and veth do
+    PassResult r = engine().pass(seed().tlsTxOffload(true).desired());
+    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    Setting s = r.plan().find(OFFLOAD).orElseThrow();
+    assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(s.message()).isEqualTo("eth0 (mlx5_core) has no TLS TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): "
+        + "the edge server uses kernel TLS in software");
+    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -K"));
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+    assertThat(r.originals()).doesNotContainKey(OFFLOAD);
+  }
+
+  @Test
+  void nicThatRefusesRollsThePassBackOnceThenTheNextPassReportsItAndAppliesTheRest() {
+    cmds.featureKeptOff("eth0", "tls-hw-tx-offload");
+    ApplyEngine e = engine();
+    PassResult first = e.pass(seed().queues(8).tlsTxOffload(true).desired());
+    assertThat(first.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+    assertThat(first.error()).startsWith(OFFLOAD + ": ethtool -K eth0 tls-hw-tx-offload on: exit 1: Could not change any device features");
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+    assertThat(cmds.combinedNow("eth0")).as("the queue change before it was rolled back").isEqualTo(4);
+
+    // the kernel now shows it asked on and kept off: the planner knows a write would fail again
+    PassResult second = e.pass(seed().queues(8).tlsTxOffload(true).desired());
+    assertThat(second.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+    Setting s = second.plan().find(OFFLOAD).orElseThrow();
+    assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(s.message()).contains("off [requested on]");
+    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+    assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
+  }
 }

@@ -213,4 +213,32 @@ class NetnsTuningIT {
     assertThat(sysctl(NOTSENT)).isEqualTo(notsent);
     assertThat(in("ethtool", "-l", "veth0")).containsPattern("Current hardware settings:\\s+RX:\\s+1\\s+TX:\\s+1");
   }
+
+  @Test
+  void tlsTxOffloadOnAVethIsUnsupportedWithTheReasonAndTheRestOfThePassApplies() throws IOException {
+    // a veth cannot encrypt TLS records: the kernel lists the feature, fixed off
+    String features = in("ethtool", "-k", "veth0");
+    assertThat(features).contains("tls-hw-tx-offload: off [fixed]");
+    Files.writeString(spec, Files.readString(spec).replace("\n  tuning:\n", "\n  tlsTxOffload: true\n  tuning:\n"));
+    assertThat(spec).content().contains("tlsTxOffload: true");
+
+    CommandRunner.Result apply = agent("apply", "--spec", spec.toString());
+
+    assertThat(apply.exitCode()).as(apply.stdout() + apply.stderr()).isZero();
+    assertThat(apply.stdout()).containsPattern("unsupported\\s+ethtool/veth0/tls-hw-tx-offload\\s+off -> on")
+        .contains("(veth0 (veth) has no TLS TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): "
+            + "the edge server uses kernel TLS in software)")
+        .contains("result: APPLIED").doesNotContain("failed").doesNotContain("ROLLED_BACK");
+    assertThat(in("ethtool", "-k", "veth0")).isEqualTo(features); // nothing was asked of the NIC
+    // the rest of the pass is in
+    assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("bbr");
+    assertThat(sysctl(NOTSENT)).isEqualTo("262144");
+    assertThat(in("ethtool", "-l", "veth0")).containsPattern("Current hardware settings:\\s+RX:\\s+2\\s+TX:\\s+2");
+    assertThat(journal).content().doesNotContain("tls-hw-tx-offload");
+
+    CommandRunner.Result revert = agent("revert");
+    assertThat(revert.exitCode()).as(revert.stdout()).isZero();
+    assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("reno");
+    assertThat(in("ethtool", "-k", "veth0")).isEqualTo(features);
+  }
 }

@@ -4,11 +4,13 @@ import static io.videoedge.agent.testing.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.videoedge.agent.probe.NicFacts;
 import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.agent.testing.Facts;
 import io.videoedge.api.IrqAffinity;
 import io.videoedge.api.NicType;
 import io.videoedge.api.SettingState;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -298,6 +300,86 @@ class PlannerTest {
     NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
     Plan p = Planner.plan(spec().interfaces().desired(), f);
     assertThat(Planner.names(p)).contains("rps/eth0/rx-0");
+  }
+
+  static final String OFFLOAD = "ethtool/eth0/tls-hw-tx-offload";
+
+  private static NodeFacts withTlsTx(String driver, NicFacts.Feature feature) {
+    return Facts.cpus(8).nic("eth0", driver, 4, 8, 0).tlsTxOffload("eth0", feature).build();
+  }
+
+  @Test
+  void tlsTxOffloadIsTurnedOnWhereTheNicOffersItRightAfterTheQueueCount() {
+    NodeFacts off = withTlsTx("mlx5_core", new NicFacts.Feature(false, false, false));
+    Plan p = Planner.plan(spec().tlsTxOffload(true).modules("tls").desired(), off);
+    Setting s = setting(p, OFFLOAD);
+    assertThat(s.state()).isEqualTo(SettingState.PLANNED);
+    assertThat(s.kind()).isEqualTo(SettingKind.ETHTOOL_FEATURE);
+    assertThat(List.of(s.target(), s.param(), s.desired(), s.current())).containsExactly("eth0", "tls-hw-tx-offload", "on", "off");
+    assertThat(s.message()).isNull();
+    List<String> order = new ArrayList<>(Planner.names(p));
+    assertThat(order.indexOf(OFFLOAD)).isEqualTo(order.indexOf("ethtool/eth0/combined") + 1);
+    assertThat(order.indexOf("module/tls")).isLessThan(order.indexOf(OFFLOAD));
+
+    // on already, changeable or fixed on: nothing to write
+    for (NicFacts.Feature on : List.of(new NicFacts.Feature(true, false, true), new NicFacts.Feature(true, true, true))) {
+      Setting same = setting(Planner.plan(spec().tlsTxOffload(true).desired(), withTlsTx("mlx5_core", on)), OFFLOAD);
+      assertThat(same.state()).as(on.toString()).isEqualTo(SettingState.UNCHANGED);
+      assertThat(same.kind()).isEqualTo(SettingKind.ETHTOOL_FEATURE);
+    }
+  }
+
+  @Test
+  void everyTunedNicGetsItsOwnOffloadSetting() {
+    NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).nic("eth1", "mlx5_core", 4, 8, 0)
+        .tlsTxOffload("eth0", new NicFacts.Feature(false, false, false))
+        .tlsTxOffload("eth1", new NicFacts.Feature(false, false, false)).build();
+    Plan p = Planner.plan(spec().interfaces("eth0", "eth1").tlsTxOffload(true).desired(), f);
+    assertThat(desired(p, "ethtool/").entrySet().stream().filter(e -> e.getKey().endsWith("/tls-hw-tx-offload")).map(Map.Entry::getKey))
+        .containsExactly("ethtool/eth0/tls-hw-tx-offload", "ethtool/eth1/tls-hw-tx-offload");
+  }
+
+  @Test
+  void nicThatCannotOffloadTlsIsUnsupportedWithAReasonAndTheRestIsPlanned() {
+    Plan fixed = Planner.plan(spec().tlsTxOffload(true).desired(), withTlsTx("virtio_net", Facts.FIXED_OFF));
+    Setting s = setting(fixed, OFFLOAD);
+    assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(s.kind()).isNull();
+    assertThat(s.desired()).isEqualTo("on");
+    assertThat(s.current()).isEqualTo("off");
+    assertThat(s.message()).isEqualTo("eth0 (virtio_net) has no TLS TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): "
+        + "the edge server uses kernel TLS in software");
+    assertThat(setting(fixed, "ethtool/eth0/combined").state()).isEqualTo(SettingState.PLANNED);
+    assertThat(fixed.changes()).noneMatch(c -> c.name().equals(OFFLOAD));
+
+    Setting missing = setting(Planner.plan(spec().tlsTxOffload(true).desired(), withTlsTx("ixgbe", null)), OFFLOAD);
+    assertThat(missing.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(missing.message()).startsWith("eth0 (ixgbe) has no TLS TX offload (ethtool -k shows no tls-hw-tx-offload")
+        .endsWith("kernel TLS in software");
+
+    Setting refused = setting(Planner.plan(spec().tlsTxOffload(true).desired(),
+        withTlsTx("mlx5_core", new NicFacts.Feature(false, false, true))), OFFLOAD);
+    assertThat(refused.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(refused.message()).contains("eth0 (mlx5_core) keeps TLS TX offload off although it was asked on")
+        .contains("tls-hw-tx-offload off [requested on]").contains("tx-checksumming");
+
+    NodeFacts noEthtool = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0)
+        .tlsTxOffload("eth0", new NicFacts.Feature(false, false, false)).noEthtool().build();
+    Setting none = setting(Planner.plan(spec().tlsTxOffload(true).desired(), noEthtool), OFFLOAD);
+    assertThat(none.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(none.message()).startsWith("ethtool not found");
+  }
+
+  @Test
+  void offloadNotAskedForLeavesTheFeatureAlone() {
+    NodeFacts capable = withTlsTx("mlx5_core", new NicFacts.Feature(false, false, false));
+    for (Boolean asked : java.util.Arrays.asList(null, false)) {
+      Plan p = Planner.plan(spec().tlsTxOffload(asked).modules("tls").desired(), capable);
+      assertThat(Planner.names(p)).as("tlsTxOffload " + asked).noneMatch(n -> n.endsWith("/tls-hw-tx-offload"));
+    }
+    // and not asked on a NIC that cannot: no finding either
+    assertThat(Planner.names(Planner.plan(spec().desired(), withTlsTx("virtio_net", Facts.FIXED_OFF))))
+        .noneMatch(n -> n.contains("tls-hw"));
   }
 
   @Test

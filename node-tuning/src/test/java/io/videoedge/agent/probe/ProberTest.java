@@ -62,6 +62,21 @@ class ProberTest {
   }
 
   @Test
+  void tlsTxOffloadIsReadForEveryNicAsOnOffAndFixed() {
+    FakeNode node = new FakeNode(root).cpus(4).defaultRoute("eth0").nic("eth0", "mlx5_core", 2, 40, 0)
+        .nic("eth1", "virtio_net", 1, 50, -1).nic("eth2", "mlx5_core", 1, 60, 0);
+    FakeCommands cmds = new FakeCommands(node).feature("eth0", "tls-hw-tx-offload", false, false)
+        .feature("eth2", "tls-hw-tx-offload", true, false);
+    NodeFacts f = new Prober(new HostFs(root), cmds).probe(new ProbeRequest(List.of(), Set.of(), null));
+
+    assertThat(f.nics().get("eth0").tlsTxOffload()).isEqualTo(new NicFacts.Feature(false, false, false));
+    assertThat(f.nics().get("eth1").tlsTxOffload()).isEqualTo(new NicFacts.Feature(false, true, false));
+    assertThat(f.nics().get("eth2").tlsTxOffload()).isEqualTo(new NicFacts.Feature(true, false, true));
+    assertThat(new Prober(new HostFs(root), new FakeCommands(node).without("ethtool"))
+        .probe(new ProbeRequest(List.of(), Set.of(), null)).nics().get("eth0").tlsTxOffload()).isNull();
+  }
+
+  @Test
   void virtioQueueIrqsAndNumaNodeAreFoundOnThePciParentOfTheVirtioDevice() {
     // as make vm-test's guest shows it: virtio2 under the PCI function, input.N and output.N per pair
     FakeNode node = new FakeNode(root).numa(2, 2).nic("eth0", "virtio_net", 2, 37, 1);

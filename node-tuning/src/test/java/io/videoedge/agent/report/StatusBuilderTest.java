@@ -8,6 +8,7 @@ import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.probe.NicFacts;
 import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.agent.testing.Facts;
 import io.videoedge.api.Conditions;
@@ -67,6 +68,35 @@ class StatusBuilderTest {
     assertThat(s.capabilities().ktls()).isEqualTo("unavailable");
     NodeTuningStatus.Setting tls = s.settings().stream().filter(x -> x.name().equals("module/tls")).findFirst().orElseThrow();
     assertThat(tls.state()).isEqualTo(SettingState.UNSUPPORTED);
+  }
+
+  @Test
+  void nicCapabilitiesTellWhetherTheNicCanOffloadTlsAndWhetherItDoesNow() {
+    NodeFacts f = Facts.cpus(2).nic("eth0", "mlx5_core", 1, 1, 0).nic("eth1", "mlx5_core", 1, 1, 0)
+        .nic("eth2", "virtio_net", 1, 1, -1).nic("eth3", "ixgbe", 1, 1, 0)
+        .tlsTxOffload("eth0", new NicFacts.Feature(false, false, false))
+        .tlsTxOffload("eth1", new NicFacts.Feature(true, false, true))
+        .tlsTxOffload("eth3", null).build();
+    PassResult r = applied(Planner.plan(spec().desired(), f), f);
+    Map<String, List<Boolean>> offload = new java.util.TreeMap<>();
+    StatusBuilder.build(r, null, 1, false, T0).capabilities().nics()
+        .forEach(n -> offload.put(n.name(), java.util.Arrays.asList(n.tlsOffload(), n.tlsOffloadOn())));
+    assertThat(offload).containsEntry("eth0", List.of(true, false)).containsEntry("eth1", List.of(true, true))
+        .containsEntry("eth2", List.of(false, false)).containsEntry("eth3", java.util.Arrays.asList(null, null));
+  }
+
+  @Test
+  void tlsOffloadTheNicCannotTakeIsUnsupportedWithItsReasonAndDoesNotHoldAppliedBack() {
+    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+    PassResult r = applied(Planner.plan(spec().tlsTxOffload(true).desired(), f), f);
+    NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
+    assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
+    assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
+    assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("ethtool/eth0/tls-hw-tx-offload (eth0 (virtio_net) has no TLS "
+        + "TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): the edge server uses kernel TLS in software)");
+    NodeTuningStatus.Setting t = s.settings().stream().filter(x -> x.name().endsWith("/tls-hw-tx-offload")).findFirst().orElseThrow();
+    assertThat(t.state()).isEqualTo(SettingState.UNSUPPORTED);
+    assertThat(t.desired()).isEqualTo("on");
   }
 
   @Test

@@ -15,6 +15,9 @@ import java.util.TreeMap;
 
 /** Builds NodeFacts in memory for planner table cases (no files, no commands). */
 public final class Facts {
+  /** tls-hw-tx-offload as most NICs show it: off [fixed]. */
+  public static final NicFacts.Feature FIXED_OFF = new NicFacts.Feature(false, true, false);
+
   private int cpus = 8;
   private Map<Integer, CpuSet> nodes = new TreeMap<>();
   private final Map<String, NicFacts> nics = new LinkedHashMap<>();
@@ -33,6 +36,7 @@ public final class Facts {
   private PodFacts pod;
   private String defaultRoute = "eth0";
   private boolean sysfsReadOnly;
+  private boolean ethtool = true;
 
   public static Facts cpus(int n) {
     Facts f = new Facts();
@@ -65,7 +69,7 @@ public final class Facts {
     }
     Map<String, String> coal = new LinkedHashMap<>(Map.of("adaptive-rx", "on", "rx-usecs", "8", "tx-usecs", "16"));
     nics.put(name, new NicFacts(name, driver, numaNode, rx, queues, irqs, aff, rps, flow,
-        new NicFacts.Channels(maxQueues, queues, null, null, null, null), coal, false, Map.of()));
+        new NicFacts.Channels(maxQueues, queues, null, null, null, null), coal, FIXED_OFF, Map.of()));
     return this;
   }
 
@@ -91,7 +95,7 @@ public final class Facts {
       flow.put("rx-" + q, "0");
     }
     nics.put(name, new NicFacts(name, "virtio_net", numaNode, rx, pairs, irqs, aff, rps, flow,
-        new NicFacts.Channels(maxPairs, pairs, null, null, null, null), new LinkedHashMap<>(), false, queueOf));
+        new NicFacts.Channels(maxPairs, pairs, null, null, null, null), new LinkedHashMap<>(), FIXED_OFF, queueOf));
     return this;
   }
 
@@ -106,7 +110,21 @@ public final class Facts {
       flow.put("rx-" + q, "0");
     }
     nics.put(name, new NicFacts(name, "veth", -1, rx, queues, List.of(), Map.of(), rps, flow,
-        new NicFacts.Channels(null, null, max, queues, max, queues), null, false, Map.of()));
+        new NicFacts.Channels(null, null, max, queues, max, queues), null, FIXED_OFF, Map.of()));
+    return this;
+  }
+
+  /** The NIC's ethtool -k tls-hw-tx-offload as found (null: not listed). */
+  public Facts tlsTxOffload(String nicName, NicFacts.Feature feature) {
+    NicFacts n = nics.get(nicName);
+    nics.put(nicName, new NicFacts(n.name(), n.driver(), n.numaNode(), n.rxQueues(), n.txQueues(), n.queueIrqs(),
+        n.irqAffinity(), n.rpsCpus(), n.rpsFlowCnt(), n.channels(), n.coalescing(), feature, n.irqQueues()));
+    return this;
+  }
+
+  /** No ethtool on the node. */
+  public Facts noEthtool() {
+    ethtool = false;
     return this;
   }
 
@@ -164,6 +182,6 @@ public final class Facts {
   public NodeFacts build() {
     Map<Integer, CpuSet> n = nodes.isEmpty() ? Map.of(0, CpuSet.range(0, cpus)) : nodes;
     return new NodeFacts("6.18.0-test", ccs, loadable, loaded, tlsUlp, cgroup, cpus, CpuSet.range(0, cpus), n,
-        defaultRoute, nics, sysfsReadOnly, sysctls, true, true, Optional.ofNullable(pod));
+        defaultRoute, nics, sysfsReadOnly, sysctls, ethtool, true, Optional.ofNullable(pod));
   }
 }

@@ -10,12 +10,14 @@ import java.util.Set;
 
 /**
  * ethtool and modprobe with behaviour: channel counts that move the fake tree's queues, coalescing
- * values, modules that appear under /sys/module, and failures on demand. Output in ethtool's format.
+ * values, features (-k/-K) as the kernel keeps them, modules that appear under /sys/module, and
+ * failures on demand. Output in ethtool's format.
  */
 public final class FakeCommands implements CommandRunner {
   private final FakeNode node;
   private final Map<String, int[]> channels = new HashMap<>(); // {maxCombined, combined} or {-1,-1,maxRx,rx,maxTx,tx}
   private final Map<String, Map<String, String>> coalescing = new HashMap<>();
+  private final Map<String, Map<String, FeatureState>> features = new HashMap<>();
   private final Map<String, String> failures = new LinkedHashMap<>();
   private final Map<String, String> clamps = new HashMap<>();
   private final List<String> log = new ArrayList<>();
@@ -52,6 +54,43 @@ public final class FakeCommands implements CommandRunner {
     m.put("tx-usecs", txUsecs == null ? "n/a" : txUsecs.toString());
     coalescing.put(iface, m);
     return this;
+  }
+
+  /** A feature of ethtool -k: what the NIC does now, whether it can change, what was asked, whether the kernel drops it. */
+  private static final class FeatureState {
+    boolean on;
+    boolean fixed;
+    boolean requested;
+    boolean keptOff;
+
+    String show() {
+      return (on ? "on" : "off") + (fixed ? " [fixed]" : requested != on ? " [requested " + (requested ? "on" : "off") + "]" : "");
+    }
+  }
+
+  /**
+   * The NIC's feature as found: on or off, and fixed (the driver does not let it change) or not. Without
+   * any, ethtool -k shows tls-hw-tx-offload off [fixed], as on most NICs.
+   */
+  public FakeCommands feature(String iface, String name, boolean on, boolean fixed) {
+    FeatureState f = new FeatureState();
+    f.on = on;
+    f.fixed = fixed;
+    f.requested = on;
+    features.computeIfAbsent(iface, k -> new LinkedHashMap<>()).put(name, f);
+    return this;
+  }
+
+  /** A changeable feature the kernel keeps off (as with TX checksumming off): ethtool -K ... on fails. */
+  public FakeCommands featureKeptOff(String iface, String name) {
+    feature(iface, name, false, false);
+    features.get(iface).get(name).keptOff = true;
+    return this;
+  }
+
+  /** A feature as ethtool -k prints it after its name ("off [fixed]", "on"). */
+  public String featureNow(String iface, String name) {
+    return features.get(iface).get(name).show();
   }
 
   /** Commands starting with prefix (e.g. "ethtool -C eth0 rx-usecs") fail with message on stderr. */
@@ -107,7 +146,8 @@ public final class FakeCommands implements CommandRunner {
     return switch (command.getFirst() + " " + command.get(1)) {
       case "ethtool -l" -> channels.containsKey(iface) ? ok(showChannels(iface)) : notSupported("channel");
       case "ethtool -c" -> coalescing.containsKey(iface) ? ok(showCoalescing(iface)) : notSupported("coalesce");
-      case "ethtool -k" -> ok("Features for " + iface + ":\ntls-hw-tx-offload: off [fixed]\n");
+      case "ethtool -k" -> ok(showFeatures(iface));
+      case "ethtool -K" -> setFeature(iface, command.get(3), command.get(4));
       case "ethtool -i" -> new Result(1, "", "Cannot get driver information: Operation not supported");
       case "ethtool -L" -> setChannels(iface, command.get(3), Integer.parseInt(command.get(4)));
       case "ethtool -C" -> setCoalescing(iface, command.get(3), command.get(4));
@@ -157,6 +197,36 @@ public final class FakeCommands implements CommandRunner {
     }
     m.put(param, clamps.getOrDefault(iface + " " + param + " " + value, value));
     return ok("");
+  }
+
+  private String showFeatures(String iface) {
+    StringBuilder sb = new StringBuilder("Features for " + iface + ":\nrx-checksumming: on\ntx-checksumming: on\n");
+    Map<String, FeatureState> m = features.get(iface);
+    if (m == null || !m.containsKey("tls-hw-tx-offload")) {
+      sb.append("tls-hw-tx-offload: off [fixed]\n");
+    }
+    if (m != null) {
+      m.forEach((name, f) -> sb.append(name).append(": ").append(f.show()).append('\n'));
+    }
+    return sb.append("tls-hw-record: off [fixed]\n").toString();
+  }
+
+  /** ethtool -K: exit 1 and "Could not change any device features" when nothing changed, as ethtool does. */
+  private Result setFeature(String iface, String name, String value) {
+    FeatureState f = features.getOrDefault(iface, Map.of()).get(name);
+    if (f == null) {
+      return new Result(1, "", "Could not change any device features");
+    }
+    boolean want = value.equals("on");
+    if (f.fixed) {
+      return new Result(1, "Actual changes:\n" + name + ": " + (f.on ? "on" : "off") + " [requested " + value + "]\n",
+          "Could not change any device features");
+    }
+    f.requested = want;
+    boolean was = f.on;
+    f.on = want && !f.keptOff;
+    return f.on == was && want != was ? new Result(1, "Actual changes:\n" + name + ": " + f.show() + "\n",
+        "Could not change any device features") : ok("");
   }
 
   private String showChannels(String iface) {

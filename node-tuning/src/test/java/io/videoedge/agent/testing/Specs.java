@@ -26,6 +26,7 @@ public final class Specs {
   private boolean interleave;
   private List<String> modules = List.of();
   private String podUid;
+  private Boolean tlsTxOffload;
 
   public static Specs spec() {
     return new Specs();
@@ -96,6 +97,12 @@ public final class Specs {
     return this;
   }
 
+  /** spec.tlsTxOffload, as the operator sets it for tls.mode ktls-offload. */
+  public Specs tlsTxOffload(Boolean on) {
+    tlsTxOffload = on;
+    return this;
+  }
+
   public Specs pod(String uid) {
     podUid = uid;
     return this;
@@ -105,7 +112,8 @@ public final class Specs {
     return new NodeTuningSpec(new NodeTuningSpec.Source("video", "edge", "uid-1"),
         new NicSpec(type, interfaces, queues, coalescing, irq, rps, rfs == null ? null : new NicSpec.Rfs(rfs)),
         new TuningSpec(mode, cc, sysctls, relax, interleave, modules),
-        new NodeTuningSpec.ServerPlacement(2, podUid == null ? null : "video", podUid == null ? null : "edge-x", podUid));
+        new NodeTuningSpec.ServerPlacement(2, podUid == null ? null : "video", podUid == null ? null : "edge-x", podUid),
+        tlsTxOffload);
   }
 
   public Desired desired() {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.api.TlsMode;
 import io.videoedge.api.TuningSpec;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
@@ -53,7 +54,16 @@ public final class NodeTuningRenderer {
         ? new NodeTuningSpec.ServerPlacement(tuning.cpus(), null, null, null)
         : new NodeTuningSpec.ServerPlacement(tuning.cpus(), pod.getMetadata().getNamespace(),
             pod.getMetadata().getName(), pod.getMetadata().getUid());
-    return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server);
+    return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server, tuning.tlsTxOffload());
+  }
+
+  /**
+   * Whether the node's NIC TLS TX offload is turned on: the HTTPS acceptor serves with tls.mode
+   * ktls-offload. The kernel needs the tls module for device offload too: {@link #tuning} adds it
+   * for every kernel TLS mode.
+   */
+  static boolean nicTlsOffload(VideoEdgeSpec spec) {
+    return EdgeServerConfigRenderer.usesKernelTls(spec) && spec.tls().mode() == TlsMode.KTLS_OFFLOAD;
   }
 
   /** The VideoEdge's tuning, with the tls module added when the HTTPS acceptor uses kernel TLS. */

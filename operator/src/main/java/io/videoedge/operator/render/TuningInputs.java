@@ -7,18 +7,27 @@ import io.videoedge.api.VideoEdgeSpec;
 
 /**
  * Everything a node's tuning depends on: the NIC and kernel tuning (with the tls module added when
- * the server uses kernel TLS) and the edge server's dedicated CPU count (IRQ policies). A
- * NodeTuning changes only when these change (or its pod is replaced): a server-only change of the
- * VideoEdge never touches node tuning. Pure.
+ * the server uses kernel TLS), the edge server's dedicated CPU count (IRQ policies) and whether the
+ * NIC's TLS TX offload is turned on (tls.mode ktls-offload). A NodeTuning changes only when these
+ * change (or its pod is replaced): a server-only change of the VideoEdge never touches node tuning. Pure.
+ *
+ * @param tlsTxOffload true when the server serves HTTPS with tls.mode ktls-offload, else null (never
+ *     false): the revision of a tuning without it is the revision it had before the field existed
  */
-public record TuningInputs(NicSpec nic, TuningSpec tuning, Integer cpus) {
+public record TuningInputs(NicSpec nic, TuningSpec tuning, Integer cpus, Boolean tlsTxOffload) {
+  public TuningInputs {
+    tlsTxOffload = Boolean.TRUE.equals(tlsTxOffload) ? Boolean.TRUE : null;
+  }
+
   public static TuningInputs of(VideoEdgeSpec spec) {
-    return new TuningInputs(spec.nic(), NodeTuningRenderer.tuning(spec), spec.server().cpus());
+    return new TuningInputs(spec.nic(), NodeTuningRenderer.tuning(spec), spec.server().cpus(),
+        NodeTuningRenderer.nicTlsOffload(spec));
   }
 
   /** What a NodeTuning carries now (its spec as written, so it compares with what we would write). */
   public static TuningInputs of(NodeTuningSpec spec) {
-    return new TuningInputs(spec.nic(), spec.tuning(), spec.server() == null ? null : spec.server().cpus());
+    return new TuningInputs(spec.nic(), spec.tuning(), spec.server() == null ? null : spec.server().cpus(),
+        spec.tlsTxOffload());
   }
 
   /** A short stable hash of the inputs: equal inputs, equal revision, in any operator instance. */

@@ -85,4 +85,73 @@ class NodeTuningRendererTest {
         t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of())));
     assertThat(spec(ve).tuning().kernelModules()).isEmpty();
   }
+
+  static VideoEdge withMode(VideoEdge ve, TlsMode mode) {
+    ve.setSpec(EdgeServerConfigRendererTest.withTls(ve.getSpec(),
+        new TlsSpec(mode, "edge-tls", List.of("TLSv1.2", "TLSv1.3"), true, null)));
+    return ve;
+  }
+
+  @Test
+  void ktlsOffloadTurnsOnTheNicsTlsTxOffloadKeepsTheTlsModuleAndChangesTheRevision() {
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+    assertThat(ve.getSpec().tls().mode()).isEqualTo(TlsMode.KTLS);
+    TuningInputs ktls = TuningInputs.of(ve.getSpec());
+    assertThat(ktls.tlsTxOffload()).isNull();
+    assertThat(spec(ve).tlsTxOffload()).isNull();
+
+    withMode(ve, TlsMode.KTLS_OFFLOAD);
+    TuningInputs offload = TuningInputs.of(ve.getSpec());
+    assertThat(offload.tlsTxOffload()).isTrue();
+    assertThat(spec(ve).tlsTxOffload()).isTrue();
+    // device offload is kernel TLS too: the tls module stays asked for
+    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
+    // a new revision: the rollout re-tunes the nodes, one by one
+    assertThat(offload.revision()).isNotEqualTo(ktls.revision());
+    NodeTuning nt = render(ve, POD);
+    assertThat(nt.getMetadata().getAnnotations()).containsEntry(Names.TUNING_REVISION, offload.revision());
+    // what the NodeTuning carries reads back as the same inputs: a node tuned so is on target
+    assertThat(TuningInputs.of(nt.getSpec())).isEqualTo(offload);
+    assertThat(TuningInputs.of(nt.getSpec()).revision()).isEqualTo(offload.revision());
+    // and the CRD's defaulting leaves it as rendered
+    assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
+    assertThat(Serialization.asYaml(nt)).contains("tlsTxOffload: true");
+
+    // back to ktls: the offload is no longer asked for (the agent restores the NIC's original)
+    withMode(ve, TlsMode.KTLS);
+    assertThat(spec(ve).tlsTxOffload()).isNull();
+    assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo(ktls.revision());
+  }
+
+  @Test
+  void onlyAnHttpsAcceptorWithKtlsOffloadTurnsItOn() {
+    for (TlsMode mode : List.of(TlsMode.NONE, TlsMode.OPENSSL, TlsMode.KTLS)) {
+      VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), mode);
+      assertThat(spec(ve).tlsTxOffload()).as(mode.id()).isNull();
+    }
+    // ktls-offload with the HTTPS acceptor disabled: no TLS is served, nothing to offload
+    VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), TlsMode.KTLS_OFFLOAD);
+    var server = ve.getSpec().server();
+    ve.setSpec(ve.getSpec().withServer(new io.videoedge.api.ServerSpec(server.cpus(), server.memory(), server.selectors(),
+        server.affinity(), server.pinAcceptors(), server.multiAcceptor(), server.http(),
+        new io.videoedge.api.ServerSpec.Port(server.https().port(), false), server.socket(), server.cache(), server.origin(),
+        server.contentPath(), server.image(), server.maxUnavailable())));
+    assertThat(spec(ve).tlsTxOffload()).isNull();
+    assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
+  }
+
+  @Test
+  void aTuningWithoutOffloadKeepsTheRevisionItHadBeforeTheFieldExisted() {
+    // the example's revision as the operator computed it before tlsTxOffload existed: nodes of a
+    // VideoEdge that does not use ktls-offload are not re-tuned by an operator upgrade
+    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+    assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo("197a91bb05");
+    // a NodeTuning written before the field (or with false) reads as the same inputs
+    var written = spec(ve);
+    var before = new io.videoedge.api.NodeTuningSpec(written.source(), written.nic(), written.tuning(), written.server());
+    var explicitFalse = new io.videoedge.api.NodeTuningSpec(written.source(), written.nic(), written.tuning(), written.server(),
+        false);
+    assertThat(TuningInputs.of(before)).isEqualTo(TuningInputs.of(ve.getSpec()));
+    assertThat(TuningInputs.of(explicitFalse)).isEqualTo(TuningInputs.of(ve.getSpec()));
+  }
 }

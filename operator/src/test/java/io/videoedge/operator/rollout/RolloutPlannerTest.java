@@ -38,7 +38,7 @@ class RolloutPlannerTest {
 
   static TuningInputs tuning(String lowat) {
     return new TuningInputs(new NicSpec(null, null, null, null, null, null, null),
-        new TuningSpec(TuningMode.APPLY, "bbr", new TreeMap<>(Map.of("net.ipv4.tcp_notsent_lowat", lowat)), null, false, List.of()), 1);
+        new TuningSpec(TuningMode.APPLY, "bbr", new TreeMap<>(Map.of("net.ipv4.tcp_notsent_lowat", lowat)), null, false, List.of()), 1, null);
   }
 
   static RolloutTarget target(TuningInputs tuning, String podRevision) {
