@@ -77,8 +77,13 @@ test-unit: java ## Unit tests only (*Test)
 
 GENERATED := crds charts/videoedge/files/crds deploy charts/videoedge/values.schema.json charts/videoedge/README.md
 
+.PHONY: fmt
+fmt: java ## Format the Java sources of every module (palantir-java-format through spotless)
+	$(MVN) $(MVN_FLAGS) -q spotless:apply
+
 .PHONY: verify
-verify: crds manifests chart-docs ## Regenerate generated files and fail if the committed ones are stale
+verify: crds manifests chart-docs ## Fail if the Java sources are not formatted (make fmt) or the committed generated files are stale
+	@$(MVN) $(MVN_FLAGS) -q spotless:check || { echo "Java sources are not formatted: run 'make fmt' and commit the result" >&2; exit 1; }
 	@if ! git diff --quiet -- $(GENERATED) || [ -n "$$(git ls-files --others --exclude-standard -- $(GENERATED))" ]; then \
 	  git --no-pager diff --stat -- $(GENERATED); git ls-files --others --exclude-standard -- $(GENERATED); \
 	  echo "generated files are stale: run 'make crds', 'make manifests' and 'make chart-docs' and commit the result" >&2; exit 1; fi

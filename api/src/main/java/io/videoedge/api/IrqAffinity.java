@@ -4,12 +4,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** Where the NIC queue interrupts go. */
 public enum IrqAffinity {
-  /** One queue IRQ per CPU, round robin over all online CPUs (RSS spread, as set_irq_affinity does). */
-  @JsonProperty("spread") SPREAD,
-  /** Round robin over the edge server's dedicated CPUs: softirq runs where the selectors read. */
-  @JsonProperty("server-cores") SERVER_CORES,
-  /** Round robin over the CPUs the server does not own: selectors are never interrupted. */
-  @JsonProperty("housekeeping") HOUSEKEEPING,
-  /** Leave IRQ affinity alone (irqbalance or the admin owns it). */
-  @JsonProperty("none") NONE
+    /** One queue IRQ per CPU, round robin over all online CPUs (RSS spread, as set_irq_affinity does). */
+    @JsonProperty("spread")
+    SPREAD,
+    /** Round robin over the edge server's dedicated CPUs: softirq runs where the selectors read. */
+    @JsonProperty("server-cores")
+    SERVER_CORES,
+    /** Round robin over the CPUs the server does not own: selectors are never interrupted. */
+    @JsonProperty("housekeeping")
+    HOUSEKEEPING,
+    /** Leave IRQ affinity alone (irqbalance or the admin owns it). */
+    @JsonProperty("none")
+    NONE
 }

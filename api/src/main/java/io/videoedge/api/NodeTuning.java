@@ -14,11 +14,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(VideoEdgeApi.GROUP)
 @Version(VideoEdgeApi.VERSION)
 @ShortNames("nt")
-@AdditionalPrinterColumn(name = "Applied", jsonPath = ".status.conditions[?(@.type==\"Applied\")].status",
-    type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Degraded", jsonPath = ".status.conditions[?(@.type==\"Degraded\")].status",
-    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Applied",
+        jsonPath = ".status.conditions[?(@.type==\"Applied\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Degraded",
+        jsonPath = ".status.conditions[?(@.type==\"Degraded\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class NodeTuning extends CustomResource<NodeTuningSpec, NodeTuningStatus> {
-}
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class NodeTuning extends CustomResource<NodeTuningSpec, NodeTuningStatus> {}

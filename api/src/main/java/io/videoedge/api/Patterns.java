@@ -2,54 +2,64 @@ package io.videoedge.api;
 
 /** Formats the CRD enforces at admission. */
 final class Patterns {
-  /**
-   * one-nio's size converter: bytes with an optional k, m or g suffix (64k, 4m). At most 10 digits, 9
-   * with a suffix, so that the CEL rules below compute the bytes without overflowing.
-   */
-  static final String ONE_NIO_SIZE = "^([0-9]{1,10}|[0-9]{1,9}[kKmMgG])$";
-  /** The largest size or time the edge server holds in a Java int (bytes, milliseconds). */
-  static final String INT_MAX = "2147483647";
-  static final String RECV_BUF_FITS = "!has(self.recvBuf) || (self.recvBuf.matches('[kK]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1024 : self.recvBuf.matches('[mM]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1048576 : self.recvBuf.matches('[gG]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1073741824 : int(self.recvBuf)) <= " + INT_MAX;
-  static final String SEND_BUF_FITS = "!has(self.sendBuf) || (self.sendBuf.matches('[kK]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1024 : self.sendBuf.matches('[mM]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1048576 : self.sendBuf.matches('[gG]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1073741824 : int(self.sendBuf)) <= " + INT_MAX;
-  static final String NOTSENT_LOWAT_FITS = "!has(self.notsentLowat) || (self.notsentLowat.matches('[kK]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1024 : self.notsentLowat.matches('[mM]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1048576 : self.notsentLowat.matches('[gG]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1073741824 : int(self.notsentLowat)) <= " + INT_MAX;
-  static final String CONNECT_TIMEOUT_FITS = "!has(self.connectTimeout) || (self.connectTimeout.endsWith('ms') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 2)) : self.connectTimeout.endsWith('s') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 1000 : self.connectTimeout.endsWith('m') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 60000 : self.connectTimeout.endsWith('h') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 3600000 : int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 86400000) <= " + INT_MAX;
-  static final String READ_TIMEOUT_FITS = "!has(self.readTimeout) || (self.readTimeout.endsWith('ms') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 2)) : self.readTimeout.endsWith('s') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 1000 : self.readTimeout.endsWith('m') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 60000 : self.readTimeout.endsWith('h') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 3600000 : int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 86400000) <= " + INT_MAX;
+    /**
+     * one-nio's size converter: bytes with an optional k, m or g suffix (64k, 4m). At most 10 digits, 9
+     * with a suffix, so that the CEL rules below compute the bytes without overflowing.
+     */
+    static final String ONE_NIO_SIZE = "^([0-9]{1,10}|[0-9]{1,9}[kKmMgG])$";
+    /** The largest size or time the edge server holds in a Java int (bytes, milliseconds). */
+    static final String INT_MAX = "2147483647";
 
-  /** one-nio's time converter: a number with ms, s, m, h or d. */
-  static final String ONE_NIO_TIME = "^[0-9]{1,9}(ms|s|m|h|d)$";
-  /** A Kubernetes quantity as used for memory and disk (2Gi, 512Mi, 100G); CEL rules bound it below 1Ei. */
-  static final String K8S_QUANTITY = "^[0-9]{1,15}(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$";
-  /** A positive count or a percentage from 1% to 100% (0 would never let a rollout start). */
-  static final String MAX_UNAVAILABLE = "^([1-9][0-9]{0,5}|[1-9][0-9]?%|100%)$";
-  /** An absolute path of plain names (CEL rules also refuse '..' segments). */
-  static final String ABSOLUTE_PATH = "^(/[A-Za-z0-9_.+@-]+)+/?$";
-  /**
-   * An origin URL the edge server can fetch from: http(s)://host[:port][/path], the host a DNS name
-   * (its last label starting with a letter) or an IPv4 address, the port 1-65535, the path of URL
-   * path characters; no user, query or fragment. The same expression as the server's
-   * {@code OriginConfig.URL} (the admitted-runs property test holds the two together).
-   */
-  static final String ORIGIN_URL = "^https?://"
-      + "(([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?[.])*[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-      + "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])([.](25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})"
-      + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
-      + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$";
-  /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
-  static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
-  /**
-   * The memory cache fits in the edge server's direct memory: server.memory less the heap (a quarter, in whole
-   * Mi, at most 4Gi), 192Mi of native memory and 32Mi of I/O buffers. The operator's JvmOptions makes the same
-   * budget (the admitted-runs property test holds the two together). Quantities that are not whole bytes are
-   * left to the operator, which rounds them up.
-   */
-  static final String CACHE_FITS_BESIDE_JVM = "!has(self.cache) || !has(self.cache.memory) || !has(self.memory) "
-      + "|| !quantity(self.cache.memory).isInteger() || !quantity(self.memory).isInteger() "
-      + "|| quantity(self.cache.memory).asInteger() <= quantity(self.memory).asInteger() "
-      + "- (quantity(self.memory).asInteger() / 4 / 1048576 * 1048576 > 4294967296 ? 4294967296 "
-      + ": quantity(self.memory).asInteger() / 4 / 1048576 * 1048576) - 234881024";
-  /** The edge server's admin port (metrics, probes) on the node's host network; the acceptors must not take it. */
-  static final int EDGE_ADMIN_PORT = VideoEdgeApi.EDGE_ADMIN_PORT;
+    static final String RECV_BUF_FITS =
+            "!has(self.recvBuf) || (self.recvBuf.matches('[kK]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1024 : self.recvBuf.matches('[mM]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1048576 : self.recvBuf.matches('[gG]$') ? int(self.recvBuf.substring(0, size(self.recvBuf) - 1)) * 1073741824 : int(self.recvBuf)) <= "
+                    + INT_MAX;
+    static final String SEND_BUF_FITS =
+            "!has(self.sendBuf) || (self.sendBuf.matches('[kK]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1024 : self.sendBuf.matches('[mM]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1048576 : self.sendBuf.matches('[gG]$') ? int(self.sendBuf.substring(0, size(self.sendBuf) - 1)) * 1073741824 : int(self.sendBuf)) <= "
+                    + INT_MAX;
+    static final String NOTSENT_LOWAT_FITS =
+            "!has(self.notsentLowat) || (self.notsentLowat.matches('[kK]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1024 : self.notsentLowat.matches('[mM]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1048576 : self.notsentLowat.matches('[gG]$') ? int(self.notsentLowat.substring(0, size(self.notsentLowat) - 1)) * 1073741824 : int(self.notsentLowat)) <= "
+                    + INT_MAX;
+    static final String CONNECT_TIMEOUT_FITS =
+            "!has(self.connectTimeout) || (self.connectTimeout.endsWith('ms') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 2)) : self.connectTimeout.endsWith('s') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 1000 : self.connectTimeout.endsWith('m') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 60000 : self.connectTimeout.endsWith('h') ? int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 3600000 : int(self.connectTimeout.substring(0, size(self.connectTimeout) - 1)) * 86400000) <= "
+                    + INT_MAX;
+    static final String READ_TIMEOUT_FITS =
+            "!has(self.readTimeout) || (self.readTimeout.endsWith('ms') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 2)) : self.readTimeout.endsWith('s') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 1000 : self.readTimeout.endsWith('m') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 60000 : self.readTimeout.endsWith('h') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 3600000 : int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 86400000) <= "
+                    + INT_MAX;
 
-  private Patterns() {
-  }
+    /** one-nio's time converter: a number with ms, s, m, h or d. */
+    static final String ONE_NIO_TIME = "^[0-9]{1,9}(ms|s|m|h|d)$";
+    /** A Kubernetes quantity as used for memory and disk (2Gi, 512Mi, 100G); CEL rules bound it below 1Ei. */
+    static final String K8S_QUANTITY = "^[0-9]{1,15}(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$";
+    /** A positive count or a percentage from 1% to 100% (0 would never let a rollout start). */
+    static final String MAX_UNAVAILABLE = "^([1-9][0-9]{0,5}|[1-9][0-9]?%|100%)$";
+    /** An absolute path of plain names (CEL rules also refuse '..' segments). */
+    static final String ABSOLUTE_PATH = "^(/[A-Za-z0-9_.+@-]+)+/?$";
+    /**
+     * An origin URL the edge server can fetch from: http(s)://host[:port][/path], the host a DNS name
+     * (its last label starting with a letter) or an IPv4 address, the port 1-65535, the path of URL
+     * path characters; no user, query or fragment. The same expression as the server's
+     * {@code OriginConfig.URL} (the admitted-runs property test holds the two together).
+     */
+    static final String ORIGIN_URL = "^https?://"
+            + "(([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?[.])*[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+            + "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])([.](25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})"
+            + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+            + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$";
+    /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
+    static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+    /**
+     * The memory cache fits in the edge server's direct memory: server.memory less the heap (a quarter, in whole
+     * Mi, at most 4Gi), 192Mi of native memory and 32Mi of I/O buffers. The operator's JvmOptions makes the same
+     * budget (the admitted-runs property test holds the two together). Quantities that are not whole bytes are
+     * left to the operator, which rounds them up.
+     */
+    static final String CACHE_FITS_BESIDE_JVM = "!has(self.cache) || !has(self.cache.memory) || !has(self.memory) "
+            + "|| !quantity(self.cache.memory).isInteger() || !quantity(self.memory).isInteger() "
+            + "|| quantity(self.cache.memory).asInteger() <= quantity(self.memory).asInteger() "
+            + "- (quantity(self.memory).asInteger() / 4 / 1048576 * 1048576 > 4294967296 ? 4294967296 "
+            + ": quantity(self.memory).asInteger() / 4 / 1048576 * 1048576) - 234881024";
+    /** The edge server's admin port (metrics, probes) on the node's host network; the acceptors must not take it. */
+    static final int EDGE_ADMIN_PORT = VideoEdgeApi.EDGE_ADMIN_PORT;
+
+    private Patterns() {}
 }

@@ -14,34 +14,41 @@ import io.fabric8.generator.annotation.Pattern;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RolloutSpec(
-    @JsonPropertyDescription("Nodes that may be out of service at once while a change rolls out (re-tuned, or their "
-        + "edge server drained and restarted): a count, or a percentage of the selected nodes rounded up. Nodes already "
-        + "out of service count too. Default: server.maxUnavailable, which defaults to 1.")
-    @Pattern(Patterns.MAX_UNAVAILABLE)
-    String maxUnavailable,
+        @JsonPropertyDescription(
+                "Nodes that may be out of service at once while a change rolls out (re-tuned, or their "
+                        + "edge server drained and restarted): a count, or a percentage of the selected nodes rounded up. Nodes already "
+                        + "out of service count too. Default: server.maxUnavailable, which defaults to 1.")
+        @Pattern(Patterns.MAX_UNAVAILABLE)
+        String maxUnavailable,
 
-    @JsonPropertyDescription("Seconds a node may take, from the start of its turn, to be tuned and serving again. Past it "
-        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node.")
-    @Default("600")
-    @Min(10) @Max(86400)
-    Integer progressDeadlineSeconds,
+        @JsonPropertyDescription(
+                "Seconds a node may take, from the start of its turn, to be tuned and serving again. Past it "
+                        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node.")
+        @Default("600")
+        @Min(10)
+        @Max(86400)
+        Integer progressDeadlineSeconds,
 
-    @JsonPropertyDescription("Seconds a node must stay Ready after its change before it counts as updated and the next "
-        + "node's turn may start.")
-    @Default("10")
-    @Min(0) @Max(3600)
-    Integer soakSeconds,
+        @JsonPropertyDescription(
+                "Seconds a node must stay Ready after its change before it counts as updated and the next "
+                        + "node's turn may start.")
+        @Default("10")
+        @Min(0)
+        @Max(3600)
+        Integer soakSeconds,
 
-    @JsonPropertyDescription("When a node fails its change (its agent reports Failed, a setting applied before is now "
-        + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
-        + "The rollout stays paused either way until the spec changes. A server restart is not undone: revert the spec.")
-    @Default("true")
-    Boolean autoRevert,
+        @JsonPropertyDescription(
+                "When a node fails its change (its agent reports Failed, a setting applied before is now "
+                        + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
+                        + "The rollout stays paused either way until the spec changes. A server restart is not undone: revert the spec.")
+        @Default("true")
+        Boolean autoRevert,
 
-    @JsonPropertyDescription("Seconds an edge server is out of service (its readiness gate False) before its pod is "
-        + "evicted for a restart, so load balancers stop sending it new clients; the server then drains the responses in "
-        + "flight (up to its drainTimeout) before it exits.")
-    @Default("5")
-    @Min(0) @Max(600)
-    Integer drainSeconds) {
-}
+        @JsonPropertyDescription(
+                "Seconds an edge server is out of service (its readiness gate False) before its pod is "
+                        + "evicted for a restart, so load balancers stop sending it new clients; the server then drains the responses in "
+                        + "flight (up to its drainTimeout) before it exits.")
+        @Default("5")
+        @Min(0)
+        @Max(600)
+        Integer drainSeconds) {}

@@ -4,18 +4,25 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** Where one setting of a NodeTuning stands on its node. */
 public enum SettingState {
-  /** Written and read back equal to the desired value. */
-  @JsonProperty("Applied") APPLIED,
-  /** Already had the desired value; nothing written. */
-  @JsonProperty("Unchanged") UNCHANGED,
-  /** Plan mode: would be changed from actual to desired. */
-  @JsonProperty("Planned") PLANNED,
-  /** Waiting for something (e.g. the server pod's CPUs for an IRQ policy). */
-  @JsonProperty("Pending") PENDING,
-  /** Someone rewrote it since it was applied; re-applied on the next pass. */
-  @JsonProperty("Drifted") DRIFTED,
-  /** The node cannot take it (no such file, no such NIC feature): reported, not applied. */
-  @JsonProperty("Unsupported") UNSUPPORTED,
-  /** The write or its read-back failed. */
-  @JsonProperty("Failed") FAILED
+    /** Written and read back equal to the desired value. */
+    @JsonProperty("Applied")
+    APPLIED,
+    /** Already had the desired value; nothing written. */
+    @JsonProperty("Unchanged")
+    UNCHANGED,
+    /** Plan mode: would be changed from actual to desired. */
+    @JsonProperty("Planned")
+    PLANNED,
+    /** Waiting for something (e.g. the server pod's CPUs for an IRQ policy). */
+    @JsonProperty("Pending")
+    PENDING,
+    /** Someone rewrote it since it was applied; re-applied on the next pass. */
+    @JsonProperty("Drifted")
+    DRIFTED,
+    /** The node cannot take it (no such file, no such NIC feature): reported, not applied. */
+    @JsonProperty("Unsupported")
+    UNSUPPORTED,
+    /** The write or its read-back failed. */
+    @JsonProperty("Failed")
+    FAILED
 }

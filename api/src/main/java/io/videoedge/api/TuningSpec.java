@@ -16,76 +16,101 @@ import java.util.Map;
  * node's agent applies), so the admission rules below guard both.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, " + TuningSpec.ALLOWED_PREFIX + ")", fieldPath = ".sysctls",
-    messageExpression = "'sysctl names must start with net.core., net.ipv4., net.ipv6., vm. or kernel.sched_; not allowed: ' + "
-        + "self.sysctls.filter(k, !(" + TuningSpec.ALLOWED_PREFIX + "))[0]")
-@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, !k.contains('..') && !k.contains('/') && k.matches('^[a-z0-9_.-]+$'))",
-    fieldPath = ".sysctls",
-    message = "sysctl names are dotted lower-case names (net.ipv4.tcp_mem) without '..' or '/'")
-@ValidationRule(value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_FORMAT, fieldPath = ".sysctls",
-    message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem take three integers separated by spaces: min pressure max, "
-        + "e.g. \"15000000 15000000 15000000\"")
-@ValidationRule(value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_ORDER, fieldPath = ".sysctls",
-    message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
-@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, self.sysctls[k].matches('^[ -~]{1,256}$'))", fieldPath = ".sysctls",
-    messageExpression = "'sysctl values are one line of printable ASCII characters (1 to 256): not ' + "
-        + "self.sysctls.filter(k, !self.sysctls[k].matches('^[ -~]{1,256}$'))[0]")
-@ValidationRule(value = "!has(self.sysctls) || self.sysctls.all(k, !(k in " + TuningSpec.INTEGER_SYSCTLS + ") "
-    + "|| self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))", fieldPath = ".sysctls",
-    messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in " + TuningSpec.INTEGER_SYSCTLS
-        + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
-@ValidationRule(value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))", fieldPath = ".kernelModules",
-    message = "kernel module names are lower-case letters, digits, '_' and '-' (as in lsmod), e.g. tls")
+@ValidationRule(
+        value = "!has(self.sysctls) || self.sysctls.all(k, " + TuningSpec.ALLOWED_PREFIX + ")",
+        fieldPath = ".sysctls",
+        messageExpression =
+                "'sysctl names must start with net.core., net.ipv4., net.ipv6., vm. or kernel.sched_; not allowed: ' + "
+                        + "self.sysctls.filter(k, !(" + TuningSpec.ALLOWED_PREFIX + "))[0]")
+@ValidationRule(
+        value =
+                "!has(self.sysctls) || self.sysctls.all(k, !k.contains('..') && !k.contains('/') && k.matches('^[a-z0-9_.-]+$'))",
+        fieldPath = ".sysctls",
+        message = "sysctl names are dotted lower-case names (net.ipv4.tcp_mem) without '..' or '/'")
+@ValidationRule(
+        value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_FORMAT,
+        fieldPath = ".sysctls",
+        message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem take three integers separated by spaces: min pressure max, "
+                + "e.g. \"15000000 15000000 15000000\"")
+@ValidationRule(
+        value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_ORDER,
+        fieldPath = ".sysctls",
+        message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
+@ValidationRule(
+        value = "!has(self.sysctls) || self.sysctls.all(k, self.sysctls[k].matches('^[ -~]{1,256}$'))",
+        fieldPath = ".sysctls",
+        messageExpression = "'sysctl values are one line of printable ASCII characters (1 to 256): not ' + "
+                + "self.sysctls.filter(k, !self.sysctls[k].matches('^[ -~]{1,256}$'))[0]")
+@ValidationRule(
+        value = "!has(self.sysctls) || self.sysctls.all(k, !(k in " + TuningSpec.INTEGER_SYSCTLS + ") "
+                + "|| self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))",
+        fieldPath = ".sysctls",
+        messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in "
+                + TuningSpec.INTEGER_SYSCTLS + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
+@ValidationRule(
+        value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))",
+        fieldPath = ".kernelModules",
+        message = "kernel module names are lower-case letters, digits, '_' and '-' (as in lsmod), e.g. tls")
 public record TuningSpec(
-    @JsonPropertyDescription("Apply changes the node; Plan only computes and reports, per setting, what would change.")
-    @Default("Apply")
-    TuningMode mode,
+        @JsonPropertyDescription(
+                "Apply changes the node; Plan only computes and reports, per setting, what would change.")
+        @Default("Apply")
+        TuningMode mode,
 
-    @JsonPropertyDescription("TCP congestion control (net.ipv4.tcp_congestion_control). bbr keeps throughput on lossy "
-        + "long paths where loss-based cubic backs off.")
-    @Default("bbr")
-    @Pattern("^[a-z0-9_]{1,16}$")
-    String congestionControl,
+        @JsonPropertyDescription(
+                "TCP congestion control (net.ipv4.tcp_congestion_control). bbr keeps throughput on lossy "
+                        + "long paths where loss-based cubic backs off.")
+        @Default("bbr")
+        @Pattern("^[a-z0-9_]{1,16}$")
+        String congestionControl,
 
-    @JsonPropertyDescription("Sysctls to set, name to value. Names under net.core., net.ipv4., net.ipv6., vm. and kernel.sched_. "
-        + "The seed's values: net.ipv4.tcp_mem \"15000000 15000000 15000000\", net.ipv4.tcp_notsent_lowat 262144, "
-        + "vm.min_free_kbytes 1048576, vm.swappiness 0.")
-    @Default("{}")
-    @Size(max = 64)
-    Map<String, @Size(max = 256) String> sysctls,
+        @JsonPropertyDescription(
+                "Sysctls to set, name to value. Names under net.core., net.ipv4., net.ipv6., vm. and kernel.sched_. "
+                        + "The seed's values: net.ipv4.tcp_mem \"15000000 15000000 15000000\", net.ipv4.tcp_notsent_lowat 262144, "
+                        + "vm.min_free_kbytes 1048576, vm.swappiness 0.")
+        @Default("{}")
+        @Size(max = 64)
+        Map<String, @Size(max = 256) String> sysctls,
 
-    @JsonPropertyDescription("cpuset.sched_relax_domain_level of the edge server's cgroup (-1 = system default, 0 = no "
-        + "immediate balancing, 1 = hyper-thread siblings ... 5 = whole system). cgroup v1 only; reported as unsupported on v2.")
-    @Min(-1) @Max(5)
-    Integer cpusetRelaxDomainLevel,
+        @JsonPropertyDescription(
+                "cpuset.sched_relax_domain_level of the edge server's cgroup (-1 = system default, 0 = no "
+                        + "immediate balancing, 1 = hyper-thread siblings ... 5 = whole system). cgroup v1 only; reported as unsupported on v2.")
+        @Min(-1)
+        @Max(5)
+        Integer cpusetRelaxDomainLevel,
 
-    @JsonPropertyDescription("Interleave the edge server's memory over all NUMA nodes (numactl --interleave=all).")
-    @Default("false")
-    Boolean numaInterleave,
+        @JsonPropertyDescription("Interleave the edge server's memory over all NUMA nodes (numactl --interleave=all).")
+        @Default("false")
+        Boolean numaInterleave,
 
-    @JsonPropertyDescription("Kernel modules to load (modprobe), e.g. tls for kernel TLS. Added automatically for tls.mode ktls*.")
-    @Default("[]")
-    @Size(max = 16)
-    List<@Size(max = 64) String> kernelModules) {
+        @JsonPropertyDescription(
+                "Kernel modules to load (modprobe), e.g. tls for kernel TLS. Added automatically for tls.mode ktls*.")
+        @Default("[]")
+        @Size(max = 16)
+        List<@Size(max = 64) String> kernelModules) {
 
-  /** Sysctls known to take a single integer (the kernel refuses anything else with EINVAL). */
-  static final String INTEGER_SYSCTLS = "['net.ipv4.tcp_notsent_lowat', 'net.core.somaxconn', 'net.core.netdev_max_backlog', "
-      + "'net.core.netdev_budget', 'net.core.rps_sock_flow_entries', 'net.core.rmem_max', 'net.core.wmem_max', "
-      + "'net.core.rmem_default', 'net.core.wmem_default', 'net.core.optmem_max', 'net.ipv4.tcp_max_syn_backlog', "
-      + "'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_tw_reuse', 'net.ipv4.tcp_mtu_probing', "
-      + "'net.ipv4.tcp_fastopen', 'net.ipv4.tcp_max_tw_buckets', 'vm.swappiness', 'vm.min_free_kbytes', "
-      + "'vm.dirty_ratio', 'vm.dirty_background_ratio', 'vm.vfs_cache_pressure', 'vm.overcommit_memory']";
+    /** Sysctls known to take a single integer (the kernel refuses anything else with EINVAL). */
+    static final String INTEGER_SYSCTLS =
+            "['net.ipv4.tcp_notsent_lowat', 'net.core.somaxconn', 'net.core.netdev_max_backlog', "
+                    + "'net.core.netdev_budget', 'net.core.rps_sock_flow_entries', 'net.core.rmem_max', 'net.core.wmem_max', "
+                    + "'net.core.rmem_default', 'net.core.wmem_default', 'net.core.optmem_max', 'net.ipv4.tcp_max_syn_backlog', "
+                    + "'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_tw_reuse', 'net.ipv4.tcp_mtu_probing', "
+                    + "'net.ipv4.tcp_fastopen', 'net.ipv4.tcp_max_tw_buckets', 'vm.swappiness', 'vm.min_free_kbytes', "
+                    + "'vm.dirty_ratio', 'vm.dirty_background_ratio', 'vm.vfs_cache_pressure', 'vm.overcommit_memory']";
 
-  static final String ALLOWED_PREFIX = "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
-      + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";
+    static final String ALLOWED_PREFIX =
+            "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
+                    + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";
 
-  /** The triplet sysctls: three integers. */
-  static final String TRIPLET_FORMAT = "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
-      + " || self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'))";
+    /** The triplet sysctls: three integers. */
+    static final String TRIPLET_FORMAT =
+            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
+                    + " || self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'))";
 
-  /** ... in non-decreasing order (checked only once the format holds). */
-  static final String TRIPLET_ORDER = "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
-      + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
-      + " || (int(self.sysctls[t].findAll('[0-9]+')[0]) <= int(self.sysctls[t].findAll('[0-9]+')[1])"
-      + " && int(self.sysctls[t].findAll('[0-9]+')[1]) <= int(self.sysctls[t].findAll('[0-9]+')[2])))";
+    /** ... in non-decreasing order (checked only once the format holds). */
+    static final String TRIPLET_ORDER =
+            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
+                    + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
+                    + " || (int(self.sysctls[t].findAll('[0-9]+')[0]) <= int(self.sysctls[t].findAll('[0-9]+')[1])"
+                    + " && int(self.sysctls[t].findAll('[0-9]+')[1]) <= int(self.sysctls[t].findAll('[0-9]+')[2])))";
 }

@@ -15,12 +15,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(VideoEdgeApi.GROUP)
 @Version(VideoEdgeApi.VERSION)
 @ShortNames("ve")
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
-    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Ready",
+        jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Tuned", jsonPath = ".status.tuned", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Serving", jsonPath = ".status.serving", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Updated", jsonPath = ".status.updated", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "TLS", jsonPath = ".status.tls", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class VideoEdge extends CustomResource<VideoEdgeSpec, VideoEdgeStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class VideoEdge extends CustomResource<VideoEdgeSpec, VideoEdgeStatus> implements Namespaced {}

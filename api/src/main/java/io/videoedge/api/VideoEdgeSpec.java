@@ -10,72 +10,82 @@ import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-    value = "!has(self.tls) || !has(self.tls.mode) || self.tls.mode != 'ktls-offload' || !has(self.nic) || !has(self.nic.type) "
-        + "|| self.nic.type in ['auto', 'mlx5']",
-    fieldPath = ".tls.mode",
-    message = "tls.mode 'ktls-offload' needs a NIC that encrypts TLS records itself: set nic.type to mlx5 "
-        + "(ConnectX-6 Dx and later) or auto (the agent checks the NIC and falls back to 'ktls'), or use tls.mode 'ktls'")
+        value =
+                "!has(self.tls) || !has(self.tls.mode) || self.tls.mode != 'ktls-offload' || !has(self.nic) || !has(self.nic.type) "
+                        + "|| self.nic.type in ['auto', 'mlx5']",
+        fieldPath = ".tls.mode",
+        message =
+                "tls.mode 'ktls-offload' needs a NIC that encrypts TLS records itself: set nic.type to mlx5 "
+                        + "(ConnectX-6 Dx and later) or auto (the agent checks the NIC and falls back to 'ktls'), or use tls.mode 'ktls'")
 @ValidationRule(
-    value = "(!has(self.server) || !has(self.server.http) || !has(self.server.http.enabled) || self.server.http.enabled) "
-        + "|| (has(self.tls) && has(self.tls.mode) && self.tls.mode != 'none' "
-        + "&& (!has(self.server) || !has(self.server.https) || !has(self.server.https.enabled) || self.server.https.enabled))",
-    fieldPath = ".server.http.enabled",
-    message = "no acceptor would listen: enable server.http, or set tls.mode (and leave server.https enabled) to serve HTTPS")
+        value =
+                "(!has(self.server) || !has(self.server.http) || !has(self.server.http.enabled) || self.server.http.enabled) "
+                        + "|| (has(self.tls) && has(self.tls.mode) && self.tls.mode != 'none' "
+                        + "&& (!has(self.server) || !has(self.server.https) || !has(self.server.https.enabled) || self.server.https.enabled))",
+        fieldPath = ".server.http.enabled",
+        message =
+                "no acceptor would listen: enable server.http, or set tls.mode (and leave server.https enabled) to serve HTTPS")
 public record VideoEdgeSpec(
-    @JsonPropertyDescription("Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
-        + "Default: videoedge.io/role=edge.")
-    @Default("{\"videoedge.io/role\": \"edge\"}")
-    @Size(min = 1, max = 16)
-    Map<String, String> nodeSelector,
+        @JsonPropertyDescription(
+                "Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
+                        + "Default: videoedge.io/role=edge.")
+        @Default("{\"videoedge.io/role\": \"edge\"}")
+        @Size(min = 1, max = 16)
+        Map<String, String> nodeSelector,
 
-    @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes.")
-    @Size(max = 32)
-    List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+        @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes.")
+        @Size(max = 32)
+        List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
 
-    @JsonPropertyDescription("NIC tuning: driver type (drives defaults), interfaces, queues, coalescing, IRQ affinity, RPS/RFS.")
-    @Default("{}")
-    NicSpec nic,
+        @JsonPropertyDescription(
+                "NIC tuning: driver type (drives defaults), interfaces, queues, coalescing, IRQ affinity, RPS/RFS.")
+        @Default("{}")
+        NicSpec nic,
 
-    @JsonPropertyDescription("The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin. Fields marked Live "
-        + "reach the running servers without a restart; a change of any other field restarts the edge servers, node by node "
-        + "within rollout.maxUnavailable, each drained first.")
-    @Default("{}")
-    ServerSpec server,
+        @JsonPropertyDescription(
+                "The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin. Fields marked Live "
+                        + "reach the running servers without a restart; a change of any other field restarts the edge servers, node by node "
+                        + "within rollout.maxUnavailable, each drained first.")
+        @Default("{}")
+        ServerSpec server,
 
-    @JsonPropertyDescription("TLS for the HTTPS acceptor: userspace OpenSSL, kernel TLS, or kernel TLS offloaded to the NIC.")
-    @Default("{}")
-    TlsSpec tls,
+        @JsonPropertyDescription(
+                "TLS for the HTTPS acceptor: userspace OpenSSL, kernel TLS, or kernel TLS offloaded to the NIC.")
+        @Default("{}")
+        TlsSpec tls,
 
-    @JsonPropertyDescription("Kernel tuning of every selected node: congestion control, sysctls, cpuset relax level, NUMA, modules.")
-    @Default("{}")
-    TuningSpec tuning,
+        @JsonPropertyDescription(
+                "Kernel tuning of every selected node: congestion control, sysctls, cpuset relax level, NUMA, modules.")
+        @Default("{}")
+        TuningSpec tuning,
 
-    @JsonPropertyDescription("How changes reach the nodes: node by node within maxUnavailable, health-gated, paused on "
-        + "trouble. Server fields marked live in their description reach the running servers without a restart.")
-    @Default("{}")
-    RolloutSpec rollout) {
+        @JsonPropertyDescription(
+                "How changes reach the nodes: node by node within maxUnavailable, health-gated, paused on "
+                        + "trouble. Server fields marked live in their description reach the running servers without a restart.")
+        @Default("{}")
+        RolloutSpec rollout) {
 
-  public VideoEdgeSpec withNodeSelector(Map<String, String> nodeSelector) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withNodeSelector(Map<String, String> nodeSelector) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 
-  public VideoEdgeSpec withNic(NicSpec nic) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withNic(NicSpec nic) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 
-  public VideoEdgeSpec withServer(ServerSpec server) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withServer(ServerSpec server) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 
-  public VideoEdgeSpec withTls(TlsSpec tls) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withTls(TlsSpec tls) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 
-  public VideoEdgeSpec withTuning(TuningSpec tuning) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withTuning(TuningSpec tuning) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 
-  public VideoEdgeSpec withRollout(RolloutSpec rollout) {
-    return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
-  }
+    public VideoEdgeSpec withRollout(RolloutSpec rollout) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
 }

@@ -7,71 +7,110 @@ import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record VideoEdgeStatus(
-    @JsonPropertyDescription("The metadata.generation this status describes.")
-    Long observedGeneration,
+        @JsonPropertyDescription("The metadata.generation this status describes.")
+        Long observedGeneration,
 
-    @JsonPropertyDescription("Ready, TuningApplied, ServerAvailable, Progressing and Degraded, each with a reason and message.")
-    List<Condition> conditions,
+        @JsonPropertyDescription(
+                "Ready, TuningApplied, ServerAvailable, Progressing and Degraded, each with a reason and message.")
+        List<Condition> conditions,
 
-    @JsonPropertyDescription("Node counts: selected by nodeSelector, tuned as the current spec asks, serving, updated.")
-    NodeCounts nodes,
+        @JsonPropertyDescription(
+                "Node counts: selected by nodeSelector, tuned as the current spec asks, serving, updated.")
+        NodeCounts nodes,
 
-    @JsonPropertyDescription("Tuned nodes over selected nodes, e.g. 2/3 (for kubectl get).")
-    String tuned,
+        @JsonPropertyDescription("Tuned nodes over selected nodes, e.g. 2/3 (for kubectl get).")
+        String tuned,
 
-    @JsonPropertyDescription("Serving nodes over selected nodes, e.g. 2/3 (for kubectl get).")
-    String serving,
+        @JsonPropertyDescription("Serving nodes over selected nodes, e.g. 2/3 (for kubectl get).")
+        String serving,
 
-    @JsonPropertyDescription("Nodes that run the current spec (tuning and server) over selected nodes, e.g. 2/3 (for kubectl get).")
-    String updated,
+        @JsonPropertyDescription(
+                "Nodes that run the current spec (tuning and server) over selected nodes, e.g. 2/3 (for kubectl get).")
+        String updated,
 
-    @JsonPropertyDescription("What the edge servers encrypt HTTPS with, as the nodes report it (for kubectl get): one of "
-        + "none, openssl, ktls, ktls-offload when all nodes agree, else each with its node count, e.g. 'ktls 2, openssl 1'. "
-        + "See nodeStatuses[].tls.")
-    String tls,
+        @JsonPropertyDescription(
+                "What the edge servers encrypt HTTPS with, as the nodes report it (for kubectl get): one of "
+                        + "none, openssl, ktls, ktls-offload when all nodes agree, else each with its node count, e.g. 'ktls 2, openssl 1'. "
+                        + "See nodeStatuses[].tls.")
+        String tls,
 
-    @JsonPropertyDescription("The rollout of the current spec to the nodes.")
-    Rollout rollout,
+        @JsonPropertyDescription("The rollout of the current spec to the nodes.")
+        Rollout rollout,
 
-    @JsonPropertyDescription("One summary per selected node.")
-    List<NodeSummary> nodeStatuses) {
+        @JsonPropertyDescription("One summary per selected node.")
+        List<NodeSummary> nodeStatuses) {
 
-  public record NodeCounts(
-      @JsonPropertyDescription("Nodes matching nodeSelector (and not owned by an older VideoEdge).") int selected,
-      @JsonPropertyDescription("Nodes whose NodeTuning carries the current spec's tuning and is applied.") int tuned,
-      @JsonPropertyDescription("Nodes with a ready edge server.") int serving,
-      @JsonPropertyDescription("Nodes whose tuning and edge server are the current spec's, serving and past the soak time.")
-      int updated) {
-  }
+    public record NodeCounts(
+            @JsonPropertyDescription("Nodes matching nodeSelector (and not owned by an older VideoEdge).")
+            int selected,
 
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Rollout(
-      @JsonPropertyDescription("Revision of the current spec's node tuning and server pod (tuning-pod), as on the "
-          + "NodeTunings' videoedge.io/rollout annotation.") String revision,
-      @JsonPropertyDescription("Complete, Progressing or Paused.") String state,
-      @JsonPropertyDescription("Nodes in their turn now (being re-tuned, drained, restarted or soaking).") int updating,
-      @JsonPropertyDescription("Nodes waiting for their turn: they keep their tuning and server and keep serving.") int waiting,
-      @JsonPropertyDescription("Nodes that failed the current revision (the rollout is paused).") int failed,
-      @JsonPropertyDescription("Out of service at most at once (rollout.maxUnavailable resolved against the selected nodes).")
-      int maxUnavailable,
-      @JsonPropertyDescription("What the rollout does or why it stopped, naming the node.") String message) {
-  }
+            @JsonPropertyDescription("Nodes whose NodeTuning carries the current spec's tuning and is applied.")
+            int tuned,
 
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record NodeSummary(
-      @JsonPropertyDescription("Node name.") String node,
-      @JsonPropertyDescription("Tuning state: Applied, Planned, Pending, Degraded, Failed, Conflict.") String tuning,
-      @JsonPropertyDescription("Edge server state: Ready, NotReady, Pending, Missing.") String server,
-      @JsonPropertyDescription("Rollout state: Updated, Waiting, Updating, Draining, Failed, Reverted.") String rollout,
-      @JsonPropertyDescription("Kernel release of the node.") String kernel,
-      @JsonPropertyDescription("Kernel TLS on this node: available, loadable, unavailable, not-requested.") String ktls,
-      @JsonPropertyDescription("What this node's edge server encrypts HTTPS with: none (no HTTPS), openssl (userspace), "
-          + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
-          + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. With ktls the kernel still hands a "
-          + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{kind=\"device\"} "
-          + "counts those. Absent until the node's agent reports.")
-      String tls,
-      @JsonPropertyDescription("NIC of the served interface: name and driver.") String nic,
-      @JsonPropertyDescription("What needs attention on this node, if anything.") String message) {
-  }
+            @JsonPropertyDescription("Nodes with a ready edge server.")
+            int serving,
+
+            @JsonPropertyDescription(
+                    "Nodes whose tuning and edge server are the current spec's, serving and past the soak time.")
+            int updated) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Rollout(
+            @JsonPropertyDescription(
+                    "Revision of the current spec's node tuning and server pod (tuning-pod), as on the "
+                            + "NodeTunings' videoedge.io/rollout annotation.")
+            String revision,
+
+            @JsonPropertyDescription("Complete, Progressing or Paused.")
+            String state,
+
+            @JsonPropertyDescription("Nodes in their turn now (being re-tuned, drained, restarted or soaking).")
+            int updating,
+
+            @JsonPropertyDescription(
+                    "Nodes waiting for their turn: they keep their tuning and server and keep serving.")
+            int waiting,
+
+            @JsonPropertyDescription("Nodes that failed the current revision (the rollout is paused).")
+            int failed,
+
+            @JsonPropertyDescription(
+                    "Out of service at most at once (rollout.maxUnavailable resolved against the selected nodes).")
+            int maxUnavailable,
+
+            @JsonPropertyDescription("What the rollout does or why it stopped, naming the node.")
+            String message) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record NodeSummary(
+            @JsonPropertyDescription("Node name.") String node,
+
+            @JsonPropertyDescription("Tuning state: Applied, Planned, Pending, Degraded, Failed, Conflict.")
+            String tuning,
+
+            @JsonPropertyDescription("Edge server state: Ready, NotReady, Pending, Missing.")
+            String server,
+
+            @JsonPropertyDescription("Rollout state: Updated, Waiting, Updating, Draining, Failed, Reverted.")
+            String rollout,
+
+            @JsonPropertyDescription("Kernel release of the node.")
+            String kernel,
+
+            @JsonPropertyDescription("Kernel TLS on this node: available, loadable, unavailable, not-requested.")
+            String ktls,
+
+            @JsonPropertyDescription(
+                    "What this node's edge server encrypts HTTPS with: none (no HTTPS), openssl (userspace), "
+                            + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
+                            + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. With ktls the kernel still hands a "
+                            + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{kind=\"device\"} "
+                            + "counts those. Absent until the node's agent reports.")
+            String tls,
+
+            @JsonPropertyDescription("NIC of the served interface: name and driver.")
+            String nic,
+
+            @JsonPropertyDescription("What needs attention on this node, if anything.")
+            String message) {}
 }

@@ -26,264 +26,525 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The committed CRDs on a real kube-apiserver: valid objects pass, invalid ones are refused with a clear message. */
 class CrdAdmissionIT {
-  private static final Object REMOVE = new Object();
-  private static RealApiServer api;
-  private static KubernetesClient client;
-  private static String namespace;
+    private static final Object REMOVE = new Object();
+    private static RealApiServer api;
+    private static KubernetesClient client;
+    private static String namespace;
 
-  @BeforeAll
-  static void startApiServer() {
-    api = RealApiServer.shared();
-    client = api.newClient();
-    namespace = api.createNamespace("crd");
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
-
-  @Test
-  void crdsAreEstablishedWithStatusSubresourceAndShortNames() {
-    CustomResourceDefinition ve = client.apiextensions().v1().customResourceDefinitions().withName("videoedges.videoedge.io").get();
-    CustomResourceDefinition nt = client.apiextensions().v1().customResourceDefinitions().withName("nodetunings.videoedge.io").get();
-    assertThat(ve.getSpec().getScope()).isEqualTo("Namespaced");
-    assertThat(ve.getSpec().getNames().getShortNames()).containsExactly("ve");
-    assertThat(ve.getSpec().getVersions().get(0).getSubresources().getStatus()).isNotNull();
-    assertThat(nt.getSpec().getScope()).isEqualTo("Cluster");
-    assertThat(nt.getSpec().getNames().getShortNames()).containsExactly("nt");
-    assertThat(nt.getSpec().getVersions().get(0).getSubresources().getStatus()).isNotNull();
-  }
-
-  @Test
-  void exampleVideoEdgeIsAcceptedAndReadBackTyped() {
-    GenericKubernetesResource created = client.resource(example("accepted")).inNamespace(namespace).create();
-    VideoEdge typed = client.resources(VideoEdge.class).inNamespace(namespace).withName(created.getMetadata().getName()).get();
-    assertThat(typed.getSpec().tls().mode()).isEqualTo(TlsMode.KTLS);
-    assertThat(typed.getSpec().tuning().sysctls()).containsEntry("net.ipv4.tcp_mem", "15000000 15000000 15000000");
-    assertThat(typed.getSpec().server().socket().sendBuf()).isEqualTo("4m");
-  }
-
-  @Test
-  void anHttpsOriginWithACaSecretIsAccepted() {
-    GenericKubernetesResource ve = example("https-origin");
-    set(ve, "spec.server.origin", Map.of("url", "https://origin.example:8443/video", "caSecretName", "origin-ca"));
-    client.resource(ve).inNamespace(namespace).create();
-    VideoEdge typed = client.resources(VideoEdge.class).inNamespace(namespace).withName("https-origin").get();
-    assertThat(typed.getSpec().server().origin().caSecretName()).isEqualTo("origin-ca");
-    assertThat(typed.getSpec().server().origin().maxConnections()).isEqualTo(64);
-  }
-
-  @Test
-  void emptySpecIsDefaultedByTheApiServer() {
-    VideoEdge ve = new VideoEdge();
-    ve.getMetadata().setName("defaults");
-    ve.setSpec(new VideoEdgeSpec(null, null, null, null, null, null, null));
-    VideoEdge created = client.resource(ve).inNamespace(namespace).create();
-
-    VideoEdgeSpec spec = created.getSpec();
-    assertThat(spec.nodeSelector()).containsEntry("videoedge.io/role", "edge");
-    assertThat(spec.nic().type()).isEqualTo(NicType.AUTO);
-    assertThat(spec.nic().irqAffinity()).isEqualTo(IrqAffinity.SPREAD);
-    assertThat(spec.nic().rps()).isTrue();
-    assertThat(spec.server().cpus()).isEqualTo(2);
-    assertThat(spec.server().selectors()).isZero();
-    assertThat(spec.server().http().port()).isEqualTo(80);
-    assertThat(spec.server().https().port()).isEqualTo(443);
-    assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
-    assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
-    assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
-    assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
-    assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
-    assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
-    assertThat(spec.tuning().congestionControl()).isEqualTo("bbr");
-    assertThat(spec.rollout().maxUnavailable()).isNull(); // server.maxUnavailable (1) applies
-    assertThat(spec.rollout().progressDeadlineSeconds()).isEqualTo(600);
-    assertThat(spec.rollout().soakSeconds()).isEqualTo(10);
-    assertThat(spec.rollout().autoRevert()).isTrue();
-    assertThat(spec.rollout().drainSeconds()).isEqualTo(5);
-  }
-
-  @Test
-  void nodeTuningIsClusterScopedAndAcceptsAgentStatus() {
-    NodeTuning nt = new NodeTuning();
-    nt.getMetadata().setName("node-a");
-    nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source(namespace, "edge", "uid-1"), null,
-        new TuningSpec(TuningMode.PLAN, "bbr", Map.of("net.ipv4.tcp_notsent_lowat", "262144"), 1, false, List.of("tls")),
-        null));
-    NodeTuning created = client.resource(nt).create();
-    assertThat(created.getMetadata().getNamespace()).isNull();
-    assertThat(created.getSpec().nic().type()).isEqualTo(NicType.AUTO);
-
-    created.setStatus(new NodeTuningStatus(created.getMetadata().getGeneration(), List.of(), "planned 1 change", "abc", null,
-        List.of(new NodeTuningStatus.Setting("sysctl/net.ipv4.tcp_notsent_lowat", "262144", "4294967295", null,
-            SettingState.PLANNED, null)),
-        null, null));
-    NodeTuning withStatus = client.resource(created).updateStatus();
-    assertThat(withStatus.getStatus().settings()).singleElement()
-        .satisfies(s -> assertThat(s.state()).isEqualTo(SettingState.PLANNED));
-  }
-
-  @Test
-  void kubectlShowsThePrinterColumns() {
-    GenericKubernetesResource created = client.resource(example("columns")).inNamespace(namespace).create();
-    created.setAdditionalProperty("status", Map.of("tuned", "3/3", "serving", "3/3", "updated", "2/3",
-        "tls", "ktls 2, openssl 1"));
-    client.resource(created).inNamespace(namespace).updateStatus();
-    String ve = api.kubectl("get", "ve", "columns", "-n", namespace);
-    assertThat(ve.lines().findFirst().orElseThrow())
-        .containsSubsequence("NAME", "READY", "TUNED", "SERVING", "UPDATED", "TLS", "AGE");
-    // the TLS column is what the nodes serve with (the spec asks for ktls; one node has no tls module)
-    assertThat(ve.lines().skip(1).findFirst().orElseThrow()).containsSubsequence("columns", "3/3", "3/3", "2/3",
-        "ktls 2, openssl 1");
-
-    String nt = api.kubectl("get", "nt");
-    assertThat(nt.lines().findFirst().orElseThrow()).containsSubsequence("NAME", "APPLIED", "DEGRADED", "MESSAGE", "AGE");
-  }
-
-  @Test
-  void kubectlExplainDocumentsTheNicFields() {
-    String explain = api.kubectl("explain", "ve.spec.nic");
-    assertThat(explain).contains("irqAffinity", "combinedQueues", "coalescing", "Receive Packet Steering", "mlx5");
-    assertThat(api.kubectl("explain", "nt.status.settings").replaceAll("\\s+", " "))
-        .contains("original", "restored when the NodeTuning is deleted");
-  }
-
-  static Stream<Arguments> invalidVideoEdges() {
-    return Stream.of(
-        refused("unknown NIC type", "spec.nic.type", "bnx2", "spec.nic.type", "Unsupported value: \"bnx2\""),
-        refused("unknown TLS mode", "spec.tls.mode", "tls13", "spec.tls.mode", "Unsupported value: \"tls13\""),
-        refused("unknown IRQ policy", "spec.nic.irqAffinity", "balanced", "spec.nic.irqAffinity", "Unsupported value"),
-        refused("zero CPUs", "spec.server.cpus", 0, "spec.server.cpus", "should be greater than or equal to 1"),
-        refused("too many selectors", "spec.server.selectors", 1025, "spec.server.selectors", "less than or equal to 1024"),
-        refused("negative selectors", "spec.server.selectors", -1, "spec.server.selectors", "greater than or equal to 0"),
-        refused("relax level out of range", "spec.tuning.cpusetRelaxDomainLevel", 6, "spec.tuning.cpusetRelaxDomainLevel",
-            "less than or equal to 5"),
-        refused("negative coalescing", "spec.nic.coalescing.rxUsecs", -5, "spec.nic.coalescing.rxUsecs", "greater than or equal to 0"),
-        refused("sysctl outside the allowed prefixes", "spec.tuning.sysctls", Map.of("fs.file-max", "100"),
-            "spec.tuning.sysctls", "not allowed: fs.file-max"),
-        refused("kernel sysctl that is not a scheduler one", "spec.tuning.sysctls", Map.of("kernel.panic", "1"),
-            "spec.tuning.sysctls", "not allowed: kernel.panic"),
-        refused("sysctl name with '..'", "spec.tuning.sysctls", Map.of("net.ipv4..tcp_mem", "1 2 3"),
-            "spec.tuning.sysctls", "without '..' or '/'"),
-        refused("sysctl name with '/'", "spec.tuning.sysctls", Map.of("net.ipv4.conf/eth0/rp_filter", "1"),
-            "spec.tuning.sysctls", "without '..' or '/'"),
-        refused("tcp_mem with two numbers", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_mem", "100 200"),
-            "spec.tuning.sysctls", "take three integers"),
-        refused("tcp_mem decreasing", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_mem", "300 200 100"),
-            "spec.tuning.sysctls", "must be non-decreasing"),
-        refused("tcp_wmem decreasing", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_wmem", "4096 65536 1024"),
-            "spec.tuning.sysctls", "must be non-decreasing"),
-        refused("TLS without a secret", "spec.tls.secretName", REMOVE, "spec.tls.secretName", "tls.secretName is required"),
-        refused("kTLS offload on virtio", Map.of("spec.tls.mode", "ktls-offload", "spec.nic.type", "virtio"), "spec.tls.mode",
-            "needs a NIC that encrypts TLS records"),
-        refused("no acceptor (HTTP disabled, TLS off)", Map.of("spec.tls.mode", "none", "spec.server.http.enabled", false),
-            "spec.server.http.enabled", "no acceptor would listen"),
-        refused("an enabled acceptor without a port", "spec.server.http", Map.of("enabled", true), "spec.server.http.port",
-            "an enabled acceptor needs a port"),
-        refused("HTTP on the admin port", "spec.server.http.port", 9400, "spec.server.http.port", "9400 is the edge server's admin port"),
-        refused("HTTPS on the admin port", "spec.server.https.port", 9400, "spec.server.https.port", "9400 is the edge server's admin port"),
-        refused("origin URL with a space", "spec.server.origin", Map.of("url", "http://origin:8080/a b"), "spec.server.origin.url",
-            "origin.url must be http:// or https://"),
-        refused("origin URL with a query the server would drop", "spec.server.origin", Map.of("url", "http://origin/v?k=1"),
-            "spec.server.origin.url", "no user, query or fragment"),
-        refused("origin host with an underscore", "spec.server.origin", Map.of("url", "http://my_origin:8080"),
-            "spec.server.origin.url", "origin.url must be http:// or https://"),
-        refused("origin port out of range", "spec.server.origin", Map.of("url", "http://origin:70000"),
-            "spec.server.origin.url", "origin.url must be http:// or https://"),
-        refused("buffer size that is not a one-nio size", "spec.server.socket.sendBuf", "4 megabytes",
-            "spec.server.socket.sendBuf", "should match"),
-        refused("port out of range", "spec.server.http.port", 70000, "spec.server.http.port", "less than or equal to 65535"),
-        refused("same port for http and https", "spec.server.https.port", 8080, "spec.server.https.port", "must differ"),
-        refused("TLS 1.0", "spec.tls.protocols", List.of("TLSv1", "TLSv1.2"), "spec.tls.protocols", "only TLSv1.2 and TLSv1.3"),
-        refused("0-RTT without TLS 1.3", "spec.tls.protocols", List.of("TLSv1.2"), "spec.tls.earlyData.enabled",
-            "0-RTT) is a TLS 1.3 feature"),
-        refused("memory that is not a quantity", "spec.server.memory", "lots", "spec.server.memory", "should match"),
-        refused("origin that is not an http URL", "spec.server.origin", Map.of("url", "ftp://origin"), "spec.server.origin.url",
-            "origin.url must be http:// or https://"),
-        refused("a CA Secret for a plain http origin", "spec.server.origin",
-            Map.of("url", "http://origin:8080", "caSecretName", "origin-ca"), "spec.server.origin.caSecretName",
-            "origin.caSecretName is only for an https:// origin.url"),
-        refused("a CA Secret without an origin URL", "spec.server.origin", Map.of("caSecretName", "origin-ca"),
-            "spec.server.origin.caSecretName", "origin.caSecretName is only for an https:// origin.url"),
-        refused("a CA Secret name that is no Secret name", "spec.server.origin",
-            Map.of("url", "https://origin", "caSecretName", "Origin_CA"), "spec.server.origin.caSecretName", "should match"),
-        refused("congestion control with shell characters", "spec.tuning.congestionControl", "bbr;reboot",
-            "spec.tuning.congestionControl", "should match"),
-        refused("kernel module path", "spec.tuning.kernelModules", List.of("../../evil"), "spec.tuning.kernelModules",
-            "kernel module names are"),
-        refused("interface name too long", "spec.nic.interfaces", List.of("averyveryverylongname0"), "spec.nic.interfaces",
-            "interface names are 1-15 characters"),
-        refused("content path with '..'", "spec.server.contentPath", "/var/lib/../../etc", "spec.server.contentPath",
-            "must not contain '..'"),
-        refused("maxUnavailable that is not a count or percent", "spec.server.maxUnavailable", "half",
-            "spec.server.maxUnavailable", "should match"),
-        refused("a socket size the server cannot hold (an int)", "spec.server.socket.sendBuf", "4g",
-            "spec.server.socket.sendBuf", "at most 2147483647 bytes"),
-        refused("2048m is one byte too many", "spec.server.socket.recvBuf", "2048m", "spec.server.socket.recvBuf",
-            "at most 2147483647 bytes"),
-        refused("a size with 13 digits", "spec.server.socket.notsentLowat", "1234567890123", "spec.server.socket.notsentLowat",
-            "should match"),
-        refused("a timeout the server cannot hold", "spec.server.origin", Map.of("url", "http://o:8080", "readTimeout", "999999999d"),
-            "spec.server.origin.readTimeout", "at most 2147483647ms"),
-        refused("cache.memory not below server.memory", "spec.server.cache.memory", "1Gi", "spec.server.cache.memory",
-            "must be less than server.memory"),
-        refused("a cache that does not fit beside the JVM", Map.of("spec.server.memory", "2Gi", "spec.server.cache.memory", "1313Mi"),
-            "spec.server.cache.memory", "must fit in server.memory beside the JVM"),
-        refused("a server too small for the JVM", "spec.server.memory", "256Mi", "spec.server.memory", "at least 320Mi"),
-        refused("a sysctl value with a newline", "spec.tuning.sysctls", Map.of("net.ipv4.tcp_notsent_lowat", "1\n2"),
-            "spec.tuning.sysctls", "one line of printable ASCII"),
-        refused("a sysctl value with a control character", "spec.tuning.sysctls", Map.of("net.core.somaxconn", "1\u0007"),
-            "spec.tuning.sysctls", "one line of printable ASCII"),
-        refused("an integer sysctl given words", "spec.tuning.sysctls", Map.of("vm.swappiness", "low"),
-            "spec.tuning.sysctls", "takes one integer: vm.swappiness"),
-        refused("maxUnavailable zero (a rollout could never start)", "spec.rollout.maxUnavailable", "0",
-            "spec.rollout.maxUnavailable", "should match"),
-        refused("maxUnavailable 0%", "spec.rollout.maxUnavailable", "0%", "spec.rollout.maxUnavailable", "should match"),
-        refused("maxUnavailable above 100%", "spec.rollout.maxUnavailable", "150%", "spec.rollout.maxUnavailable",
-            "should match"),
-        refused("progress deadline under 10 s", "spec.rollout.progressDeadlineSeconds", 5,
-            "spec.rollout.progressDeadlineSeconds", "greater than or equal to 10"),
-        refused("negative soak", "spec.rollout.soakSeconds", -1, "spec.rollout.soakSeconds", "greater than or equal to 0"),
-        refused("queue count zero", "spec.nic.combinedQueues", 0, "spec.nic.combinedQueues", "greater than or equal to 1"));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("invalidVideoEdges")
-  @SuppressWarnings("unchecked")
-  void invalidVideoEdgeIsRefusedNamingTheField(String description, String path, Object value, String field, String message) {
-    GenericKubernetesResource ve = example("invalid-" + Math.abs(description.hashCode()));
-    if (path == null) {
-      ((Map<String, Object>) value).forEach((p, v) -> set(ve, p, v));
-    } else {
-      set(ve, path, value);
+    @BeforeAll
+    static void startApiServer() {
+        api = RealApiServer.shared();
+        client = api.newClient();
+        namespace = api.createNamespace("crd");
     }
 
-    assertThatThrownBy(() -> client.resource(ve).inNamespace(namespace).create())
-        .as(description)
-        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-          assertThat(e.getCode()).isEqualTo(422);
-          assertThat(e.getMessage()).contains(field).contains(message);
-        });
-  }
+    @AfterAll
+    static void closeClient() {
+        client.close();
+    }
 
-  @Test
-  void invalidNodeTuningSysctlIsRefusedToo() {
-    GenericKubernetesResource nt = new GenericKubernetesResource();
-    nt.setApiVersion("videoedge.io/v1alpha1");
-    nt.setKind("NodeTuning");
-    nt.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("node-bad").build());
-    nt.setAdditionalProperty("spec", Map.of("source", Map.of("namespace", "x", "name", "y"),
-        "tuning", Map.of("sysctls", Map.of("fs.protected_symlinks", "0"))));
-    assertThatThrownBy(() -> client.resource(nt).create())
-        .isInstanceOfSatisfying(KubernetesClientException.class,
-            e -> assertThat(e.getMessage()).contains("spec.tuning.sysctls", "not allowed: fs.protected_symlinks"));
-  }
+    @Test
+    void crdsAreEstablishedWithStatusSubresourceAndShortNames() {
+        CustomResourceDefinition ve = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("videoedges.videoedge.io")
+                .get();
+        CustomResourceDefinition nt = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("nodetunings.videoedge.io")
+                .get();
+        assertThat(ve.getSpec().getScope()).isEqualTo("Namespaced");
+        assertThat(ve.getSpec().getNames().getShortNames()).containsExactly("ve");
+        assertThat(ve.getSpec().getVersions().get(0).getSubresources().getStatus())
+                .isNotNull();
+        assertThat(nt.getSpec().getScope()).isEqualTo("Cluster");
+        assertThat(nt.getSpec().getNames().getShortNames()).containsExactly("nt");
+        assertThat(nt.getSpec().getVersions().get(0).getSubresources().getStatus())
+                .isNotNull();
+    }
 
-  @Test
-  void kubectlApplyOfAnInvalidObjectPrintsTheReason() throws IOException {
-    Path bad = Files.createTempFile("bad-ve", ".yaml");
-    Files.writeString(bad, """
+    @Test
+    void exampleVideoEdgeIsAcceptedAndReadBackTyped() {
+        GenericKubernetesResource created =
+                client.resource(example("accepted")).inNamespace(namespace).create();
+        VideoEdge typed = client.resources(VideoEdge.class)
+                .inNamespace(namespace)
+                .withName(created.getMetadata().getName())
+                .get();
+        assertThat(typed.getSpec().tls().mode()).isEqualTo(TlsMode.KTLS);
+        assertThat(typed.getSpec().tuning().sysctls()).containsEntry("net.ipv4.tcp_mem", "15000000 15000000 15000000");
+        assertThat(typed.getSpec().server().socket().sendBuf()).isEqualTo("4m");
+    }
+
+    @Test
+    void anHttpsOriginWithACaSecretIsAccepted() {
+        GenericKubernetesResource ve = example("https-origin");
+        set(ve, "spec.server.origin", Map.of("url", "https://origin.example:8443/video", "caSecretName", "origin-ca"));
+        client.resource(ve).inNamespace(namespace).create();
+        VideoEdge typed = client.resources(VideoEdge.class)
+                .inNamespace(namespace)
+                .withName("https-origin")
+                .get();
+        assertThat(typed.getSpec().server().origin().caSecretName()).isEqualTo("origin-ca");
+        assertThat(typed.getSpec().server().origin().maxConnections()).isEqualTo(64);
+    }
+
+    @Test
+    void emptySpecIsDefaultedByTheApiServer() {
+        VideoEdge ve = new VideoEdge();
+        ve.getMetadata().setName("defaults");
+        ve.setSpec(new VideoEdgeSpec(null, null, null, null, null, null, null));
+        VideoEdge created = client.resource(ve).inNamespace(namespace).create();
+
+        VideoEdgeSpec spec = created.getSpec();
+        assertThat(spec.nodeSelector()).containsEntry("videoedge.io/role", "edge");
+        assertThat(spec.nic().type()).isEqualTo(NicType.AUTO);
+        assertThat(spec.nic().irqAffinity()).isEqualTo(IrqAffinity.SPREAD);
+        assertThat(spec.nic().rps()).isTrue();
+        assertThat(spec.server().cpus()).isEqualTo(2);
+        assertThat(spec.server().selectors()).isZero();
+        assertThat(spec.server().http().port()).isEqualTo(80);
+        assertThat(spec.server().https().port()).isEqualTo(443);
+        assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
+        assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
+        assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
+        assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
+        assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
+        assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
+        assertThat(spec.tuning().congestionControl()).isEqualTo("bbr");
+        assertThat(spec.rollout().maxUnavailable()).isNull(); // server.maxUnavailable (1) applies
+        assertThat(spec.rollout().progressDeadlineSeconds()).isEqualTo(600);
+        assertThat(spec.rollout().soakSeconds()).isEqualTo(10);
+        assertThat(spec.rollout().autoRevert()).isTrue();
+        assertThat(spec.rollout().drainSeconds()).isEqualTo(5);
+    }
+
+    @Test
+    void nodeTuningIsClusterScopedAndAcceptsAgentStatus() {
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName("node-a");
+        nt.setSpec(new NodeTuningSpec(
+                new NodeTuningSpec.Source(namespace, "edge", "uid-1"),
+                null,
+                new TuningSpec(
+                        TuningMode.PLAN,
+                        "bbr",
+                        Map.of("net.ipv4.tcp_notsent_lowat", "262144"),
+                        1,
+                        false,
+                        List.of("tls")),
+                null));
+        NodeTuning created = client.resource(nt).create();
+        assertThat(created.getMetadata().getNamespace()).isNull();
+        assertThat(created.getSpec().nic().type()).isEqualTo(NicType.AUTO);
+
+        created.setStatus(new NodeTuningStatus(
+                created.getMetadata().getGeneration(),
+                List.of(),
+                "planned 1 change",
+                "abc",
+                null,
+                List.of(new NodeTuningStatus.Setting(
+                        "sysctl/net.ipv4.tcp_notsent_lowat", "262144", "4294967295", null, SettingState.PLANNED, null)),
+                null,
+                null));
+        NodeTuning withStatus = client.resource(created).updateStatus();
+        assertThat(withStatus.getStatus().settings())
+                .singleElement()
+                .satisfies(s -> assertThat(s.state()).isEqualTo(SettingState.PLANNED));
+    }
+
+    @Test
+    void kubectlShowsThePrinterColumns() {
+        GenericKubernetesResource created =
+                client.resource(example("columns")).inNamespace(namespace).create();
+        created.setAdditionalProperty(
+                "status", Map.of("tuned", "3/3", "serving", "3/3", "updated", "2/3", "tls", "ktls 2, openssl 1"));
+        client.resource(created).inNamespace(namespace).updateStatus();
+        String ve = api.kubectl("get", "ve", "columns", "-n", namespace);
+        assertThat(ve.lines().findFirst().orElseThrow())
+                .containsSubsequence("NAME", "READY", "TUNED", "SERVING", "UPDATED", "TLS", "AGE");
+        // the TLS column is what the nodes serve with (the spec asks for ktls; one node has no tls module)
+        assertThat(ve.lines().skip(1).findFirst().orElseThrow())
+                .containsSubsequence("columns", "3/3", "3/3", "2/3", "ktls 2, openssl 1");
+
+        String nt = api.kubectl("get", "nt");
+        assertThat(nt.lines().findFirst().orElseThrow())
+                .containsSubsequence("NAME", "APPLIED", "DEGRADED", "MESSAGE", "AGE");
+    }
+
+    @Test
+    void kubectlExplainDocumentsTheNicFields() {
+        String explain = api.kubectl("explain", "ve.spec.nic");
+        assertThat(explain).contains("irqAffinity", "combinedQueues", "coalescing", "Receive Packet Steering", "mlx5");
+        assertThat(api.kubectl("explain", "nt.status.settings").replaceAll("\\s+", " "))
+                .contains("original", "restored when the NodeTuning is deleted");
+    }
+
+    static Stream<Arguments> invalidVideoEdges() {
+        return Stream.of(
+                refused("unknown NIC type", "spec.nic.type", "bnx2", "spec.nic.type", "Unsupported value: \"bnx2\""),
+                refused("unknown TLS mode", "spec.tls.mode", "tls13", "spec.tls.mode", "Unsupported value: \"tls13\""),
+                refused(
+                        "unknown IRQ policy",
+                        "spec.nic.irqAffinity",
+                        "balanced",
+                        "spec.nic.irqAffinity",
+                        "Unsupported value"),
+                refused("zero CPUs", "spec.server.cpus", 0, "spec.server.cpus", "should be greater than or equal to 1"),
+                refused(
+                        "too many selectors",
+                        "spec.server.selectors",
+                        1025,
+                        "spec.server.selectors",
+                        "less than or equal to 1024"),
+                refused(
+                        "negative selectors",
+                        "spec.server.selectors",
+                        -1,
+                        "spec.server.selectors",
+                        "greater than or equal to 0"),
+                refused(
+                        "relax level out of range",
+                        "spec.tuning.cpusetRelaxDomainLevel",
+                        6,
+                        "spec.tuning.cpusetRelaxDomainLevel",
+                        "less than or equal to 5"),
+                refused(
+                        "negative coalescing",
+                        "spec.nic.coalescing.rxUsecs",
+                        -5,
+                        "spec.nic.coalescing.rxUsecs",
+                        "greater than or equal to 0"),
+                refused(
+                        "sysctl outside the allowed prefixes",
+                        "spec.tuning.sysctls",
+                        Map.of("fs.file-max", "100"),
+                        "spec.tuning.sysctls",
+                        "not allowed: fs.file-max"),
+                refused(
+                        "kernel sysctl that is not a scheduler one",
+                        "spec.tuning.sysctls",
+                        Map.of("kernel.panic", "1"),
+                        "spec.tuning.sysctls",
+                        "not allowed: kernel.panic"),
+                refused(
+                        "sysctl name with '..'",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4..tcp_mem", "1 2 3"),
+                        "spec.tuning.sysctls",
+                        "without '..' or '/'"),
+                refused(
+                        "sysctl name with '/'",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.conf/eth0/rp_filter", "1"),
+                        "spec.tuning.sysctls",
+                        "without '..' or '/'"),
+                refused(
+                        "tcp_mem with two numbers",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_mem", "100 200"),
+                        "spec.tuning.sysctls",
+                        "take three integers"),
+                refused(
+                        "tcp_mem decreasing",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_mem", "300 200 100"),
+                        "spec.tuning.sysctls",
+                        "must be non-decreasing"),
+                refused(
+                        "tcp_wmem decreasing",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_wmem", "4096 65536 1024"),
+                        "spec.tuning.sysctls",
+                        "must be non-decreasing"),
+                refused(
+                        "TLS without a secret",
+                        "spec.tls.secretName",
+                        REMOVE,
+                        "spec.tls.secretName",
+                        "tls.secretName is required"),
+                refused(
+                        "kTLS offload on virtio",
+                        Map.of("spec.tls.mode", "ktls-offload", "spec.nic.type", "virtio"),
+                        "spec.tls.mode",
+                        "needs a NIC that encrypts TLS records"),
+                refused(
+                        "no acceptor (HTTP disabled, TLS off)",
+                        Map.of("spec.tls.mode", "none", "spec.server.http.enabled", false),
+                        "spec.server.http.enabled",
+                        "no acceptor would listen"),
+                refused(
+                        "an enabled acceptor without a port",
+                        "spec.server.http",
+                        Map.of("enabled", true),
+                        "spec.server.http.port",
+                        "an enabled acceptor needs a port"),
+                refused(
+                        "HTTP on the admin port",
+                        "spec.server.http.port",
+                        9400,
+                        "spec.server.http.port",
+                        "9400 is the edge server's admin port"),
+                refused(
+                        "HTTPS on the admin port",
+                        "spec.server.https.port",
+                        9400,
+                        "spec.server.https.port",
+                        "9400 is the edge server's admin port"),
+                refused(
+                        "origin URL with a space",
+                        "spec.server.origin",
+                        Map.of("url", "http://origin:8080/a b"),
+                        "spec.server.origin.url",
+                        "origin.url must be http:// or https://"),
+                refused(
+                        "origin URL with a query the server would drop",
+                        "spec.server.origin",
+                        Map.of("url", "http://origin/v?k=1"),
+                        "spec.server.origin.url",
+                        "no user, query or fragment"),
+                refused(
+                        "origin host with an underscore",
+                        "spec.server.origin",
+                        Map.of("url", "http://my_origin:8080"),
+                        "spec.server.origin.url",
+                        "origin.url must be http:// or https://"),
+                refused(
+                        "origin port out of range",
+                        "spec.server.origin",
+                        Map.of("url", "http://origin:70000"),
+                        "spec.server.origin.url",
+                        "origin.url must be http:// or https://"),
+                refused(
+                        "buffer size that is not a one-nio size",
+                        "spec.server.socket.sendBuf",
+                        "4 megabytes",
+                        "spec.server.socket.sendBuf",
+                        "should match"),
+                refused(
+                        "port out of range",
+                        "spec.server.http.port",
+                        70000,
+                        "spec.server.http.port",
+                        "less than or equal to 65535"),
+                refused(
+                        "same port for http and https",
+                        "spec.server.https.port",
+                        8080,
+                        "spec.server.https.port",
+                        "must differ"),
+                refused(
+                        "TLS 1.0",
+                        "spec.tls.protocols",
+                        List.of("TLSv1", "TLSv1.2"),
+                        "spec.tls.protocols",
+                        "only TLSv1.2 and TLSv1.3"),
+                refused(
+                        "0-RTT without TLS 1.3",
+                        "spec.tls.protocols",
+                        List.of("TLSv1.2"),
+                        "spec.tls.earlyData.enabled",
+                        "0-RTT) is a TLS 1.3 feature"),
+                refused(
+                        "memory that is not a quantity",
+                        "spec.server.memory",
+                        "lots",
+                        "spec.server.memory",
+                        "should match"),
+                refused(
+                        "origin that is not an http URL",
+                        "spec.server.origin",
+                        Map.of("url", "ftp://origin"),
+                        "spec.server.origin.url",
+                        "origin.url must be http:// or https://"),
+                refused(
+                        "a CA Secret for a plain http origin",
+                        "spec.server.origin",
+                        Map.of("url", "http://origin:8080", "caSecretName", "origin-ca"),
+                        "spec.server.origin.caSecretName",
+                        "origin.caSecretName is only for an https:// origin.url"),
+                refused(
+                        "a CA Secret without an origin URL",
+                        "spec.server.origin",
+                        Map.of("caSecretName", "origin-ca"),
+                        "spec.server.origin.caSecretName",
+                        "origin.caSecretName is only for an https:// origin.url"),
+                refused(
+                        "a CA Secret name that is no Secret name",
+                        "spec.server.origin",
+                        Map.of("url", "https://origin", "caSecretName", "Origin_CA"),
+                        "spec.server.origin.caSecretName",
+                        "should match"),
+                refused(
+                        "congestion control with shell characters",
+                        "spec.tuning.congestionControl",
+                        "bbr;reboot",
+                        "spec.tuning.congestionControl",
+                        "should match"),
+                refused(
+                        "kernel module path",
+                        "spec.tuning.kernelModules",
+                        List.of("../../evil"),
+                        "spec.tuning.kernelModules",
+                        "kernel module names are"),
+                refused(
+                        "interface name too long",
+                        "spec.nic.interfaces",
+                        List.of("averyveryverylongname0"),
+                        "spec.nic.interfaces",
+                        "interface names are 1-15 characters"),
+                refused(
+                        "content path with '..'",
+                        "spec.server.contentPath",
+                        "/var/lib/../../etc",
+                        "spec.server.contentPath",
+                        "must not contain '..'"),
+                refused(
+                        "maxUnavailable that is not a count or percent",
+                        "spec.server.maxUnavailable",
+                        "half",
+                        "spec.server.maxUnavailable",
+                        "should match"),
+                refused(
+                        "a socket size the server cannot hold (an int)",
+                        "spec.server.socket.sendBuf",
+                        "4g",
+                        "spec.server.socket.sendBuf",
+                        "at most 2147483647 bytes"),
+                refused(
+                        "2048m is one byte too many",
+                        "spec.server.socket.recvBuf",
+                        "2048m",
+                        "spec.server.socket.recvBuf",
+                        "at most 2147483647 bytes"),
+                refused(
+                        "a size with 13 digits",
+                        "spec.server.socket.notsentLowat",
+                        "1234567890123",
+                        "spec.server.socket.notsentLowat",
+                        "should match"),
+                refused(
+                        "a timeout the server cannot hold",
+                        "spec.server.origin",
+                        Map.of("url", "http://o:8080", "readTimeout", "999999999d"),
+                        "spec.server.origin.readTimeout",
+                        "at most 2147483647ms"),
+                refused(
+                        "cache.memory not below server.memory",
+                        "spec.server.cache.memory",
+                        "1Gi",
+                        "spec.server.cache.memory",
+                        "must be less than server.memory"),
+                refused(
+                        "a cache that does not fit beside the JVM",
+                        Map.of("spec.server.memory", "2Gi", "spec.server.cache.memory", "1313Mi"),
+                        "spec.server.cache.memory",
+                        "must fit in server.memory beside the JVM"),
+                refused(
+                        "a server too small for the JVM",
+                        "spec.server.memory",
+                        "256Mi",
+                        "spec.server.memory",
+                        "at least 320Mi"),
+                refused(
+                        "a sysctl value with a newline",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_notsent_lowat", "1\n2"),
+                        "spec.tuning.sysctls",
+                        "one line of printable ASCII"),
+                refused(
+                        "a sysctl value with a control character",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.somaxconn", "1\u0007"),
+                        "spec.tuning.sysctls",
+                        "one line of printable ASCII"),
+                refused(
+                        "an integer sysctl given words",
+                        "spec.tuning.sysctls",
+                        Map.of("vm.swappiness", "low"),
+                        "spec.tuning.sysctls",
+                        "takes one integer: vm.swappiness"),
+                refused(
+                        "maxUnavailable zero (a rollout could never start)",
+                        "spec.rollout.maxUnavailable",
+                        "0",
+                        "spec.rollout.maxUnavailable",
+                        "should match"),
+                refused(
+                        "maxUnavailable 0%",
+                        "spec.rollout.maxUnavailable", "0%", "spec.rollout.maxUnavailable", "should match"),
+                refused(
+                        "maxUnavailable above 100%",
+                        "spec.rollout.maxUnavailable", "150%", "spec.rollout.maxUnavailable", "should match"),
+                refused(
+                        "progress deadline under 10 s",
+                        "spec.rollout.progressDeadlineSeconds",
+                        5,
+                        "spec.rollout.progressDeadlineSeconds",
+                        "greater than or equal to 10"),
+                refused(
+                        "negative soak",
+                        "spec.rollout.soakSeconds",
+                        -1,
+                        "spec.rollout.soakSeconds",
+                        "greater than or equal to 0"),
+                refused(
+                        "queue count zero",
+                        "spec.nic.combinedQueues",
+                        0,
+                        "spec.nic.combinedQueues",
+                        "greater than or equal to 1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidVideoEdges")
+    @SuppressWarnings("unchecked")
+    void invalidVideoEdgeIsRefusedNamingTheField(
+            String description, String path, Object value, String field, String message) {
+        GenericKubernetesResource ve = example("invalid-" + Math.abs(description.hashCode()));
+        if (path == null) {
+            ((Map<String, Object>) value).forEach((p, v) -> set(ve, p, v));
+        } else {
+            set(ve, path, value);
+        }
+
+        assertThatThrownBy(() -> client.resource(ve).inNamespace(namespace).create())
+                .as(description)
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains(field).contains(message);
+                });
+    }
+
+    @Test
+    void invalidNodeTuningSysctlIsRefusedToo() {
+        GenericKubernetesResource nt = new GenericKubernetesResource();
+        nt.setApiVersion("videoedge.io/v1alpha1");
+        nt.setKind("NodeTuning");
+        nt.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName("node-bad")
+                .build());
+        nt.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "source",
+                        Map.of("namespace", "x", "name", "y"),
+                        "tuning",
+                        Map.of("sysctls", Map.of("fs.protected_symlinks", "0"))));
+        assertThatThrownBy(() -> client.resource(nt).create())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains("spec.tuning.sysctls", "not allowed: fs.protected_symlinks"));
+    }
+
+    @Test
+    void kubectlApplyOfAnInvalidObjectPrintsTheReason() throws IOException {
+        Path bad = Files.createTempFile("bad-ve", ".yaml");
+        Files.writeString(bad, """
         apiVersion: videoedge.io/v1alpha1
         kind: VideoEdge
         metadata:
@@ -293,46 +554,47 @@ class CrdAdmissionIT {
             sysctls:
               net.ipv4.tcp_mem: "3 2 1"
         """);
-    RealApiServer.Result r = api.kubectlResult("apply", "-n", namespace, "-f", bad.toString());
-    assertThat(r.exitCode()).isNotZero();
-    assertThat(r.stderr()).contains("spec.tuning.sysctls", "must be non-decreasing");
-  }
-
-  // --- helpers -------------------------------------------------------------------------------
-
-  private static Arguments refused(String description, String path, Object value, String field, String message) {
-    return Arguments.of(description, path, value, field, message);
-  }
-
-  /** A case that sets several paths (in order): fields valid alone, refused together. */
-  private static Arguments refused(String description, Map<String, Object> paths, String field, String message) {
-    return Arguments.of(description, null, new java.util.LinkedHashMap<>(paths), field, message);
-  }
-
-  private static GenericKubernetesResource example(String name) {
-    try {
-      String yaml = Files.readString(Path.of(System.getProperty("videoedge.crds.dir", "../crds")).resolveSibling("examples/videoedge.yaml"));
-      GenericKubernetesResource ve = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
-      ve.getMetadata().setName(name);
-      return ve;
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+        RealApiServer.Result r = api.kubectlResult("apply", "-n", namespace, "-f", bad.toString());
+        assertThat(r.exitCode()).isNotZero();
+        assertThat(r.stderr()).contains("spec.tuning.sysctls", "must be non-decreasing");
     }
-  }
 
-  /** Sets (or removes) the value at a dotted path under the resource, creating maps on the way. */
-  @SuppressWarnings("unchecked")
-  private static void set(GenericKubernetesResource resource, String path, Object value) {
-    List<String> keys = new ArrayList<>(List.of(path.split("\\.")));
-    Map<String, Object> node = resource.getAdditionalProperties();
-    for (String key : keys.subList(0, keys.size() - 1)) {
-      node = (Map<String, Object>) node.computeIfAbsent(key, k -> new LinkedHashMap<String, Object>());
+    // --- helpers -------------------------------------------------------------------------------
+
+    private static Arguments refused(String description, String path, Object value, String field, String message) {
+        return Arguments.of(description, path, value, field, message);
     }
-    String last = keys.getLast();
-    if (value == REMOVE) {
-      node.remove(last);
-    } else {
-      node.put(last, value);
+
+    /** A case that sets several paths (in order): fields valid alone, refused together. */
+    private static Arguments refused(String description, Map<String, Object> paths, String field, String message) {
+        return Arguments.of(description, null, new java.util.LinkedHashMap<>(paths), field, message);
     }
-  }
+
+    private static GenericKubernetesResource example(String name) {
+        try {
+            String yaml = Files.readString(Path.of(System.getProperty("videoedge.crds.dir", "../crds"))
+                    .resolveSibling("examples/videoedge.yaml"));
+            GenericKubernetesResource ve = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+            ve.getMetadata().setName(name);
+            return ve;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Sets (or removes) the value at a dotted path under the resource, creating maps on the way. */
+    @SuppressWarnings("unchecked")
+    private static void set(GenericKubernetesResource resource, String path, Object value) {
+        List<String> keys = new ArrayList<>(List.of(path.split("\\.")));
+        Map<String, Object> node = resource.getAdditionalProperties();
+        for (String key : keys.subList(0, keys.size() - 1)) {
+            node = (Map<String, Object>) node.computeIfAbsent(key, k -> new LinkedHashMap<String, Object>());
+        }
+        String last = keys.getLast();
+        if (value == REMOVE) {
+            node.remove(last);
+        } else {
+            node.put(last, value);
+        }
+    }
 }

@@ -28,154 +28,178 @@ import java.util.stream.Stream;
  * owned objects does not happen. Tests use a fresh namespace each and do not rely on either.
  */
 public final class RealApiServer {
-  private static RealApiServer shared;
+    private static RealApiServer shared;
 
-  private final KubeAPIServer server;
-  private final String kubeconfigYaml;
-  private final Path kubeconfigFile;
-  private final Path kubectl;
-  private final AtomicInteger namespaces = new AtomicInteger();
+    private final KubeAPIServer server;
+    private final String kubeconfigYaml;
+    private final Path kubeconfigFile;
+    private final Path kubectl;
+    private final AtomicInteger namespaces = new AtomicInteger();
 
-  private RealApiServer() {
-    String version = System.getProperty("kube.version", "1.34.4");
-    Path testDir = Path.of(System.getProperty("kube.api.test.dir",
-        System.getProperty("user.home") + "/.kubeapitest"));
-    Path binDir = testDir.resolve("k8s").resolve(version + "-linux-amd64");
-    for (String binary : List.of("kube-apiserver", "etcd", "kubectl")) {
-      if (!Files.isExecutable(binDir.resolve(binary))) {
-        throw new IllegalStateException(binary + " " + version + " not found in " + binDir
-            + ": run `make k8s-binaries` (builds it from the Go module proxy) or `make test`, which does");
-      }
-    }
-    kubectl = binDir.resolve("kubectl");
-    server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-        .withTestDir(testDir.toString())
-        .withApiServerVersion(version)
-        .withOfflineMode(true)
-        // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
-        .withApiServerFlag("--bind-address", "127.0.0.1")
-        .withStartupTimeout(120_000)
-        .build());
-    server.start();
-    kubeconfigYaml = server.getKubeConfigYaml();
-    try {
-      kubeconfigFile = Files.createTempFile("videoedge-it-kubeconfig", ".yaml");
-      Files.writeString(kubeconfigFile, kubeconfigYaml);
-      kubeconfigFile.toFile().deleteOnExit();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
-  }
-
-  /** The API server of this test JVM, started on first use, with the CRDs under crds/ established. */
-  public static synchronized RealApiServer shared() {
-    if (shared == null) {
-      shared = new RealApiServer();
-      shared.applyCrds();
-    }
-    return shared;
-  }
-
-  public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfigYaml)).build();
-  }
-
-  public String kubeconfigYaml() {
-    return kubeconfigYaml;
-  }
-
-  public Path kubeconfigFile() {
-    return kubeconfigFile;
-  }
-
-  /** A new namespace named prefix-N. */
-  public String createNamespace(String prefix) {
-    String name = prefix + "-" + namespaces.incrementAndGet();
-    try (KubernetesClient client = newClient()) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-    }
-    return name;
-  }
-
-  /** The CRD files, from -Dvideoedge.crds.dir (the repository's crds/). */
-  public static List<Path> crdFiles() {
-    Path dir = Path.of(System.getProperty("videoedge.crds.dir", "../crds"));
-    try (Stream<Path> files = Files.list(dir)) {
-      List<Path> crds = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-      if (crds.isEmpty()) {
-        throw new IllegalStateException("no CRDs in " + dir.toAbsolutePath() + ": run `make crds`");
-      }
-      return crds;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Applies the project's CRDs and waits until the API server serves them. */
-  public void applyCrds() {
-    try (KubernetesClient client = newClient()) {
-      for (Path file : crdFiles()) {
-        try (InputStream in = Files.newInputStream(file)) {
-          CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in).item();
-          client.resource(crd).forceConflicts().serverSideApply();
-          awaitEstablished(client, crd.getMetadata().getName());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+    private RealApiServer() {
+        String version = System.getProperty("kube.version", "1.34.4");
+        Path testDir =
+                Path.of(System.getProperty("kube.api.test.dir", System.getProperty("user.home") + "/.kubeapitest"));
+        Path binDir = testDir.resolve("k8s").resolve(version + "-linux-amd64");
+        for (String binary : List.of("kube-apiserver", "etcd", "kubectl")) {
+            if (!Files.isExecutable(binDir.resolve(binary))) {
+                throw new IllegalStateException(binary + " " + version + " not found in " + binDir
+                        + ": run `make k8s-binaries` (builds it from the Go module proxy) or `make test`, which does");
+            }
         }
-      }
+        kubectl = binDir.resolve("kubectl");
+        server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withTestDir(testDir.toString())
+                .withApiServerVersion(version)
+                .withOfflineMode(true)
+                // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
+                .withApiServerFlag("--bind-address", "127.0.0.1")
+                .withStartupTimeout(120_000)
+                .build());
+        server.start();
+        kubeconfigYaml = server.getKubeConfigYaml();
+        try {
+            kubeconfigFile = Files.createTempFile("videoedge-it-kubeconfig", ".yaml");
+            Files.writeString(kubeconfigFile, kubeconfigYaml);
+            kubeconfigFile.toFile().deleteOnExit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
     }
-  }
 
-  /** Waits until the API server serves the named CRD (its status may have no conditions at first). */
-  public static void awaitEstablished(KubernetesClient client, String crdName) {
-    client.apiextensions().v1().customResourceDefinitions().withName(crdName)
-        .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-            .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-            60, TimeUnit.SECONDS);
-  }
-
-  /** Runs the real kubectl against this API server; returns stdout, fails with stderr on a non-zero exit. */
-  public String kubectl(String... args) {
-    Result r = kubectlResult(args);
-    if (r.exitCode() != 0) {
-      throw new AssertionError("kubectl " + String.join(" ", args) + " exited " + r.exitCode() + ": " + r.stderr());
+    /** The API server of this test JVM, started on first use, with the CRDs under crds/ established. */
+    public static synchronized RealApiServer shared() {
+        if (shared == null) {
+            shared = new RealApiServer();
+            shared.applyCrds();
+        }
+        return shared;
     }
-    return r.stdout();
-  }
 
-  /** Runs kubectl and returns exit code, stdout and stderr (for commands expected to fail). */
-  public Result kubectlResult(String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(kubectl.toString());
-    cmd.add("--kubeconfig=" + kubeconfigFile);
-    cmd.addAll(List.of(args));
-    return run(Duration.ofSeconds(60), cmd);
-  }
-
-  /** Runs a command with a deadline; its output goes through files, so a chatty child never blocks on a pipe. */
-  public static Result run(Duration timeout, List<String> cmd) {
-    try {
-      Path out = Files.createTempFile("cmd", ".out");
-      Path err = Files.createTempFile("cmd", ".err");
-      Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeout.toSeconds() + " s");
-      }
-      Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-      Files.delete(out);
-      Files.delete(err);
-      return r;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
+    public KubernetesClient newClient() {
+        return new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(kubeconfigYaml))
+                .build();
     }
-  }
 
-  public record Result(int exitCode, String stdout, String stderr) {
-  }
+    public String kubeconfigYaml() {
+        return kubeconfigYaml;
+    }
+
+    public Path kubeconfigFile() {
+        return kubeconfigFile;
+    }
+
+    /** A new namespace named prefix-N. */
+    public String createNamespace(String prefix) {
+        String name = prefix + "-" + namespaces.incrementAndGet();
+        try (KubernetesClient client = newClient()) {
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .endMetadata()
+                            .build())
+                    .create();
+        }
+        return name;
+    }
+
+    /** The CRD files, from -Dvideoedge.crds.dir (the repository's crds/). */
+    public static List<Path> crdFiles() {
+        Path dir = Path.of(System.getProperty("videoedge.crds.dir", "../crds"));
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> crds =
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            if (crds.isEmpty()) {
+                throw new IllegalStateException("no CRDs in " + dir.toAbsolutePath() + ": run `make crds`");
+            }
+            return crds;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Applies the project's CRDs and waits until the API server serves them. */
+    public void applyCrds() {
+        try (KubernetesClient client = newClient()) {
+            for (Path file : crdFiles()) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    CustomResourceDefinition crd = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .load(in)
+                            .item();
+                    client.resource(crd).forceConflicts().serverSideApply();
+                    awaitEstablished(client, crd.getMetadata().getName());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+    }
+
+    /** Waits until the API server serves the named CRD (its status may have no conditions at first). */
+    public static void awaitEstablished(KubernetesClient client, String crdName) {
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(crdName)
+                .waitUntilCondition(
+                        c -> c != null
+                                && c.getStatus() != null
+                                && c.getStatus().getConditions() != null
+                                && c.getStatus().getConditions().stream()
+                                        .anyMatch(cond -> "Established".equals(cond.getType())
+                                                && "True".equals(cond.getStatus())),
+                        60,
+                        TimeUnit.SECONDS);
+    }
+
+    /** Runs the real kubectl against this API server; returns stdout, fails with stderr on a non-zero exit. */
+    public String kubectl(String... args) {
+        Result r = kubectlResult(args);
+        if (r.exitCode() != 0) {
+            throw new AssertionError(
+                    "kubectl " + String.join(" ", args) + " exited " + r.exitCode() + ": " + r.stderr());
+        }
+        return r.stdout();
+    }
+
+    /** Runs kubectl and returns exit code, stdout and stderr (for commands expected to fail). */
+    public Result kubectlResult(String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(kubectl.toString());
+        cmd.add("--kubeconfig=" + kubeconfigFile);
+        cmd.addAll(List.of(args));
+        return run(Duration.ofSeconds(60), cmd);
+    }
+
+    /** Runs a command with a deadline; its output goes through files, so a chatty child never blocks on a pipe. */
+    public static Result run(Duration timeout, List<String> cmd) {
+        try {
+            Path out = Files.createTempFile("cmd", ".out");
+            Path err = Files.createTempFile("cmd", ".err");
+            Process p = new ProcessBuilder(cmd)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeout.toSeconds() + " s");
+            }
+            Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+            Files.delete(out);
+            Files.delete(err);
+            return r;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    public record Result(int exitCode, String stdout, String stderr) {}
 }

@@ -1,5 +1,12 @@
 package io.videoedge.server;
 
+import io.videoedge.server.config.ConfigDiff;
+import io.videoedge.server.config.ConfigException;
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.config.EdgeServerConfig;
+import io.videoedge.server.config.LiveFields;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.metrics.EdgeMetrics.Reload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,17 +15,8 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.videoedge.server.config.ConfigDiff;
-import io.videoedge.server.config.ConfigException;
-import io.videoedge.server.config.ConfigLoader;
-import io.videoedge.server.config.EdgeServerConfig;
-import io.videoedge.server.config.LiveFields;
-import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.metrics.EdgeMetrics.Reload;
 
 /**
  * Re-reads the {@code --config} file every interval and applies what can be applied without a
@@ -53,7 +51,8 @@ public final class ConfigReloader implements AutoCloseable {
     private volatile boolean invalid;
 
     /** @param loaded the config the server was started from (its text is parsed again: the server adjusted its copy) */
-    ConfigReloader(Path file, ConfigLoader.Loaded loaded, EdgeServer server, EdgeMetrics metrics) throws ConfigException {
+    ConfigReloader(Path file, ConfigLoader.Loaded loaded, EdgeServer server, EdgeMetrics metrics)
+            throws ConfigException {
         this.file = file;
         this.server = server;
         this.metrics = metrics;
@@ -61,10 +60,12 @@ public final class ConfigReloader implements AutoCloseable {
         this.runningSha256 = loaded.sha256();
         this.seenSha256 = loaded.sha256();
         metrics.configInEffect(runningSha256);
-        metrics.gauge("videoedge_config_restart_required",
+        metrics.gauge(
+                "videoedge_config_restart_required",
                 "1 when the config file changes a field outside the live set: nothing of it was applied, the server needs a restart to take it",
                 () -> restartRequired ? 1 : 0);
-        metrics.gauge("videoedge_config_invalid",
+        metrics.gauge(
+                "videoedge_config_invalid",
                 "1 when the config file on disk is invalid: the server keeps running the last valid one (a restart would fail)",
                 () -> invalid ? 1 : 0);
     }
@@ -79,7 +80,10 @@ public final class ConfigReloader implements AutoCloseable {
         });
         long ms = interval.toMillis();
         timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
-        log.atInfo().addKeyValue("file", file.toString()).addKeyValue("intervalMs", ms).log("watching the config file for changes");
+        log.atInfo()
+                .addKeyValue("file", file.toString())
+                .addKeyValue("intervalMs", ms)
+                .log("watching the config file for changes");
     }
 
     private void poll() {
@@ -91,8 +95,8 @@ public final class ConfigReloader implements AutoCloseable {
     }
 
     /** What one look at the file found; {@code null} result: the content is the one looked at last time. */
-    public record Outcome(Reload result, String sha256, List<ConfigDiff.Change> live, List<ConfigDiff.Change> restart) {
-    }
+    public record Outcome(
+            Reload result, String sha256, List<ConfigDiff.Change> live, List<ConfigDiff.Change> restart) {}
 
     /** Looks at the file once (the watcher does this every interval; tests may call it directly). */
     public synchronized Outcome check() {
@@ -114,7 +118,8 @@ public final class ConfigReloader implements AutoCloseable {
         EdgeServerConfig pristine;
         try {
             next = ConfigLoader.load(bytes, file.toString());
-            pristine = ConfigLoader.parse(next.text(), file.toString()); // next.config() is handed to the server, which adjusts it
+            pristine = ConfigLoader.parse(
+                    next.text(), file.toString()); // next.config() is handed to the server, which adjusts it
         } catch (ConfigException e) {
             return invalid(sha, e.problems());
         }
@@ -126,17 +131,31 @@ public final class ConfigReloader implements AutoCloseable {
             restartRequired = false;
             metrics.configInEffect(sha);
             metrics.configReload(Reload.UNCHANGED);
-            log.atInfo().addKeyValue("file", file.toString()).addKeyValue("checksum", sha)
+            log.atInfo()
+                    .addKeyValue("file", file.toString())
+                    .addKeyValue("checksum", sha)
                     .log("config file changed, its settings did not: nothing to apply");
             return new Outcome(Reload.UNCHANGED, sha, List.of(), List.of());
         }
         if (!decision.allLive()) {
             restartRequired = true;
             metrics.configReload(Reload.RESTART_REQUIRED);
-            log.atWarn().addKeyValue("file", file.toString()).addKeyValue("checksum", sha).addKeyValue("runningChecksum", runningSha256)
-                    .addKeyValue("restartFields", decision.restart().stream().map(c -> c + " (" + LiveFields.whyRestart(c) + ")").toList())
-                    .addKeyValue("liveFields", decision.live().stream().map(ConfigDiff.Change::toString).toList())
-                    .log("config file changes fields that need a restart: nothing applied, the server keeps running its config");
+            log.atWarn()
+                    .addKeyValue("file", file.toString())
+                    .addKeyValue("checksum", sha)
+                    .addKeyValue("runningChecksum", runningSha256)
+                    .addKeyValue(
+                            "restartFields",
+                            decision.restart().stream()
+                                    .map(c -> c + " (" + LiveFields.whyRestart(c) + ")")
+                                    .toList())
+                    .addKeyValue(
+                            "liveFields",
+                            decision.live().stream()
+                                    .map(ConfigDiff.Change::toString)
+                                    .toList())
+                    .log(
+                            "config file changes fields that need a restart: nothing applied, the server keeps running its config");
             return new Outcome(Reload.RESTART_REQUIRED, sha, decision.live(), decision.restart());
         }
         try {
@@ -144,8 +163,15 @@ public final class ConfigReloader implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             restartRequired = true; // the file differs from what runs, and a restart would take it
             metrics.configReload(Reload.FAILED);
-            log.atError().setCause(e).addKeyValue("file", file.toString()).addKeyValue("checksum", sha)
-                    .addKeyValue("fields", decision.live().stream().map(ConfigDiff.Change::toString).toList())
+            log.atError()
+                    .setCause(e)
+                    .addKeyValue("file", file.toString())
+                    .addKeyValue("checksum", sha)
+                    .addKeyValue(
+                            "fields",
+                            decision.live().stream()
+                                    .map(ConfigDiff.Change::toString)
+                                    .toList())
                     .log("applying the config live failed: the previous settings were restored");
             return new Outcome(Reload.FAILED, sha, decision.live(), List.of());
         }
@@ -154,8 +180,14 @@ public final class ConfigReloader implements AutoCloseable {
         restartRequired = false;
         metrics.configInEffect(sha);
         metrics.configReload(Reload.APPLIED);
-        log.atInfo().addKeyValue("file", file.toString()).addKeyValue("checksum", sha)
-                .addKeyValue("changed", decision.live().stream().map(ConfigDiff.Change::toString).toList())
+        log.atInfo()
+                .addKeyValue("file", file.toString())
+                .addKeyValue("checksum", sha)
+                .addKeyValue(
+                        "changed",
+                        decision.live().stream()
+                                .map(ConfigDiff.Change::toString)
+                                .toList())
                 .log("config applied live, no restart");
         return new Outcome(Reload.APPLIED, sha, decision.live(), List.of());
     }
@@ -164,8 +196,12 @@ public final class ConfigReloader implements AutoCloseable {
         invalid = true;
         restartRequired = false; // a restart would not start with this file
         metrics.configReload(Reload.INVALID);
-        log.atError().addKeyValue("file", file.toString()).addKeyValue("checksum", sha).addKeyValue("runningChecksum", runningSha256)
-                .addKeyValue("problems", problems).log("config file is invalid: ignored, the server keeps running its config");
+        log.atError()
+                .addKeyValue("file", file.toString())
+                .addKeyValue("checksum", sha)
+                .addKeyValue("runningChecksum", runningSha256)
+                .addKeyValue("problems", problems)
+                .log("config file is invalid: ignored, the server keeps running its config");
         return new Outcome(Reload.INVALID, sha, List.of(), List.of());
     }
 

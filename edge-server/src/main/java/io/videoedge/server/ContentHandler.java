@@ -1,13 +1,12 @@
 package io.videoedge.server;
 
-import java.io.IOException;
-
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.content.ContentPath;
 import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
+import java.io.IOException;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -46,7 +45,10 @@ final class ContentHandler {
         } catch (IOException e) {
             // nothing was sent yet: answer, keep the connection (a closed connection without a response
             // is what a client would retry at once, and it says nothing)
-            log.atWarn().addKeyValue("path", path).addKeyValue("error", e.toString()).log("cannot open content file");
+            log.atWarn()
+                    .addKeyValue("path", path)
+                    .addKeyValue("error", e.toString())
+                    .log("cannot open content file");
             session.sendResponse(Responses.error(Response.INTERNAL_ERROR));
             return;
         }

@@ -1,13 +1,5 @@
 package io.videoedge.server;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.videoedge.server.admin.SocketsReport;
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.cache.EdgeCache;
@@ -26,6 +18,10 @@ import io.videoedge.server.tls.OpenSslCounters;
 import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -35,6 +31,8 @@ import one.nio.os.Proc;
 import one.nio.server.AcceptorConfig;
 import one.nio.server.SelectorThread;
 import one.nio.server.ServerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The video edge: a one-nio HttpServer whose sessions are {@link EdgeSession}s and whose default
@@ -46,6 +44,7 @@ public final class EdgeServer extends HttpServer {
 
     /** The config in effect, as adjusted at start; replaced (never mutated) by {@link #reconfigure}. */
     private volatile EdgeServerConfig config;
+
     private final EdgeMetrics metrics;
     private final BufferPool bufferPool;
     private final ContentHandler content;
@@ -57,7 +56,14 @@ public final class EdgeServer extends HttpServer {
     private final EdgeCache cache;
     private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
 
-    private EdgeServer(EdgeServerConfig config, Plan plan, EdgeMetrics metrics, BufferPool bufferPool, ContentStore store, EdgeCache cache) throws IOException {
+    private EdgeServer(
+            EdgeServerConfig config,
+            Plan plan,
+            EdgeMetrics metrics,
+            BufferPool bufferPool,
+            ContentStore store,
+            EdgeCache cache)
+            throws IOException {
         super(config);
         this.config = config;
         this.metrics = metrics;
@@ -76,7 +82,8 @@ public final class EdgeServer extends HttpServer {
      * resolved against the allowed CPUs, one-nio's own affinity is switched off (we pin), and ticket
      * keys are provisioned, because one-nio binds the ports and loads TLS material in its constructor.
      */
-    public static EdgeServer create(EdgeServerConfig config, EdgeMetrics metrics, BufferPool bufferPool) throws IOException {
+    public static EdgeServer create(EdgeServerConfig config, EdgeMetrics metrics, BufferPool bufferPool)
+            throws IOException {
         int[] allowed = CpuList.allowedForThisProcess();
         Plan plan = plan(config, allowed);
         config.selectors = plan.selectors;
@@ -85,7 +92,9 @@ public final class EdgeServer extends HttpServer {
             config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
         }
         TicketKeyRotator rotator = ticketKeys(config, metrics);
-        ContentStore store = config.content != null && config.content.root != null ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid) : null;
+        ContentStore store = config.content != null && config.content.root != null
+                ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
+                : null;
         EdgeCache cache;
         EdgeServer server;
         try {
@@ -102,14 +111,15 @@ public final class EdgeServer extends HttpServer {
             throw e;
         }
         server.ticketKeyRotator = rotator;
-        log.atInfo().addKeyValue("selectors", plan.selectors).addKeyValue("allowedCpus", CpuList.format(allowed))
+        log.atInfo()
+                .addKeyValue("selectors", plan.selectors)
+                .addKeyValue("allowedCpus", CpuList.format(allowed))
                 .addKeyValue("plannedCpus", plan.cpus == null ? "none" : CpuList.format(plan.cpus))
                 .log(plan.cpus == null ? "selectors not pinned" : "selectors will be pinned to allowed CPUs");
         return server;
     }
 
-    private record Plan(int selectors, int[] cpus) {
-    }
+    private record Plan(int selectors, int[] cpus) {}
 
     /**
      * Session ticket keys, before one-nio loads them: with {@code ticketKeys.rotation} the keys of every
@@ -129,16 +139,21 @@ public final class EdgeServer extends HttpServer {
             for (AcceptorConfig a : config.acceptors) {
                 long lifetime = a.ssl == null || a.ssl.ticketDir == null ? 0 : sessionLifetimeMillis(a.ssl.timeout);
                 if (lifetime > rotation) {
-                    log.atWarn().addKeyValue("sessionTimeoutMs", lifetime).addKeyValue("rotationMs", rotation)
-                            .log("ssl.timeout is longer than ticketKeys.rotation: a ticket may stop resuming before it expires");
+                    log.atWarn()
+                            .addKeyValue("sessionTimeoutMs", lifetime)
+                            .addKeyValue("rotationMs", rotation)
+                            .log(
+                                    "ssl.timeout is longer than ticketKeys.rotation: a ticket may stop resuming before it expires");
                 }
             }
             return TicketKeyRotator.start(List.copyOf(dirs), rotation, metrics::ticketKeyRotation);
         }
         for (Path dir : dirs) {
             if (TicketKeys.ensure(dir)) {
-                log.atWarn().addKeyValue("ticketDir", dir.toString())
-                        .log("no session ticket keys found and ticketKeys.rotation is 0: generated one key for this process, never rotated");
+                log.atWarn()
+                        .addKeyValue("ticketDir", dir.toString())
+                        .log(
+                                "no session ticket keys found and ticketKeys.rotation is 0: generated one key for this process, never rotated");
             }
         }
         return null;
@@ -151,7 +166,9 @@ public final class EdgeServer extends HttpServer {
 
     private static Plan plan(EdgeServerConfig config, int[] allowed) {
         // 0: one per CPU we may run on; availableProcessors() also honours a CPU quota without a cpuset
-        int selectors = config.selectors > 0 ? config.selectors : Math.min(allowed.length, Runtime.getRuntime().availableProcessors());
+        int selectors = config.selectors > 0
+                ? config.selectors
+                : Math.min(allowed.length, Runtime.getRuntime().availableProcessors());
         boolean pin = config.affinity && Proc.IS_SUPPORTED;
         if (config.affinity && !Proc.IS_SUPPORTED) {
             log.warn("affinity requested but the native library is not loaded: selectors are not pinned");
@@ -187,7 +204,8 @@ public final class EdgeServer extends HttpServer {
             throw new IllegalStateException("the server is draining: not reconfiguring");
         }
         if (!(update instanceof EdgeServerConfig next)) {
-            throw new IllegalArgumentException("an EdgeServerConfig is needed, got " + update.getClass().getName());
+            throw new IllegalArgumentException(
+                    "an EdgeServerConfig is needed, got " + update.getClass().getName());
         }
         EdgeServerConfig running = this.config;
         if (next.acceptors == null || next.acceptors.length != running.acceptors.length) {
@@ -196,8 +214,12 @@ public final class EdgeServer extends HttpServer {
         for (int i = 0; i < next.acceptors.length; i++) {
             AcceptorConfig a = next.acceptors[i];
             AcceptorConfig r = running.acceptors[i];
-            if (a.port != r.port || !a.address.equals(r.address) || a.threads != r.threads || (a.ssl == null) != (r.ssl == null)) {
-                throw new IllegalArgumentException("acceptors[" + i + "]: address, port, threads and ssl cannot change live");
+            if (a.port != r.port
+                    || !a.address.equals(r.address)
+                    || a.threads != r.threads
+                    || (a.ssl == null) != (r.ssl == null)) {
+                throw new IllegalArgumentException(
+                        "acceptors[" + i + "]: address, port, threads and ssl cannot change live");
             }
             a.ssl = r.ssl;
         }
@@ -238,8 +260,11 @@ public final class EdgeServer extends HttpServer {
                 String planned = selectorCpus == null ? "" : Integer.toString(selectorCpus[o.selector()]);
                 boolean ok = selectorCpus == null || planned.equals(o.allowedCpus());
                 metrics.selectorCpu(o.selector(), planned, o.allowedCpus());
-                log.atInfo().addKeyValue("selector", o.selector()).addKeyValue("tid", o.tid())
-                        .addKeyValue("plannedCpu", planned.isEmpty() ? "none" : planned).addKeyValue("kernelAllowed", o.allowedCpus())
+                log.atInfo()
+                        .addKeyValue("selector", o.selector())
+                        .addKeyValue("tid", o.tid())
+                        .addKeyValue("plannedCpu", planned.isEmpty() ? "none" : planned)
+                        .addKeyValue("kernelAllowed", o.allowedCpus())
                         .log(ok ? "selector affinity" : "selector affinity differs from the plan");
             }
         } catch (IOException e) {
@@ -276,7 +301,10 @@ public final class EdgeServer extends HttpServer {
     @Override
     public void handleRequest(Request request, HttpSession session) throws IOException {
         if (request instanceof RejectedRequest r) {
-            log.atDebug().addKeyValue("status", r.status()).addKeyValue("reason", r.reason()).log("request refused");
+            log.atDebug()
+                    .addKeyValue("status", r.status())
+                    .addKeyValue("reason", r.reason())
+                    .log("request refused");
             session.sendResponse(Responses.error(r.status()));
             return;
         }
@@ -301,21 +329,35 @@ public final class EdgeServer extends HttpServer {
     void tlsSessionStarted(TlsSessionFacts tls) {
         metrics.tlsSession(tls.protocol(), tls.resumed(), tls.kernelTls());
         if (firstTlsSessionLogged.compareAndSet(false, true) || log.isDebugEnabled()) {
-            log.atInfo().addKeyValue("protocol", tls.protocol()).addKeyValue("cipher", tls.cipher())
-                    .addKeyValue("resumed", tls.resumed()).addKeyValue("ktls", tls.kernelTls())
-                    .log(tls.kernelTls() ? "TLS session: kernel TLS active, files go out with sendfile"
-                            : "TLS session: kernel TLS not active, files are copied through pooled buffers into OpenSSL");
+            log.atInfo()
+                    .addKeyValue("protocol", tls.protocol())
+                    .addKeyValue("cipher", tls.cipher())
+                    .addKeyValue("resumed", tls.resumed())
+                    .addKeyValue("ktls", tls.kernelTls())
+                    .log(
+                            tls.kernelTls()
+                                    ? "TLS session: kernel TLS active, files go out with sendfile"
+                                    : "TLS session: kernel TLS not active, files are copied through pooled buffers into OpenSSL");
         }
     }
 
     void sessionFailed(EdgeSession session, Throwable e) {
         if (session.failedInHandshake(e)) {
             metrics.tlsHandshakeFailure();
-            log.atDebug().addKeyValue("client", session.remoteHost()).addKeyValue("error", e.toString()).log("TLS handshake failed");
+            log.atDebug()
+                    .addKeyValue("client", session.remoteHost())
+                    .addKeyValue("error", e.toString())
+                    .log("TLS handshake failed");
         } else if (e instanceof IOException) {
-            log.atDebug().addKeyValue("client", session.remoteHost()).addKeyValue("error", e.toString()).log("connection closed");
+            log.atDebug()
+                    .addKeyValue("client", session.remoteHost())
+                    .addKeyValue("error", e.toString())
+                    .log("connection closed");
         } else {
-            log.atError().addKeyValue("client", session.remoteHost()).setCause(e).log("session failed");
+            log.atError()
+                    .addKeyValue("client", session.remoteHost())
+                    .setCause(e)
+                    .log("session failed");
         }
     }
 
@@ -337,7 +379,10 @@ public final class EdgeServer extends HttpServer {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         closeListeners();
         int initial = getConnections();
-        log.atInfo().addKeyValue("connections", initial).addKeyValue("timeoutMs", timeoutMillis).log("draining: no longer accepting");
+        log.atInfo()
+                .addKeyValue("connections", initial)
+                .addKeyValue("timeoutMs", timeoutMillis)
+                .log("draining: no longer accepting");
         forEachSession(EdgeSession::drain);
         while (getConnections() > 0 && System.currentTimeMillis() < deadline) {
             try {
@@ -353,7 +398,10 @@ public final class EdgeServer extends HttpServer {
         stop();
         content.close();
         if (cache != null) cache.close();
-        log.atInfo().addKeyValue("drained", initial - left).addKeyValue("cutOff", left).log("edge server stopped");
+        log.atInfo()
+                .addKeyValue("drained", initial - left)
+                .addKeyValue("cutOff", left)
+                .log("edge server stopped");
     }
 
     @Override
@@ -419,10 +467,19 @@ public final class EdgeServer extends HttpServer {
     private void registerMetrics() {
         metrics.gauge("videoedge_connections", "Open client connections", this::getConnections);
         metrics.gauge("videoedge_selectors", "Selector threads", () -> selectors.length);
-        metrics.gauge("videoedge_content_open_files", "Content-root files held open for reuse (content.fileCacheValid)", content::openFiles);
-        metrics.gauge("videoedge_buffer_pool_capacity_bytes", "Direct memory held by the buffer pool", bufferPool::capacityBytes);
+        metrics.gauge(
+                "videoedge_content_open_files",
+                "Content-root files held open for reuse (content.fileCacheValid)",
+                content::openFiles);
+        metrics.gauge(
+                "videoedge_buffer_pool_capacity_bytes",
+                "Direct memory held by the buffer pool",
+                bufferPool::capacityBytes);
         metrics.gauge("videoedge_buffer_pool_used_bytes", "Pool buffers currently lent out", bufferPool::usedBytes);
-        metrics.counter("videoedge_buffer_pool_exhausted_total", "Times a buffer was wanted and none was free", bufferPool::exhaustedCount);
+        metrics.counter(
+                "videoedge_buffer_pool_exhausted_total",
+                "Times a buffer was wanted and none was free",
+                bufferPool::exhaustedCount);
         boolean ktlsRequested = false;
         for (AcceptorConfig a : config.acceptors) {
             ktlsRequested |= a.ssl != null && a.ssl.kernelTlsEnabled;
@@ -430,8 +487,10 @@ public final class EdgeServer extends HttpServer {
         String kernel = KernelTls.kernelSupport();
         metrics.ktls(ktlsRequested, kernel);
         if (ktlsRequested) {
-            log.atInfo().addKeyValue("kernelTls", kernel)
-                    .log("kernelTlsEnabled: OpenSSL will try kernel TLS on each session; sessions report whether they got it");
+            log.atInfo()
+                    .addKeyValue("kernelTls", kernel)
+                    .log(
+                            "kernelTlsEnabled: OpenSSL will try kernel TLS on each session; sessions report whether they got it");
         }
         NativeRuntime nr = NativeRuntime.detect();
         metrics.nativeLibrary(nr.origin(), nr.resource(), nr.buildInfo(), nr.openssl());

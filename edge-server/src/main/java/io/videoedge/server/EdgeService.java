@@ -1,19 +1,17 @@
 package io.videoedge.server;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.videoedge.server.admin.AdminServer;
 import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.BufferPool;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running whole: buffer pool, edge server, admin server, and (when started from a file) the config
@@ -31,8 +29,13 @@ public final class EdgeService implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private boolean shutDown;
 
-    private EdgeService(EdgeServerConfig config, EdgeMetrics metrics, BufferPool bufferPool, EdgeServer server, AdminServer admin,
-                        ConfigReloader reloader) {
+    private EdgeService(
+            EdgeServerConfig config,
+            EdgeMetrics metrics,
+            BufferPool bufferPool,
+            EdgeServer server,
+            AdminServer admin,
+            ConfigReloader reloader) {
         this.config = config;
         this.metrics = metrics;
         this.bufferPool = bufferPool;
@@ -54,7 +57,9 @@ public final class EdgeService implements AutoCloseable {
         return start(loaded.config(), file, loaded, reloadInterval);
     }
 
-    private static EdgeService start(EdgeServerConfig config, Path file, ConfigLoader.Loaded loaded, Duration reloadInterval) throws IOException {
+    private static EdgeService start(
+            EdgeServerConfig config, Path file, ConfigLoader.Loaded loaded, Duration reloadInterval)
+            throws IOException {
         EdgeMetrics metrics = new EdgeMetrics();
         BufferPool pool = new BufferPool(config.bufferPool.size, config.bufferPool.chunkSize);
         ProcessMetrics.register(metrics);
@@ -74,8 +79,11 @@ public final class EdgeService implements AutoCloseable {
         admin.start();
         server.start();
         if (reloader != null) reloader.start(reloadInterval);
-        log.atInfo().addKeyValue("adminPort", config.admin.port).addKeyValue("bufferPoolBytes", pool.capacityBytes())
-                .addKeyValue("config", file == null ? "" : file.toString()).addKeyValue("configChecksum", loaded == null ? "" : loaded.sha256())
+        log.atInfo()
+                .addKeyValue("adminPort", config.admin.port)
+                .addKeyValue("bufferPoolBytes", pool.capacityBytes())
+                .addKeyValue("config", file == null ? "" : file.toString())
+                .addKeyValue("configChecksum", loaded == null ? "" : loaded.sha256())
                 .addKeyValue("reloadIntervalMs", reloader == null ? 0 : reloadInterval.toMillis())
                 .log("edge service running");
         return new EdgeService(config, metrics, pool, server, admin, reloader);

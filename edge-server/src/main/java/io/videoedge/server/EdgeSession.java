@@ -1,18 +1,16 @@
 package io.videoedge.server;
 
-import java.io.IOException;
-
-import javax.net.ssl.SSLException;
-
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
+import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
-import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.HeadAndBodyItem;
 import io.videoedge.server.send.Parkable;
 import io.videoedge.server.tls.TlsSessionFacts;
+import java.io.IOException;
+import javax.net.ssl.SSLException;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -57,7 +55,8 @@ final class EdgeSession extends HttpSession {
     /** Handed to a fill when the session parks: one instance, not a new method reference per park. */
     private final Runnable resumeWrite = this::resumeWrite;
 
-    EdgeSession(Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
+    EdgeSession(
+            Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
         super(socket, edge);
         this.overLimit = overLimit;
         this.edge = edge;
@@ -141,7 +140,9 @@ final class EdgeSession extends HttpSession {
         }
         parsing = request;
         // tls is known only once the handshake is done, and then no request is early data
-        if (isSsl() && tls == null && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
+        if (isSsl()
+                && tls == null
+                && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
                 && !handshakeDone()) {
             parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
             edge.metrics().earlyDataRequest();
@@ -151,8 +152,12 @@ final class EdgeSession extends HttpSession {
     private void headerLine(byte[] b, int start, int length) throws IOException {
         headBytes += length + 2;
         if (headBytes > maxHeaderSize || parsing.getHeaderCount() >= MAX_HEADERS) {
-            refuse(new RejectedRequest(parsing.getMethod(), Statuses.HEADER_FIELDS_TOO_LARGE,
-                    "request head larger than " + maxHeaderSize, true, parsing.isHttp11()));
+            refuse(new RejectedRequest(
+                    parsing.getMethod(),
+                    Statuses.HEADER_FIELDS_TOO_LARGE,
+                    "request head larger than " + maxHeaderSize,
+                    true,
+                    parsing.isHttp11()));
             return;
         }
         String problem = RequestLines.checkHeaderLine(b, start, length);
@@ -166,7 +171,8 @@ final class EdgeSession extends HttpSession {
         } else if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
             long cl = RequestLines.contentLength(header.substring(15).trim());
             if (cl < 0 || (contentLength > 0 && cl != contentLength)) {
-                refuse(new RejectedRequest(parsing.getMethod(), Response.BAD_REQUEST, "invalid Content-Length", true, parsing.isHttp11()));
+                refuse(new RejectedRequest(
+                        parsing.getMethod(), Response.BAD_REQUEST, "invalid Content-Length", true, parsing.isHttp11()));
                 return;
             }
             contentLength = cl;
@@ -181,17 +187,26 @@ final class EdgeSession extends HttpSession {
         boolean http11 = request.isHttp11();
         if (chunked) {
             // request bodies are not part of a video edge; without Content-Length they cannot be skipped
-            refuse(new RejectedRequest(request.getMethod(), isGetOrHead(request) ? Response.BAD_REQUEST : Response.METHOD_NOT_ALLOWED,
-                    "Transfer-Encoding in a request", true, http11));
+            refuse(new RejectedRequest(
+                    request.getMethod(),
+                    isGetOrHead(request) ? Response.BAD_REQUEST : Response.METHOD_NOT_ALLOWED,
+                    "Transfer-Encoding in a request",
+                    true,
+                    http11));
             return;
         }
         if (hostHeaders > 1 || (http11 && hostHeaders == 0)) {
-            refuse(new RejectedRequest(request.getMethod(), Response.BAD_REQUEST, "exactly one Host header is required", true, http11));
+            refuse(new RejectedRequest(
+                    request.getMethod(), Response.BAD_REQUEST, "exactly one Host header is required", true, http11));
             return;
         }
         if (contentLength > MAX_SKIPPED_BODY) {
-            refuse(new RejectedRequest(request.getMethod(), isGetOrHead(request) ? Response.REQUEST_ENTITY_TOO_LARGE : Response.METHOD_NOT_ALLOWED,
-                    "request body too large", true, http11));
+            refuse(new RejectedRequest(
+                    request.getMethod(),
+                    isGetOrHead(request) ? Response.REQUEST_ENTITY_TOO_LARGE : Response.METHOD_NOT_ALLOWED,
+                    "request body too large",
+                    true,
+                    http11));
             return;
         }
         bodyToSkip = contentLength; // a small body (e.g. on a refused POST) is read and dropped
@@ -208,8 +223,12 @@ final class EdgeSession extends HttpSession {
                 headStartedAt = System.currentTimeMillis();
             }
         } else if (headBytes + bytes > maxHeaderSize) {
-            refuse(new RejectedRequest(parsing.getMethod(), Statuses.HEADER_FIELDS_TOO_LARGE,
-                    "request head larger than " + maxHeaderSize, true, parsing.isHttp11()));
+            refuse(new RejectedRequest(
+                    parsing.getMethod(),
+                    Statuses.HEADER_FIELDS_TOO_LARGE,
+                    "request head larger than " + maxHeaderSize,
+                    true,
+                    parsing.isHttp11()));
         }
     }
 
@@ -408,8 +427,11 @@ final class EdgeSession extends HttpSession {
      * check) is not one: OpenSSL 3 reports it as "unexpected eof while reading".
      */
     boolean failedInHandshake(Throwable e) {
-        return e instanceof SSLException && isSsl() && tls == null
-                && !String.valueOf(e.getMessage()).contains("unexpected eof") && !handshakeDone();
+        return e instanceof SSLException
+                && isSsl()
+                && tls == null
+                && !String.valueOf(e.getMessage()).contains("unexpected eof")
+                && !handshakeDone();
     }
 
     /** Asks OpenSSL; callers check {@code tls == null} first, which is set once the handshake is known done. */

@@ -4,7 +4,6 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-
 import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.server.acceptor.Acceptor;
@@ -18,8 +17,7 @@ import one.nio.server.acceptor.Acceptor;
  * loudly ({@code LiveReconfigureIT} reads the listeners back).
  */
 final class ListeningSockets {
-    private ListeningSockets() {
-    }
+    private ListeningSockets() {}
 
     static List<Socket> of(Acceptor acceptor) {
         List<Socket> sockets = new ArrayList<>();
@@ -47,7 +45,8 @@ final class ListeningSockets {
     private static Object field(Object o, String name) {
         Field f = find(o.getClass(), name);
         if (f == null || !f.trySetAccessible()) {
-            throw new IllegalStateException("one-nio internals changed: no readable field " + name + " in " + o.getClass().getName());
+            throw new IllegalStateException("one-nio internals changed: no readable field " + name + " in "
+                    + o.getClass().getName());
         }
         try {
             return f.get(o);

@@ -11,8 +11,7 @@ import one.nio.http.Response;
 
 /** Response heads for stored objects and for errors. */
 final class Responses {
-    private Responses() {
-    }
+    private Responses() {}
 
     /** 200/206 with a body (which takes its own reference to the file), or 304/416 without one. */
     static Response forObject(Decision d, OpenFile file, boolean sendBody) {
@@ -33,13 +32,15 @@ final class Responses {
             default -> {
                 String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
                 if (sendBody && d.length() > 0 && file.retain()) {
-                    r = new BodyResponse(status, new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT));
+                    r = new BodyResponse(
+                            status, new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT));
                 } else {
                     r = new Response(status); // HEAD, or an empty file: the head only
                 }
                 r.addHeader("Content-Length: " + d.length());
                 if (d.status() == 206) {
-                    r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/" + v.length());
+                    r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/"
+                            + v.length());
                 }
             }
         }

@@ -2,6 +2,9 @@ package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.server.nativelib.NativeRuntime;
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,14 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.nativelib.NativeRuntime;
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.Tools;
 
 /** /metrics in Prometheus text format with what the issue asks for, /healthz and /readyz. */
 class AdminEndpointsIT {
@@ -46,19 +44,31 @@ class AdminEndpointsIT {
         double missing = edge.metric("videoedge_http_requests_total{method=\"HEAD\",status=\"404\"}");
         double bytes = edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}");
         edge.get(edge.http("/mp4/clip.mp4"));
-        java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(edge.http("/nope"))
-                .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody()).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+        java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(edge.http("/nope"))
+                                .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
 
         HttpResponse<byte[]> r = edge.get(edge.admin("/metrics"));
-        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+        assertThat(r.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
         String text = new String(r.body());
-        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"200\"}")).isEqualTo(ok + 1);
-        assertThat(edge.metric("videoedge_http_requests_total{method=\"HEAD\",status=\"404\"}")).isEqualTo(missing + 1);
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> // counted after each write call
-                assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - bytes).isEqualTo(edge.file("mp4/clip.mp4").length));
+        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"200\"}"))
+                .isEqualTo(ok + 1);
+        assertThat(edge.metric("videoedge_http_requests_total{method=\"HEAD\",status=\"404\"}"))
+                .isEqualTo(missing + 1);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> // counted after each write call
+                        assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - bytes)
+                                .isEqualTo(edge.file("mp4/clip.mp4").length));
         assertThat(edge.gauge("videoedge_selectors")).isEqualTo(2);
         assertThat(edge.gauge("videoedge_connections")).isGreaterThanOrEqualTo(0);
-        assertThat(text).contains("# TYPE videoedge_tls_handshakes_total counter")
+        assertThat(text)
+                .contains("# TYPE videoedge_tls_handshakes_total counter")
                 .contains("# TYPE videoedge_connections gauge")
                 .contains("videoedge_native_library_info{build=\"one-nio=2.3.0 ")
                 .contains("origin=\"" + NativeRuntime.BUILT + "\"")
@@ -75,10 +85,14 @@ class AdminEndpointsIT {
      */
     @Test
     void selectorsArePinnedInsideARestrictedCpuSetAndThatIsReported() throws Exception {
-        assertThat(Tools.run(List.of("taskset", "-c", "1", "true")).exitCode()).as("this test needs CPU 1 (2 CPUs or more)").isZero();
+        assertThat(Tools.run(List.of("taskset", "-c", "1", "true")).exitCode())
+                .as("this test needs CPU 1 (2 CPUs or more)")
+                .isZero();
         try (EdgeFixture confined = EdgeFixture.startProcess(List.of("taskset", "-c", "1"), "", false, List.of())) {
             long pid = confined.process.pid();
-            assertThat(cpusAllowed(Path.of("/proc", Long.toString(pid), "status"))).as("the server process").isEqualTo("1");
+            assertThat(cpusAllowed(Path.of("/proc", Long.toString(pid), "status")))
+                    .as("the server process")
+                    .isEqualTo("1");
             Map<String, String> selectors = new TreeMap<>();
             try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path task : tasks.toList()) {
@@ -86,10 +100,13 @@ class AdminEndpointsIT {
                     if (comm.startsWith("edge-sel-")) selectors.put(comm, cpusAllowed(task.resolve("status")));
                 }
             }
-            assertThat(selectors).as("selector threads as the kernel has them").isEqualTo(Map.of("edge-sel-0", "1", "edge-sel-1", "1"));
+            assertThat(selectors)
+                    .as("selector threads as the kernel has them")
+                    .isEqualTo(Map.of("edge-sel-0", "1", "edge-sel-1", "1"));
             String text = confined.metrics();
             for (int i = 0; i < 2; i++) {
-                assertThat(text).contains("videoedge_selector_cpu_info{allowed=\"1\",cpu=\"1\",selector=\"" + i + "\"} 1");
+                assertThat(text)
+                        .contains("videoedge_selector_cpu_info{allowed=\"1\",cpu=\"1\",selector=\"" + i + "\"} 1");
             }
         }
     }
@@ -97,7 +114,8 @@ class AdminEndpointsIT {
     /** The Cpus_allowed_list value of a /proc status file, as the kernel writes it. */
     private static String cpusAllowed(Path status) throws Exception {
         for (String line : Files.readAllLines(status)) {
-            if (line.startsWith("Cpus_allowed_list:")) return line.substring(line.indexOf(':') + 1).trim();
+            if (line.startsWith("Cpus_allowed_list:"))
+                return line.substring(line.indexOf(':') + 1).trim();
         }
         throw new AssertionError("no Cpus_allowed_list in " + status);
     }

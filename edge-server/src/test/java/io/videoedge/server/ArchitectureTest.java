@@ -10,17 +10,21 @@ import org.junit.jupiter.api.Test;
 
 /** The server's shape: no package cycles, and no Kubernetes dependency. */
 class ArchitectureTest {
-  static final JavaClasses SERVER = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("io.videoedge.server");
+    static final JavaClasses SERVER = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.videoedge.server");
 
-  @Test
-  void packagesHaveNoCycles() {
-    slices().matching("io.videoedge.server.(*)..").should().beFreeOfCycles().check(SERVER);
-  }
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.videoedge.server.(*)..").should().beFreeOfCycles().check(SERVER);
+    }
 
-  @Test
-  void theServerHasNoKubernetesDependency() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage("io.fabric8..", "io.javaoperatorsdk..").check(SERVER);
-  }
+    @Test
+    void theServerHasNoKubernetesDependency() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8..", "io.javaoperatorsdk..")
+                .check(SERVER);
+    }
 }

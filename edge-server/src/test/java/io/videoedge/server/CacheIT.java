@@ -3,6 +3,9 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TestOrigin;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,18 +13,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.RawHttp;
-import io.videoedge.server.testing.TestOrigin;
 
 /**
  * The cache in front of a real origin on loopback: misses streamed and stored, hits from memory and
@@ -40,10 +37,12 @@ class CacheIT {
     }
 
     /** Origin and cache config appended to the fixture's; {@code extraCache} lines go under "cache:". */
-    private void start(String memory, String memoryMaxObject, String diskSize, String extraCache, String extraTop) throws Exception {
+    private void start(String memory, String memoryMaxObject, String diskSize, String extraCache, String extraTop)
+            throws Exception {
         if (origin == null) origin = new TestOrigin();
         Path disk = Files.createTempDirectory("edge-cache");
-        edge = EdgeFixture.start("""
+        edge = EdgeFixture.start(
+                """
                 origin:
                   url: %s
                   connectTimeout: 1s
@@ -95,12 +94,20 @@ class CacheIT {
 
         assertThat(origin.requests("/o/small.m4s")).isEqualTo(1);
         assertThat(origin.requests("/o/large.m4s")).isEqualTo(1);
-        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"memory\"}")).isEqualTo(1);
-        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"disk\"}")).isGreaterThanOrEqualTo(1);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> { // counted after each write call
-            assertThat(edge.metric("videoedge_http_response_body_source_bytes_total{source=\"memory\"}")).isEqualTo(small.length);
-            assertThat(edge.metric("videoedge_http_response_body_source_bytes_total{source=\"origin\"}")).isEqualTo(small.length + large.length);
-        });
+        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"memory\"}"))
+                .isEqualTo(1);
+        assertThat(edge.metric("videoedge_cache_lookups_total{result=\"hit\",tier=\"disk\"}"))
+                .isGreaterThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> { // counted after each write call
+                            assertThat(edge.metric(
+                                            "videoedge_http_response_body_source_bytes_total{source=\"memory\"}"))
+                                    .isEqualTo(small.length);
+                            assertThat(edge.metric(
+                                            "videoedge_http_response_body_source_bytes_total{source=\"origin\"}"))
+                                    .isEqualTo(small.length + large.length);
+                        });
         assertThat(edge.gauge("videoedge_cache_memory_entries")).isGreaterThanOrEqualTo(1);
         assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(2);
     }
@@ -116,7 +123,8 @@ class CacheIT {
         for (int i = 0; i < clients; i++) {
             responses.add(pool.submit(() -> get("/o/popular.m4s")));
         }
-        await("all but the first request joined the fill").atMost(Duration.ofSeconds(30))
+        await("all but the first request joined the fill")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> edge.metric("videoedge_cache_coalesced_total") == clients - 1);
         assertThat(origin.requests("/o/popular.m4s")).isEqualTo(1);
         origin.release();
@@ -128,7 +136,9 @@ class CacheIT {
             assertThat(xcache(r)).isIn("miss", "coalesced");
             if (xcache(r).equals("miss")) misses++;
         }
-        assertThat(misses).as("exactly one request fetched, the others joined it").isEqualTo(1);
+        assertThat(misses)
+                .as("exactly one request fetched, the others joined it")
+                .isEqualTo(1);
         pool.shutdown();
         assertThat(origin.requests("/o/popular.m4s")).isEqualTo(1);
     }
@@ -140,7 +150,8 @@ class CacheIT {
         byte[] large = origin.object("/o/r-large.m4s", 2_500_000);
         origin.hold();
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
-        Future<HttpResponse<byte[]>> onMiss = pool.submit(() -> get("/o/r-large.m4s", "Range", "bytes=2000000-2000999"));
+        Future<HttpResponse<byte[]>> onMiss =
+                pool.submit(() -> get("/o/r-large.m4s", "Range", "bytes=2000000-2000999"));
         Future<HttpResponse<byte[]>> suffixOnMiss = pool.submit(() -> get("/o/r-large.m4s", "Range", "bytes=-10"));
         await().atMost(Duration.ofSeconds(30)).until(() -> edge.metric("videoedge_cache_coalesced_total") == 1);
         origin.release();
@@ -172,7 +183,8 @@ class CacheIT {
     @Test
     void theMemoryTierEvictsTheLeastRecentlyUsedObjectsByBytes() throws Exception {
         start("1m", "512k", "64m", "", "");
-        for (String name : List.of("a", "b", "c", "d", "e")) origin.object("/lru/" + name, 200_000); // enter memory on fill
+        for (String name : List.of("a", "b", "c", "d", "e"))
+            origin.object("/lru/" + name, 200_000); // enter memory on fill
         get("/lru/a");
         get("/lru/b");
         get("/lru/c");
@@ -183,7 +195,9 @@ class CacheIT {
         for (String kept : List.of("a", "c", "d", "e")) {
             assertThat(xcache(get("/lru/" + kept))).as(kept).isEqualTo("hit-memory");
         }
-        assertThat(xcache(get("/lru/b"))).as("evicted from memory, still on disk").isEqualTo("hit-disk");
+        assertThat(xcache(get("/lru/b")))
+                .as("evicted from memory, still on disk")
+                .isEqualTo("hit-disk");
         assertThat(edge.gauge("videoedge_cache_memory_used_bytes")).isLessThanOrEqualTo(1 << 20);
     }
 
@@ -192,9 +206,12 @@ class CacheIT {
         start("4m", "1m", "64m", "", "");
         byte[] segment = origin.object("/adm/seg.m4s", 600_000);
         assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("miss");
-        assertThat(edge.gauge("videoedge_cache_memory_entries")).as("watched once: disk only").isZero();
+        assertThat(edge.gauge("videoedge_cache_memory_entries"))
+                .as("watched once: disk only")
+                .isZero();
         assertThat(xcache(get("/adm/seg.m4s"))).isEqualTo("hit-disk");
-        await("promoted after the second request").atMost(Duration.ofSeconds(30))
+        await("promoted after the second request")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
         HttpResponse<byte[]> hit = get("/adm/seg.m4s");
         assertThat(xcache(hit)).isEqualTo("hit-memory");
@@ -222,10 +239,19 @@ class CacheIT {
     }
 
     private Path cacheFile(String key) throws Exception {
-        Path data = Path.of(edge.configText().lines().filter(l -> l.trim().startsWith("path:")).findFirst().orElseThrow()
-                .trim().substring(5).trim(), "data");
-        String hex = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        Path data = Path.of(
+                edge.configText()
+                        .lines()
+                        .filter(l -> l.trim().startsWith("path:"))
+                        .findFirst()
+                        .orElseThrow()
+                        .trim()
+                        .substring(5)
+                        .trim(),
+                "data");
+        String hex = java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         Path p = data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
         assertThat(p).exists();
         return p;
@@ -272,7 +298,10 @@ class CacheIT {
         assertThat(k.body()).isEqualTo(kept);
         HttpResponse<byte[]> f = get("/k/flipped.m4s");
         // first what matters most: the corrupted bytes are never served
-        assertThat(Arrays.equals(f.body(), flipped)).as("the original bytes, refetched; response headers " + f.headers().map()).isTrue();
+        assertThat(Arrays.equals(f.body(), flipped))
+                .as("the original bytes, refetched; response headers "
+                        + f.headers().map())
+                .isTrue();
         assertThat(xcache(f)).as("response headers " + f.headers().map()).isEqualTo("miss");
         assertThat(origin.requests("/k/kept.m4s")).isEqualTo(1);
         assertThat(origin.requests("/k/flipped.m4s")).isEqualTo(2);
@@ -289,15 +318,20 @@ class CacheIT {
         origin.stop();
 
         assertThat(get("/d/later.m4s").statusCode()).isEqualTo(502);
-        assertThat(get("/d/later.m4s").statusCode()).as("fails fast while the origin is failing").isEqualTo(502);
+        assertThat(get("/d/later.m4s").statusCode())
+                .as("fails fast while the origin is failing")
+                .isEqualTo(502);
         HttpResponse<byte[]> hit = get("/d/cached.m4s");
         assertThat(hit.statusCode()).isEqualTo(200);
         assertThat(hit.body()).isEqualTo(cached);
 
         origin.restart();
-        await("misses succeed again").atMost(Duration.ofSeconds(30)).until(() -> get("/d/later.m4s").statusCode() == 200);
+        await("misses succeed again")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> get("/d/later.m4s").statusCode() == 200);
         assertThat(get("/d/later.m4s").body()).isEqualTo(later);
-        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"connect\"}")).isGreaterThanOrEqualTo(1);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"connect\"}"))
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Test
@@ -306,9 +340,13 @@ class CacheIT {
         origin.object("/h/seg.m4s", 1000);
         origin.mode(TestOrigin.Mode.HANG);
         assertThat(get("/h/seg.m4s").statusCode()).isEqualTo(504);
-        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"timeout\"}")).isEqualTo(1);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"timeout\"}"))
+                .isEqualTo(1);
         try (RawHttp c = new RawHttp(edge.httpPort)) {
-            assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
         }
     }
 
@@ -320,7 +358,9 @@ class CacheIT {
         origin.mode(TestOrigin.Mode.ERROR_500);
         assertThat(get("/e/five.m4s").statusCode()).isEqualTo(502);
         origin.mode(TestOrigin.Mode.NORMAL);
-        assertThat(get("/e/five.m4s").statusCode()).as("a 500 does not trip the fail-fast").isEqualTo(200);
+        assertThat(get("/e/five.m4s").statusCode())
+                .as("a 500 does not trip the fail-fast")
+                .isEqualTo(200);
     }
 
     @Test
@@ -331,7 +371,9 @@ class CacheIT {
         for (int i = 0; i < 20; i++) {
             assertThat(get("/retry/seg.m4s").statusCode()).isEqualTo(502);
         }
-        assertThat(origin.requests("/retry/seg.m4s")).as("every sequential miss asked the origin").isEqualTo(20);
+        assertThat(origin.requests("/retry/seg.m4s"))
+                .as("every sequential miss asked the origin")
+                .isEqualTo(20);
     }
 
     @Test
@@ -373,7 +415,9 @@ class CacheIT {
         assertThat(r.body()).isEqualTo(object);
         // the length was unknown while it arrived, so it went to disk; a disk hit promotes it to memory
         assertThat(xcache(get("/c/chunked.m4s"))).isEqualTo("hit-disk");
-        await("promoted to memory").atMost(Duration.ofSeconds(30)).until(() -> xcache(get("/c/chunked.m4s")).equals("hit-memory"));
+        await("promoted to memory")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> xcache(get("/c/chunked.m4s")).equals("hit-memory"));
         assertThat(get("/c/chunked.m4s").body()).isEqualTo(object);
     }
 
@@ -385,9 +429,18 @@ class CacheIT {
         assertThat(get("/n/private.m4s").body()).isEqualTo(object);
         assertThat(get("/n/private.m4s").body()).isEqualTo(object);
         assertThat(origin.requests("/n/private.m4s")).isEqualTo(2);
-        Path tmpDir = Path.of(edge.configText().lines().filter(l -> l.trim().startsWith("path:")).findFirst()
-                .orElseThrow().trim().substring(5).trim(), "tmp");
-        await("no temporary files left behind (deleted right after the last bytes went out)").atMost(Duration.ofSeconds(30))
+        Path tmpDir = Path.of(
+                edge.configText()
+                        .lines()
+                        .filter(l -> l.trim().startsWith("path:"))
+                        .findFirst()
+                        .orElseThrow()
+                        .trim()
+                        .substring(5)
+                        .trim(),
+                "tmp");
+        await("no temporary files left behind (deleted right after the last bytes went out)")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> {
                     try (Stream<Path> tmp = Files.list(tmpDir)) {
                         return tmp.count() == 0;
@@ -403,6 +456,7 @@ class CacheIT {
         RawHttp.Response head = RawHttp.exchange(edge.httpPort, "HEAD /hd/seg.m4s HTTP/1.1\r\nHost: x\r\n\r\n");
         assertThat(head.status()).isEqualTo(200);
         assertThat(head.header("Content-Length")).isEqualTo("80000");
-        await().atMost(Duration.ofSeconds(30)).until(() -> xcache(get("/hd/seg.m4s")).startsWith("hit"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> xcache(get("/hd/seg.m4s")).startsWith("hit"));
     }
 }

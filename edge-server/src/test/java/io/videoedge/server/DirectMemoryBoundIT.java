@@ -2,6 +2,9 @@ package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TestCerts;
+import io.videoedge.server.testing.TestOrigin;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,14 +20,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.TestCerts;
-import io.videoedge.server.testing.TestOrigin;
 
 /**
  * 200 concurrent large transfers of every kind (origin misses streamed while filling, disk hits and
@@ -39,7 +37,8 @@ class DirectMemoryBoundIT {
     @BeforeAll
     static void start() throws Exception {
         origin = new TestOrigin();
-        edge = EdgeFixture.startProcess("""
+        edge = EdgeFixture.startProcess(
+                """
                 origin:
                   url: %s
                   maxConnections: 16
@@ -53,8 +52,11 @@ class DirectMemoryBoundIT {
                 bufferPool:
                   size: 16m
                   chunkSize: 128k
-                """.formatted(origin.url(), Files.createTempDirectory("edge-cache")), true,
-                "-Xmx256m", "-XX:MaxDirectMemorySize=32m", "-Djdk.nio.maxCachedBufferSize=65536");
+                """.formatted(origin.url(), Files.createTempDirectory("edge-cache")),
+                true,
+                "-Xmx256m",
+                "-XX:MaxDirectMemorySize=32m",
+                "-Djdk.nio.maxCachedBufferSize=65536");
     }
 
     @AfterAll
@@ -73,10 +75,14 @@ class DirectMemoryBoundIT {
         byte[] onDisk = origin.object("/big/disk.m4s", 6_000_000);
         byte[] inMemory = origin.object("/big/memory.m4s", 1_500_000);
         // warm the two cached objects (and check them), then everything else runs at once
-        assertThat(download(new Download(edge.https("/big/disk.m4s"), digest(onDisk)))).isTrue();
-        assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory)))).isTrue();
-        assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory)))).isTrue(); // second request: promoted
-        org.awaitility.Awaitility.await("in the memory tier").atMost(Duration.ofSeconds(30))
+        assertThat(download(new Download(edge.https("/big/disk.m4s"), digest(onDisk))))
+                .isTrue();
+        assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory))))
+                .isTrue();
+        assertThat(download(new Download(edge.https("/big/memory.m4s"), digest(inMemory))))
+                .isTrue(); // second request: promoted
+        org.awaitility.Awaitility.await("in the memory tier")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
         for (int i = 0; i < 50; i++) downloads.add(new Download(edge.https("/big/disk.m4s"), digest(onDisk)));
         for (int i = 0; i < 50; i++) downloads.add(new Download(edge.https("/big/memory.m4s"), digest(inMemory)));
@@ -95,8 +101,12 @@ class DirectMemoryBoundIT {
             while (running.get()) {
                 try {
                     String m = edge.metrics();
-                    maxDirect[0] = Math.max(maxDirect[0], io.videoedge.server.testing.Metrics.required(m, "videoedge_jvm_direct_memory_used_bytes"));
-                    maxPoolUsed[0] = Math.max(maxPoolUsed[0], io.videoedge.server.testing.Metrics.required(m, "videoedge_buffer_pool_used_bytes"));
+                    maxDirect[0] = Math.max(
+                            maxDirect[0],
+                            io.videoedge.server.testing.Metrics.required(m, "videoedge_jvm_direct_memory_used_bytes"));
+                    maxPoolUsed[0] = Math.max(
+                            maxPoolUsed[0],
+                            io.videoedge.server.testing.Metrics.required(m, "videoedge_buffer_pool_used_bytes"));
                 } catch (Exception e) {
                     // the next sample
                 }
@@ -115,24 +125,36 @@ class DirectMemoryBoundIT {
         assertThat(downloads).hasSize(200);
         assertThat(ok).as("transfers complete and intact").isEqualTo(200);
         assertThat(maxPoolUsed[0]).as("the pool was in use during the run").isGreaterThan(0);
-        assertThat(maxDirect[0]).as("direct memory never grew past the pool allocated at startup").isLessThanOrEqualTo(directAtStart);
-        assertThat(directAtStart).as("the pool is direct memory, so it is measured here").isBetween(poolBytes, (double) (32 << 20));
-        assertThat(edge.gauge("videoedge_jvm_direct_buffers")).as("no direct buffer created on the request path").isEqualTo(buffersAtStart);
+        assertThat(maxDirect[0])
+                .as("direct memory never grew past the pool allocated at startup")
+                .isLessThanOrEqualTo(directAtStart);
+        assertThat(directAtStart)
+                .as("the pool is direct memory, so it is measured here")
+                .isBetween(poolBytes, (double) (32 << 20));
+        assertThat(edge.gauge("videoedge_jvm_direct_buffers"))
+                .as("no direct buffer created on the request path")
+                .isEqualTo(buffersAtStart);
         assertThat(edge.gauge("videoedge_buffer_pool_exhausted_total")).isZero();
         assertThat(origin.requests("/big/disk.m4s")).isEqualTo(1);
         assertThat(Files.readString(edge.processLog)).doesNotContain("OutOfMemoryError");
     }
 
-    private record Download(URI uri, byte[] sha256) {
-    }
+    private record Download(URI uri, byte[] sha256) {}
 
-    private static final HttpClient PLAIN = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
-    private static final HttpClient TLS = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(TestCerts.trustingContext())
-            .connectTimeout(Duration.ofSeconds(30)).build();
+    private static final HttpClient PLAIN = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
+    private static final HttpClient TLS = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(TestCerts.trustingContext())
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
 
     private static boolean download(Download d) throws Exception {
         HttpClient client = d.uri.getScheme().equals("https") ? TLS : PLAIN;
-        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(d.uri).timeout(Duration.ofSeconds(120)).build(),
+        HttpResponse<InputStream> r = client.send(
+                HttpRequest.newBuilder(d.uri).timeout(Duration.ofSeconds(120)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         MessageDigest md = MessageDigest.getInstance("SHA-256");
         try (InputStream in = r.body()) {

@@ -3,6 +3,9 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.Tools;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,20 +14,19 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.videoedge.server.config.ConfigLoader;
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.Tools;
 
 /** The command line as the container runs it: java -cp 'classes:lib/*' io.videoedge.server.EdgeServerMain. */
 class EdgeServerMainIT {
     private static Tools.Result main(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("videoedge.runtime.classpath"), "io.videoedge.server.EdgeServerMain"));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("videoedge.runtime.classpath"),
+                "io.videoedge.server.EdgeServerMain"));
         cmd.addAll(List.of(args));
         return Tools.run(cmd);
     }
@@ -33,8 +35,12 @@ class EdgeServerMainIT {
     void helpDescribesTheOptions() {
         Tools.Result r = main("--help");
         assertThat(r.exitCode()).isZero();
-        assertThat(r.stdout()).contains("--config=FILE").contains("--check").contains("Exit codes")
-                .contains("--reload-interval=DURATION").contains("Default: 2s");
+        assertThat(r.stdout())
+                .contains("--config=FILE")
+                .contains("--check")
+                .contains("Exit codes")
+                .contains("--reload-interval=DURATION")
+                .contains("Default: 2s");
     }
 
     @Test
@@ -53,15 +59,20 @@ class EdgeServerMainIT {
             Path config = edge.dir.resolve("edge-server.yaml");
             String text = Files.readString(config);
             String sha = ConfigLoader.sha256(text.getBytes(StandardCharsets.UTF_8));
-            assertThat(Files.readString(edge.processLog)).contains("{\"configChecksum\":\"" + sha + "\"}").contains("{\"reloadIntervalMs\":\"200\"}");
+            assertThat(Files.readString(edge.processLog))
+                    .contains("{\"configChecksum\":\"" + sha + "\"}")
+                    .contains("{\"reloadIntervalMs\":\"200\"}");
             assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha + "\"} 1");
 
             Path next = edge.dir.resolve("edge-server.yaml.tmp");
             Files.writeString(next, text.replace("keepAlive: 2m", "keepAlive: 1m"));
             Files.move(next, config, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             await().atMost(Duration.ofSeconds(30))
-                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
-            assertThat(Files.readString(edge.processLog)).contains("config applied live, no restart").contains("keepAlive: 120000 -> 60000");
+                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                            .isEqualTo(1));
+            assertThat(Files.readString(edge.processLog))
+                    .contains("config applied live, no restart")
+                    .contains("keepAlive: 120000 -> 60000");
             assertThat(edge.process.isAlive()).isTrue();
         }
     }
@@ -95,18 +106,22 @@ class EdgeServerMainIT {
     void anUnusableDiskCacheDirectoryExitsWith1NamingTheFieldInOneLine(@TempDir Path dir) throws Exception {
         int port;
         int adminPort;
-        try (ServerSocket probe = new ServerSocket(0); ServerSocket adminProbe = new ServerSocket(0)) {
+        try (ServerSocket probe = new ServerSocket(0);
+                ServerSocket adminProbe = new ServerSocket(0)) {
             port = probe.getLocalPort();
             adminPort = adminProbe.getLocalPort();
         }
         Path notADirectory = Files.writeString(dir.resolve("cache"), "a file");
         Path config = dir.resolve("edge.yaml");
-        Files.writeString(config, "acceptors:\n- port: " + port + "\nadmin:\n  port: " + adminPort + "\ncontent:\n  root: " + dir
-                + "\ncache:\n  disk:\n    path: " + notADirectory + "\norigin:\n  url: http://127.0.0.1:9\n");
+        Files.writeString(
+                config,
+                "acceptors:\n- port: " + port + "\nadmin:\n  port: " + adminPort + "\ncontent:\n  root: " + dir
+                        + "\ncache:\n  disk:\n    path: " + notADirectory + "\norigin:\n  url: http://127.0.0.1:9\n");
         Tools.Result r = main("--config", config.toString());
         assertThat(r.exitCode()).as(r.all()).isEqualTo(1);
-        assertThat(r.stderr()).contains("edge server failed to start: cache.disk.path " + notADirectory + ": "
-                + "cannot create " + notADirectory.resolve("data"));
+        assertThat(r.stderr())
+                .contains("edge server failed to start: cache.disk.path " + notADirectory + ": " + "cannot create "
+                        + notADirectory.resolve("data"));
         assertThat(r.stderr()).doesNotContain("\tat java.base/");
         try (ServerSocket stillFree = new ServerSocket(port)) {
             assertThat(stillFree.getLocalPort()).isEqualTo(port);

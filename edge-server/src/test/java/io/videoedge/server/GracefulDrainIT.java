@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.RawHttp;
 
 /**
  * Shutdown drains: readiness goes to 503, the ports stop accepting, idle keep-alive connections are
@@ -38,25 +36,37 @@ class GracefulDrainIT {
     @Test
     void inFlightResponsesFinishWhileNewConnectionsAreRefused() throws Exception {
         byte[] expected = edge.file("bench/seg-16m.m4s");
-        try (Socket slow = new Socket(); RawHttp idle = new RawHttp(edge.httpPort)) {
+        try (Socket slow = new Socket();
+                RawHttp idle = new RawHttp(edge.httpPort)) {
             slow.setReceiveBufferSize(16 * 1024); // a slow client: the response cannot be buffered away
             slow.connect(new java.net.InetSocketAddress("127.0.0.1", edge.httpPort));
             slow.setSoTimeout(60_000);
-            slow.getOutputStream().write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            slow.getOutputStream()
+                    .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             InputStream in = slow.getInputStream();
             String head = readHead(in);
             assertThat(head).startsWith("HTTP/1.1 200 OK");
             byte[] first = in.readNBytes(1024);
 
-            assertThat(idle.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(idle.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
 
             Thread shutdown = Thread.ofPlatform().start(edge.service::shutdown);
-            await("readiness reports draining").atMost(Duration.ofSeconds(30))
+            await("readiness reports draining")
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> edge.get(edge.admin("/readyz")).statusCode() == 503);
-            await("the port stops accepting").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThatThrownBy(() -> new Socket("127.0.0.1", edge.httpPort).close()).isInstanceOf(ConnectException.class));
-            assertThat(idle.closedByServer()).as("idle keep-alive connection closed by the drain").isTrue();
-            assertThat(shutdown.isAlive()).as("still draining the slow response").isTrue();
+            await("the port stops accepting")
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThatThrownBy(() -> new Socket("127.0.0.1", edge.httpPort).close())
+                            .isInstanceOf(ConnectException.class));
+            assertThat(idle.closedByServer())
+                    .as("idle keep-alive connection closed by the drain")
+                    .isTrue();
+            assertThat(shutdown.isAlive())
+                    .as("still draining the slow response")
+                    .isTrue();
 
             byte[] rest = in.readAllBytes(); // the server closes after the last byte
             byte[] body = new byte[first.length + rest.length];
@@ -66,7 +76,9 @@ class GracefulDrainIT {
             assertThat(Arrays.equals(body, expected)).as("complete and intact").isTrue();
 
             shutdown.join(Duration.ofSeconds(60));
-            assertThat(shutdown.isAlive()).as("shutdown finished after the drain").isFalse();
+            assertThat(shutdown.isAlive())
+                    .as("shutdown finished after the drain")
+                    .isFalse();
         }
     }
 
@@ -77,7 +89,8 @@ class GracefulDrainIT {
         try (Socket stuck = new Socket()) {
             stuck.setReceiveBufferSize(16 * 1024);
             stuck.connect(new java.net.InetSocketAddress("127.0.0.1", edge.httpPort));
-            stuck.getOutputStream().write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            stuck.getOutputStream()
+                    .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThat(readHead(stuck.getInputStream())).startsWith("HTTP/1.1 200 OK");
             edge.service.shutdown(); // returns once the deadline has cut the reader off
             stuck.setSoTimeout(60_000);

@@ -2,21 +2,19 @@ package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.Nginx;
+import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.Nginx;
-import io.videoedge.server.testing.Tools;
 
 /**
  * An https:// origin: a real nginx with TLS on loopback and certificates made here with openssl (a
@@ -35,12 +33,42 @@ class HttpsOriginIT {
     @BeforeAll
     static void start() throws Exception {
         dir = Files.createTempDirectory("https-origin");
-        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-                "-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=videoedge test CA");
+        openssl(
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-days",
+                "2",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.crt",
+                "-subj",
+                "/CN=videoedge test CA");
         signed("good", "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1");
         signed("wrongname", "/CN=localhost", "subjectAltName=DNS:wrong.example");
-        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-                "-keyout", "self.key", "-out", "self.crt", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1");
+        openssl(
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-days",
+                "2",
+                "-keyout",
+                "self.key",
+                "-out",
+                "self.crt",
+                "-subj",
+                "/CN=localhost",
+                "-addext",
+                "subjectAltName=DNS:localhost,IP:127.0.0.1");
         Path root = Files.createDirectories(dir.resolve("root/o"));
         object = new byte[1_500_000];
         new SplittableRandom(14).nextBytes(object);
@@ -63,17 +91,43 @@ class HttpsOriginIT {
     }
 
     private static void openssl(String... args) {
-        Tools.Result r = Tools.run(Stream.concat(Stream.of("openssl"), Stream.of(args)).toList(), null, dir);
+        Tools.Result r =
+                Tools.run(Stream.concat(Stream.of("openssl"), Stream.of(args)).toList(), null, dir);
         assertThat(r.exitCode()).as(r.all()).isZero();
     }
 
     /** A key and a certificate signed by the test CA. */
     private static void signed(String name, String subject, String extension) throws Exception {
-        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", name + ".key",
-                "-out", name + ".csr", "-subj", subject);
+        openssl(
+                "req",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                name + ".key",
+                "-out",
+                name + ".csr",
+                "-subj",
+                subject);
         Files.writeString(dir.resolve(name + ".ext"), extension + "\n");
-        openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
-                "-out", name + ".crt", "-extfile", name + ".ext");
+        openssl(
+                "x509",
+                "-req",
+                "-in",
+                name + ".csr",
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-out",
+                name + ".crt",
+                "-extfile",
+                name + ".ext");
     }
 
     @AfterAll
@@ -120,8 +174,10 @@ class HttpsOriginIT {
 
     /** Counted when the fill ends, just after the waiting request got its 502. */
     private void tlsErrorCounted() {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(edge.metric("videoedge_origin_errors_total{kind=\"tls\"}")).isEqualTo(1));
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_origin_errors_total{kind=\"tls\"}"))
+                        .isEqualTo(1));
     }
 
     private void refuses(String certName) throws Exception {
@@ -129,9 +185,13 @@ class HttpsOriginIT {
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(r.body()).isEmpty();
         tlsErrorCounted();
-        assertThat(edge.get(edge.http("/index.m3u8")).statusCode()).as("local content still served").isEqualTo(200);
+        assertThat(edge.get(edge.http("/index.m3u8")).statusCode())
+                .as("local content still served")
+                .isEqualTo(200);
         Path log = dir.resolve("access-" + certName + ".log");
-        assertThat(Files.exists(log) ? Files.readString(log) : "").as("no request reached the origin").isEmpty();
+        assertThat(Files.exists(log) ? Files.readString(log) : "")
+                .as("no request reached the origin")
+                .isEmpty();
     }
 
     @Test
@@ -182,7 +242,9 @@ class HttpsOriginIT {
     void theEdgeItselfCanBeTheHttpsOrigin() throws Exception {
         // another edge server (its TLS port, the shared test certificate for localhost) as the origin
         try (EdgeFixture origin = EdgeFixture.start()) {
-            startEdge("https://localhost:" + origin.httpsPort + "/hls", io.videoedge.server.testing.TestCerts.cert().toString());
+            startEdge(
+                    "https://localhost:" + origin.httpsPort + "/hls",
+                    io.videoedge.server.testing.TestCerts.cert().toString());
             HttpResponse<byte[]> r = edge.get(edge.http("/seg-00001.m4s"));
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.body()).isEqualTo(origin.file("hls/seg-00001.m4s"));

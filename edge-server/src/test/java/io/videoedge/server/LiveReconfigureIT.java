@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.cpu.SelectorPinning;
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TestCerts;
+import io.videoedge.server.testing.Tools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -27,16 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.config.ConfigLoader;
-import io.videoedge.server.cpu.SelectorPinning;
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.RawHttp;
-import io.videoedge.server.testing.TestCerts;
-import io.videoedge.server.testing.Tools;
 
 /**
  * Live reconfiguration against a real server on loopback that watches its config file laid out as a
@@ -58,11 +56,13 @@ class LiveReconfigureIT {
 
     /** The fixture's config with the HTTP acceptor at sendBuf 64k, recvBuf 64k, notsentLowat 128k. */
     private void start(boolean benchSizes) throws Exception {
-        edge = EdgeFixture.startWatched(text -> replaceOnce(text, HTTP_SOCKET, socket("64k", "64k", "128k")), benchSizes, POLL);
+        edge = EdgeFixture.startWatched(
+                text -> replaceOnce(text, HTTP_SOCKET, socket("64k", "64k", "128k")), benchSizes, POLL);
     }
 
     private static String socket(String recvBuf, String sendBuf, String notsentLowat) {
-        return "  recvBuf: " + recvBuf + "\n  sendBuf: " + sendBuf + "\n  backlog: 1024\n  notsentLowat: " + notsentLowat + "\n";
+        return "  recvBuf: " + recvBuf + "\n  sendBuf: " + sendBuf + "\n  backlog: 1024\n  notsentLowat: "
+                + notsentLowat + "\n";
     }
 
     @Test
@@ -75,35 +75,56 @@ class LiveReconfigureIT {
         assertThat(selectorThreads).hasSize(2);
         assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(before) + "\"} 1");
         Path ticketSession = edge.dir.resolve("tls-session.pem");
-        assertThat(sClient("-sess_out", ticketSession.toString()).all()).contains("New, ").contains("HTTP/1.1 200 OK");
+        assertThat(sClient("-sess_out", ticketSession.toString()).all())
+                .contains("New, ")
+                .contains("HTTP/1.1 200 OK");
 
         byte[] expected = edge.file("bench/seg-16m.m4s");
         try (SlowDownload old = new SlowDownload(edge.httpPort, "/bench/seg-16m.m4s")) {
-            await("the old download is under way").atMost(Duration.ofSeconds(30)).until(() -> old.received.get() > 256 * 1024);
+            await("the old download is under way")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> old.received.get() > 256 * 1024);
             Map<String, String> oldBefore = session(old.clientPort());
-            assertThat(oldBefore).containsEntry("sendBuf", "65536").containsEntry("sendBufKernel", "131072")
-                    .containsEntry("notsentLowat", "131072").containsEntry("recvBuf", "65536");
+            assertThat(oldBefore)
+                    .containsEntry("sendBuf", "65536")
+                    .containsEntry("sendBufKernel", "131072")
+                    .containsEntry("notsentLowat", "131072")
+                    .containsEntry("recvBuf", "65536");
             assertThat(ssSendBuffer(edge.httpPort, old.clientPort())).isEqualTo(131072);
 
             String after = replaceOnce(before, socket("64k", "64k", "128k"), socket("96k", "96k", "256k"));
             edge.swapConfig(after);
-            await("the watcher applied the change").atMost(Duration.ofSeconds(30))
-                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
+            await("the watcher applied the change")
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                            .isEqualTo(1));
 
             // the listener has the new options
-            assertThat(listener(edge.httpPort)).containsEntry("sendBuf", "98304").containsEntry("recvBuf", "98304")
+            assertThat(listener(edge.httpPort))
+                    .containsEntry("sendBuf", "98304")
+                    .containsEntry("recvBuf", "98304")
                     .containsEntry("notsentLowat", "262144");
             // a new connection inherits them: getsockopt through /sockets and the kernel's own view
             try (RawHttp fresh = new RawHttp(edge.httpPort)) {
-                assertThat(fresh.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
-                assertThat(session(fresh.localPort())).containsEntry("sendBuf", "98304").containsEntry("sendBufKernel", "196608")
-                        .containsEntry("recvBuf", "98304").containsEntry("notsentLowat", "262144");
+                assertThat(fresh.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                                .read()
+                                .status())
+                        .isEqualTo(200);
+                assertThat(session(fresh.localPort()))
+                        .containsEntry("sendBuf", "98304")
+                        .containsEntry("sendBufKernel", "196608")
+                        .containsEntry("recvBuf", "98304")
+                        .containsEntry("notsentLowat", "262144");
                 assertThat(ssSendBuffer(edge.httpPort, fresh.localPort())).isEqualTo(196608);
             }
             // the old connection keeps its own, and is still sending
-            assertThat(session(old.clientPort())).containsEntry("sendBuf", "65536").containsEntry("notsentLowat", "131072");
+            assertThat(session(old.clientPort()))
+                    .containsEntry("sendBuf", "65536")
+                    .containsEntry("notsentLowat", "131072");
             assertThat(ssSendBuffer(edge.httpPort, old.clientPort())).isEqualTo(131072);
-            assertThat(old.received.get()).as("the old download is still in progress").isLessThan(expected.length);
+            assertThat(old.received.get())
+                    .as("the old download is still in progress")
+                    .isLessThan(expected.length);
             assertThat(old.done.isDone()).isFalse();
 
             // the same server: same instance, same pinned selector threads, nothing pending
@@ -112,7 +133,8 @@ class LiveReconfigureIT {
             assertThat(SelectorPinning.observe()).isEqualTo(pinning);
             assertThat(edge.gauge("videoedge_selectors")).isEqualTo(2);
             assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
-            assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(after) + "\"} 1")
+            assertThat(edge.metrics())
+                    .contains("videoedge_config_info{checksum=\"" + sha256(after) + "\"} 1")
                     .doesNotContain("videoedge_config_info{checksum=\"" + sha256(before) + "\"}");
 
             // TLS still works after its listener was reconfigured, and the ticket keys are the same
@@ -124,8 +146,10 @@ class LiveReconfigureIT {
             assertThat(body.length).isEqualTo(expected.length);
             assertThat(sha256(body)).as("the old download is intact").isEqualTo(sha256(expected));
         }
-        assertThat(edge.metric("videoedge_config_reloads_total{result=\"restart_required\"}")).isZero();
-        assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}")).isZero();
+        assertThat(edge.metric("videoedge_config_reloads_total{result=\"restart_required\"}"))
+                .isZero();
+        assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}"))
+                .isZero();
     }
 
     @Test
@@ -137,25 +161,33 @@ class LiveReconfigureIT {
             otherPort = probe.getLocalPort();
         }
         // a live field and a port together: not even the live part may be applied
-        String pending = replaceOnce(replaceOnce(running, socket("64k", "64k", "128k"), socket("64k", "96k", "128k")),
-                "port: " + edge.httpsPort + "\n", "port: " + otherPort + "\n");
+        String pending = replaceOnce(
+                replaceOnce(running, socket("64k", "64k", "128k"), socket("64k", "96k", "128k")),
+                "port: " + edge.httpsPort + "\n",
+                "port: " + otherPort + "\n");
         edge.swapConfig(pending);
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"restart_required\"}")).isEqualTo(1));
+                .untilAsserted(
+                        () -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"restart_required\"}"))
+                                .isEqualTo(1));
 
         assertThat(edge.gauge("videoedge_config_restart_required")).isEqualTo(1);
-        assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isZero();
+        assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                .isZero();
         assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(running) + "\"} 1");
         assertThat(listener(edge.httpPort)).containsEntry("sendBuf", "65536");
         assertThatThrownBy(() -> new Socket("127.0.0.1", otherPort).close()).isInstanceOf(ConnectException.class);
         assertThat(edge.get(edge.https("/index.m3u8")).statusCode()).isEqualTo(200);
-        assertThat(edge.service.reloader().check().result()).as("the same file is not looked at twice").isNull();
+        assertThat(edge.service.reloader().check().result())
+                .as("the same file is not looked at twice")
+                .isNull();
 
         // the next file that only changes live fields is applied, and nothing is pending any more
         String liveOnly = replaceOnce(running, socket("64k", "64k", "128k"), socket("64k", "96k", "128k"));
         edge.swapConfig(liveOnly);
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                        .isEqualTo(1));
         assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
         assertThat(listener(edge.httpPort)).containsEntry("sendBuf", "98304");
         assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(liveOnly) + "\"} 1");
@@ -168,7 +200,8 @@ class LiveReconfigureIT {
 
         edge.swapConfig(replaceOnce(running, socket("64k", "64k", "128k"), socket("64k", "lots", "128k")));
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}")).isEqualTo(1));
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}"))
+                        .isEqualTo(1));
         assertThat(edge.gauge("videoedge_config_invalid")).isEqualTo(1);
         assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
         assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(running) + "\"} 1");
@@ -178,22 +211,26 @@ class LiveReconfigureIT {
         // the same validation as at start, files included: a content root that does not exist
         edge.swapConfig(replaceOnce(running, "root: " + edge.content, "root: " + edge.dir.resolve("missing")));
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}")).isEqualTo(2));
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"invalid\"}"))
+                        .isEqualTo(2));
         assertThat(edge.get(edge.http("/index.m3u8")).statusCode()).isEqualTo(200);
 
         // back to the running settings with a comment: the text changed, the settings did not
         String commented = "# rendered again\n" + running;
         edge.swapConfig(commented);
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"unchanged\"}")).isEqualTo(1));
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"unchanged\"}"))
+                        .isEqualTo(1));
         assertThat(edge.gauge("videoedge_config_invalid")).isZero();
         assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha256(commented) + "\"} 1");
 
         // the same content again (a new file, a new mtime): not a change
         edge.swapConfig(commented);
         assertThat(edge.service.reloader().check().result()).isNull();
-        assertThat(edge.metric("videoedge_config_reloads_total{result=\"unchanged\"}")).isEqualTo(1);
-        assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isZero();
+        assertThat(edge.metric("videoedge_config_reloads_total{result=\"unchanged\"}"))
+                .isEqualTo(1);
+        assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                .isZero();
     }
 
     @Test
@@ -203,27 +240,48 @@ class LiveReconfigureIT {
         String longTarget = "/missing?" + "q".repeat(1500); // within maxUriLength 2k, over 1k
         String bigHeader = "X-Pad: " + "p".repeat(5000) + "\r\n"; // within maxHeaderSize 8k, over 4k
         try (RawHttp old = new RawHttp(edge.httpPort)) {
-            assertThat(old.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(old.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
 
-            String limits = "limits:\n  maxUriLength: 2k\n  maxConnections: 1000\n"; // maxHeaderSize 8k, idleTimeout 60s: defaults
-            edge.swapConfig(replaceOnce(replaceOnce(running, "keepAlive: 2m", "keepAlive: 2s"),
-                    limits, "limits:\n  maxHeaderSize: 4k\n  maxUriLength: 1k\n  maxConnections: 1000\n  idleTimeout: 1s\n"));
+            String limits =
+                    "limits:\n  maxUriLength: 2k\n  maxConnections: 1000\n"; // maxHeaderSize 8k, idleTimeout 60s:
+            // defaults
+            edge.swapConfig(replaceOnce(
+                    replaceOnce(running, "keepAlive: 2m", "keepAlive: 2s"),
+                    limits,
+                    "limits:\n  maxHeaderSize: 4k\n  maxUriLength: 1k\n  maxConnections: 1000\n  idleTimeout: 1s\n"));
             await().atMost(Duration.ofSeconds(30))
-                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
+                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                            .isEqualTo(1));
 
             // limits are read at accept: the open connection keeps its own, a new one gets the new ones
-            assertThat(old.send("GET " + longTarget + " HTTP/1.1\r\nHost: x\r\n" + bigHeader + "\r\n").read().status()).isEqualTo(404);
-            assertThat(RawHttp.exchange(edge.httpPort, "GET " + longTarget + " HTTP/1.1\r\nHost: x\r\n\r\n").status()).isEqualTo(414);
-            assertThat(RawHttp.exchange(edge.httpPort, "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n" + bigHeader + "\r\n").status()).isEqualTo(431);
+            assertThat(old.send("GET " + longTarget + " HTTP/1.1\r\nHost: x\r\n" + bigHeader + "\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(404);
+            assertThat(RawHttp.exchange(edge.httpPort, "GET " + longTarget + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .status())
+                    .isEqualTo(414);
+            assertThat(RawHttp.exchange(edge.httpPort, "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n" + bigHeader + "\r\n")
+                            .status())
+                    .isEqualTo(431);
 
             // idleTimeout 1s: a new connection whose response makes no progress (the client does not read) is dropped
             try (Socket stalled = new Socket()) {
                 stalled.setReceiveBufferSize(16 * 1024);
                 stalled.connect(new InetSocketAddress("127.0.0.1", edge.httpPort));
-                stalled.getOutputStream().write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                stalled.getOutputStream()
+                        .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
                 int port = stalled.getLocalPort();
-                await("the stalled connection is listed").atMost(Duration.ofSeconds(10)).until(() -> hasSession(port));
-                await("the stalled connection is dropped after the new idleTimeout").atMost(Duration.ofSeconds(20)).until(() -> !hasSession(port));
+                await("the stalled connection is listed")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(() -> hasSession(port));
+                await("the stalled connection is dropped after the new idleTimeout")
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> !hasSession(port));
             }
 
             // keepAlive 2s, for every connection: the old idle one is closed by the server (it had 120s)
@@ -234,13 +292,20 @@ class LiveReconfigureIT {
         String now = Files.readString(edge.configFile());
         edge.swapConfig(replaceOnce(now, "maxConnections: 1000", "maxConnections: 1"));
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(2));
-        await("the connections of the first part are gone").atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                        .isEqualTo(2));
+        await("the connections of the first part are gone")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> edge.gauge("videoedge_connections") == 0);
         double rejected = edge.gauge("videoedge_connections_rejected_total");
         try (RawHttp first = new RawHttp(edge.httpPort)) {
-            assertThat(first.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
-            assertThat(RawHttp.exchange(edge.httpPort, "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").status()).isEqualTo(503);
+            assertThat(first.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
+            assertThat(RawHttp.exchange(edge.httpPort, "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .status())
+                    .isEqualTo(503);
             assertThat(edge.gauge("videoedge_connections_rejected_total")).isEqualTo(rejected + 1);
         }
         assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
@@ -249,17 +314,29 @@ class LiveReconfigureIT {
     /** multiAcceptor: false (one-nio's DefaultAcceptor, a thread per listener) is read back and reconfigured the same way. */
     @Test
     void withoutMultiAcceptorToo() throws Exception {
-        edge = EdgeFixture.startWatched(text -> replaceOnce(replaceOnce(text, HTTP_SOCKET, socket("64k", "64k", "128k")),
-                "multiAcceptor: true", "multiAcceptor: false"), false, POLL);
+        edge = EdgeFixture.startWatched(
+                text -> replaceOnce(
+                        replaceOnce(text, HTTP_SOCKET, socket("64k", "64k", "128k")),
+                        "multiAcceptor: true",
+                        "multiAcceptor: false"),
+                false,
+                POLL);
         assertThat(listener(edge.httpPort)).containsEntry("sendBuf", "65536").containsEntry("notsentLowat", "131072");
         assertThat(listener(edge.httpsPort)).containsEntry("tls", "true");
-        edge.swapConfig(replaceOnce(Files.readString(edge.configFile()), socket("64k", "64k", "128k"), socket("64k", "96k", "256k")));
+        edge.swapConfig(replaceOnce(
+                Files.readString(edge.configFile()), socket("64k", "64k", "128k"), socket("64k", "96k", "256k")));
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}")).isEqualTo(1));
+                .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                        .isEqualTo(1));
         assertThat(listener(edge.httpPort)).containsEntry("sendBuf", "98304").containsEntry("notsentLowat", "262144");
         try (RawHttp fresh = new RawHttp(edge.httpPort)) {
-            assertThat(fresh.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
-            assertThat(session(fresh.localPort())).containsEntry("sendBuf", "98304").containsEntry("notsentLowat", "262144");
+            assertThat(fresh.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
+            assertThat(session(fresh.localPort()))
+                    .containsEntry("sendBuf", "98304")
+                    .containsEntry("notsentLowat", "262144");
             assertThat(ssSendBuffer(edge.httpPort, fresh.localPort())).isEqualTo(196608);
         }
         assertThat(edge.get(edge.https("/index.m3u8")).statusCode()).isEqualTo(200);
@@ -278,7 +355,9 @@ class LiveReconfigureIT {
             socket.setReceiveBufferSize(16 * 1024); // the response cannot be buffered away on the client side
             socket.connect(new InetSocketAddress("127.0.0.1", port));
             socket.setSoTimeout(60_000);
-            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             Thread.ofPlatform().daemon().name("slow-download").start(this::run);
         }
 
@@ -327,14 +406,25 @@ class LiveReconfigureIT {
     private Tools.Result sClient(String... extra) throws IOException {
         Path request = edge.dir.resolve("request.txt");
         Files.writeString(request, "GET /index.m3u8 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + edge.httpsPort, "-tls1_3",
-                "-servername", "localhost", "-CAfile", TestCerts.cert().toString(), "-ign_eof"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "openssl",
+                "s_client",
+                "-connect",
+                "127.0.0.1:" + edge.httpsPort,
+                "-tls1_3",
+                "-servername",
+                "localhost",
+                "-CAfile",
+                TestCerts.cert().toString(),
+                "-ign_eof"));
         cmd.addAll(List.of(extra));
         return Tools.run(cmd, Files.readAllBytes(request), null);
     }
 
     private static Set<Thread> selectorThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("edge-sel-")).collect(Collectors.toSet());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("edge-sel-"))
+                .collect(Collectors.toSet());
     }
 
     // /sockets: one JSON object per line for each socket
@@ -358,13 +448,17 @@ class LiveReconfigureIT {
     }
 
     private Map<String, String> listener(int port) throws Exception {
-        List<Map<String, String>> found = sockets("listening").stream().filter(s -> s.get("localPort").equals(Integer.toString(port))).toList();
+        List<Map<String, String>> found = sockets("listening").stream()
+                .filter(s -> s.get("localPort").equals(Integer.toString(port)))
+                .toList();
         assertThat(found).as("one listening socket on %d", port).hasSize(1);
         return found.get(0);
     }
 
     private Map<String, String> session(int clientPort) throws Exception {
-        List<Map<String, String>> found = sockets("sessions").stream().filter(s -> s.get("remote").endsWith(":" + clientPort)).toList();
+        List<Map<String, String>> found = sockets("sessions").stream()
+                .filter(s -> s.get("remote").endsWith(":" + clientPort))
+                .toList();
         assertThat(found).as("the connection from client port %d", clientPort).hasSize(1);
         return found.get(0);
     }
@@ -375,7 +469,11 @@ class LiveReconfigureIT {
 
     /** SO_SNDBUF of the server side of a loopback connection as the kernel reports it (ss skmem tb). */
     private static int ssSendBuffer(int serverPort, int clientPort) {
-        Tools.Result r = Tools.run(List.of("ss", "-tmnH", "state", "established",
+        Tools.Result r = Tools.run(List.of(
+                "ss",
+                "-tmnH",
+                "state",
+                "established",
                 "( sport = :" + serverPort + " and dport = :" + clientPort + " )"));
         assertThat(r.exitCode()).as(r.all()).isZero();
         Matcher m = Pattern.compile("tb(\\d+)").matcher(r.stdout());

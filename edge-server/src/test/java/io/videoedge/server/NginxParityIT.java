@@ -2,6 +2,10 @@ package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.server.http.HttpDates;
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.Nginx;
+import io.videoedge.server.testing.RawHttp;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -10,18 +14,12 @@ import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import io.videoedge.server.http.HttpDates;
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.Nginx;
-import io.videoedge.server.testing.RawHttp;
 
 /**
  * The edge and a real nginx (the Debian package) answer the same request for the same file with the
@@ -58,8 +56,8 @@ class NginxParityIT {
                 """.formatted(nginx.port(0), disk));
         Files.createSymbolicLink(nginxRoot.resolve("content"), edge.content);
         // modified an hour ago, before anything asked for it (both servers then read the same mtime)
-        Files.setLastModifiedTime(edge.content.resolve(FILE),
-                FileTime.fromMillis((System.currentTimeMillis() / 1000 - 3600) * 1000));
+        Files.setLastModifiedTime(
+                edge.content.resolve(FILE), FileTime.fromMillis((System.currentTimeMillis() / 1000 - 3600) * 1000));
     }
 
     @AfterAll
@@ -104,27 +102,43 @@ class NginxParityIT {
         long modified = HttpDates.parseSeconds(lastModified) * 1000;
         long now = System.currentTimeMillis();
 
-        assertThat(statuses("If-Modified-Since", lastModified)).as("exactly Last-Modified").isEqualTo(all(304));
-        assertThat(statuses("If-Modified-Since", HttpDates.format(now + 86_400_000))).as("a day ahead of the clock")
+        assertThat(statuses("If-Modified-Since", lastModified))
+                .as("exactly Last-Modified")
+                .isEqualTo(all(304));
+        assertThat(statuses("If-Modified-Since", HttpDates.format(now + 86_400_000)))
+                .as("a day ahead of the clock")
                 .isEqualTo(all(200));
-        assertThat(statuses("If-Modified-Since", "Fri, 01 Jan 2100 00:00:00 GMT")).as("in 2100").isEqualTo(all(200));
-        assertThat(statuses("If-Modified-Since", HttpDates.format(modified - 1000))).as("before Last-Modified")
+        assertThat(statuses("If-Modified-Since", "Fri, 01 Jan 2100 00:00:00 GMT"))
+                .as("in 2100")
+                .isEqualTo(all(200));
+        assertThat(statuses("If-Modified-Since", HttpDates.format(modified - 1000)))
+                .as("before Last-Modified")
                 .isEqualTo(all(200));
         assertThat(statuses("If-Modified-Since", "yesterday")).as("not a date").isEqualTo(all(200));
         assertThat(statuses("If-None-Match", etag)).as("the ETag").isEqualTo(all(304));
-        assertThat(statuses("If-None-Match", "\"other\"", "If-Modified-Since", lastModified)).as("another ETag wins")
+        assertThat(statuses("If-None-Match", "\"other\"", "If-Modified-Since", lastModified))
+                .as("another ETag wins")
                 .isEqualTo(all(200));
 
         // Between Last-Modified and now: RFC 9110 13.1.3 says 304, as nginx's `if_modified_since before`
         // and Apache do; nginx's default (`exact`) sends the object. We follow the RFC here (and
         // `before` would answer 304 for a date in the future too, which we do not: see above).
         String between = HttpDates.format(modified + 1_800_000);
-        assertThat(edge.get(nginx(1, "/content/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(304);
-        assertThat(edge.get(nginx(1, "/content/" + FILE), "If-Modified-Since", HttpDates.format(now + 86_400_000)).statusCode())
-                .as("nginx `before`: a future date is 304").isEqualTo(304);
-        assertThat(edge.get(edge.http("/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(304);
-        assertThat(edge.get(edge.http("/content/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(304);
-        assertThat(edge.get(nginx(0, "/content/" + FILE), "If-Modified-Since", between).statusCode()).isEqualTo(200);
+        assertThat(edge.get(nginx(1, "/content/" + FILE), "If-Modified-Since", between)
+                        .statusCode())
+                .isEqualTo(304);
+        assertThat(edge.get(nginx(1, "/content/" + FILE), "If-Modified-Since", HttpDates.format(now + 86_400_000))
+                        .statusCode())
+                .as("nginx `before`: a future date is 304")
+                .isEqualTo(304);
+        assertThat(edge.get(edge.http("/" + FILE), "If-Modified-Since", between).statusCode())
+                .isEqualTo(304);
+        assertThat(edge.get(edge.http("/content/" + FILE), "If-Modified-Since", between)
+                        .statusCode())
+                .isEqualTo(304);
+        assertThat(edge.get(nginx(0, "/content/" + FILE), "If-Modified-Since", between)
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     static Stream<Arguments> pathsTheFileSystemRefuses() {
@@ -150,15 +164,19 @@ class NginxParityIT {
         s.put("edge content", notFoundAndServing(edge.httpPort, path));
         s.put("edge cache", notFoundAndServing(edge.httpPort, "/content" + path));
         assertThat(s).isEqualTo(all(404));
-        assertThat(edge.get(edge.http("/" + FILE)).statusCode()).as("a new connection serves").isEqualTo(200);
+        assertThat(edge.get(edge.http("/" + FILE)).statusCode())
+                .as("a new connection serves")
+                .isEqualTo(200);
     }
 
     /** The status for {@code path}; then the same connection must still serve the file. */
     private static int notFoundAndServing(int port, String path) throws Exception {
         try (RawHttp c = new RawHttp(port)) {
-            RawHttp.Response r = c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            RawHttp.Response r =
+                    c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
             assertThat(r.header("Connection")).as("port %d %s", port, path).isEqualTo("keep-alive");
-            RawHttp.Response next = c.send("GET /content/" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            RawHttp.Response next = c.send("GET /content/" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read();
             assertThat(next.status()).as("the same connection serves on").isEqualTo(200);
             return r.status();
         }
@@ -172,12 +190,17 @@ class NginxParityIT {
     void anotherFileSystemErrorIsAnsweredAndTheConnectionServesOn() throws Exception {
         Files.createSymbolicLink(edge.content.resolve("hls/loop.m4s"), Path.of("loop.m4s"));
         try (RawHttp c = new RawHttp(edge.httpPort)) {
-            RawHttp.Response r = c.send("GET /hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            RawHttp.Response r =
+                    c.send("GET /hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n").read();
             assertThat(r.status()).isEqualTo(500);
             assertThat(r.header("Connection")).isEqualTo("keep-alive");
-            assertThat(c.send("GET /" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(c.send("GET /" + FILE + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
         }
-        assertThat(RawHttp.exchange(nginx.port(0), "GET /content/hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n").status())
+        assertThat(RawHttp.exchange(nginx.port(0), "GET /content/hls/loop.m4s HTTP/1.1\r\nHost: x\r\n\r\n")
+                        .status())
                 .isEqualTo(403);
     }
 }

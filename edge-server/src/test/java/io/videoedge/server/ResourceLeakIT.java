@@ -3,6 +3,9 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TestCerts;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,14 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.RawHttp;
-import io.videoedge.server.testing.TestCerts;
 
 /**
  * 10,000 requests of every kind (200, 206, 304, HEAD, 404, refused malformed requests on fresh
@@ -29,7 +27,8 @@ class ResourceLeakIT {
 
     @BeforeAll
     static void start() throws Exception {
-        edge = EdgeFixture.startProcess("", false, "-Xmx256m", "-XX:MaxDirectMemorySize=64m", "-Djdk.nio.maxCachedBufferSize=65536");
+        edge = EdgeFixture.startProcess(
+                "", false, "-Xmx256m", "-XX:MaxDirectMemorySize=64m", "-Djdk.nio.maxCachedBufferSize=65536");
     }
 
     @AfterAll
@@ -49,19 +48,26 @@ class ResourceLeakIT {
         assertThat(after.directBytes).as("direct memory bytes").isEqualTo(before.directBytes);
         assertThat(after.directBuffers).as("direct buffers").isEqualTo(before.directBuffers);
         assertThat(edge.gauge("videoedge_buffer_pool_used_bytes")).isZero();
-        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"200\"}")).isGreaterThan(4_000);
-        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"404\"}")).isGreaterThanOrEqualTo(1_100);
+        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"200\"}"))
+                .isGreaterThan(4_000);
+        assertThat(edge.metric("videoedge_http_requests_total{method=\"GET\",status=\"404\"}"))
+                .isGreaterThanOrEqualTo(1_100);
     }
 
-    private record Snapshot(double fds, double directBytes, double directBuffers) {
-    }
+    private record Snapshot(double fds, double directBytes, double directBuffers) {}
 
     private Snapshot snapshot() throws Exception {
-        await("all connections closed").atMost(Duration.ofSeconds(60)).until(() -> edge.gauge("videoedge_connections") == 0);
-        Snapshot s = new Snapshot(edge.gauge("videoedge_process_open_fds"), edge.gauge("videoedge_jvm_direct_memory_used_bytes"),
+        await("all connections closed")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> edge.gauge("videoedge_connections") == 0);
+        Snapshot s = new Snapshot(
+                edge.gauge("videoedge_process_open_fds"),
+                edge.gauge("videoedge_jvm_direct_memory_used_bytes"),
                 edge.gauge("videoedge_jvm_direct_buffers"));
         assertThat(s.fds).as("the server has listening sockets and jars open").isGreaterThan(10);
-        assertThat(s.directBytes).as("the buffer pool lives in direct memory").isGreaterThanOrEqualTo(edge.gauge("videoedge_buffer_pool_capacity_bytes"));
+        assertThat(s.directBytes)
+                .as("the buffer pool lives in direct memory")
+                .isGreaterThanOrEqualTo(edge.gauge("videoedge_buffer_pool_capacity_bytes"));
         return s;
     }
 
@@ -90,12 +96,16 @@ class ResourceLeakIT {
     }
 
     private static final class Clients {
-        final HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        final HttpClient plain =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpClient tls = tlsClient();
     }
 
     private static HttpClient tlsClient() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(TestCerts.trustingContext()).build();
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(TestCerts.trustingContext())
+                .build();
     }
 
     private boolean request(int i, Clients c) throws Exception {
@@ -104,7 +114,7 @@ class ResourceLeakIT {
             case 4 -> status(c.plain, edge.http("/mp4/clip.mp4"), "GET", "Range", "bytes=100-60000") == 206;
             case 5 -> status(c.plain, edge.http("/index.m3u8"), "GET", "If-None-Match", etag(c.plain)) == 304;
             case 6 -> status(c.plain, edge.http("/missing/" + i + ".m4s"), "GET") == 404;
-            case 7 -> malformed(i) ;
+            case 7 -> malformed(i);
             case 8 -> status(c.plain, edge.http("/hls/playlist.m3u8"), "HEAD") == 200;
             default -> {
                 if (i % 100 == 9) { // a new client: a new TLS handshake
@@ -120,18 +130,22 @@ class ResourceLeakIT {
 
     private String etag(HttpClient client) throws Exception {
         if (etag == null) {
-            etag = client.send(HttpRequest.newBuilder(edge.http("/index.m3u8")).build(), HttpResponse.BodyHandlers.discarding())
-                    .headers().firstValue("ETag").orElseThrow();
+            etag = client.send(
+                            HttpRequest.newBuilder(edge.http("/index.m3u8")).build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .headers()
+                    .firstValue("ETag")
+                    .orElseThrow();
         }
         return etag;
     }
 
     private boolean malformed(int i) throws Exception {
         String[] requests = {
-                "GET /" + "a".repeat(3000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
-                "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\nCookie: " + "c".repeat(9000) + "\r\n\r\n",
-                "garbage\r\n\r\n",
-                "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /" + "a".repeat(3000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\nCookie: " + "c".repeat(9000) + "\r\n\r\n",
+            "garbage\r\n\r\n",
+            "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
         };
         int[] statuses = {414, 431, 400, 400};
         int k = (i / 10) % requests.length;

@@ -2,22 +2,20 @@ package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.server.http.HttpDates;
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import io.videoedge.server.http.HttpDates;
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.RawHttp;
-import io.videoedge.server.testing.Tools;
 
 /** GET/HEAD of files under the content root: types, validators, ranges, conditionals, keep-alive. */
 class StaticContentIT {
@@ -35,14 +33,14 @@ class StaticContentIT {
 
     @ParameterizedTest(name = "{0} is {1}")
     @CsvSource({
-            "/index.m3u8, application/vnd.apple.mpegurl",
-            "/hls/playlist.m3u8, application/vnd.apple.mpegurl",
-            "/hls/init.mp4, video/mp4",
-            "/hls/seg-00001.m4s, video/iso.segment",
-            "/ts/seg-00001.ts, video/mp2t",
-            "/dash/manifest.mpd, application/dash+xml",
-            "/subs/en.vtt, text/vtt",
-            "/mp4/clip.mp4, video/mp4",
+        "/index.m3u8, application/vnd.apple.mpegurl",
+        "/hls/playlist.m3u8, application/vnd.apple.mpegurl",
+        "/hls/init.mp4, video/mp4",
+        "/hls/seg-00001.m4s, video/iso.segment",
+        "/ts/seg-00001.ts, video/mp2t",
+        "/dash/manifest.mpd, application/dash+xml",
+        "/subs/en.vtt, text/vtt",
+        "/mp4/clip.mp4, video/mp4",
     })
     void servesTheFileWithItsTypeAndValidators(String path, String type) throws Exception {
         HttpResponse<byte[]> r = edge.get(edge.http(path));
@@ -52,9 +50,11 @@ class StaticContentIT {
         assertThat(r.headers().firstValue("Content-Type")).hasValue(type);
         assertThat(r.headers().firstValueAsLong("Content-Length")).hasValue(expected.length);
         assertThat(r.headers().firstValue("Accept-Ranges")).hasValue("bytes");
-        long mtime = Files.getLastModifiedTime(edge.content.resolve(path.substring(1))).toMillis();
+        long mtime = Files.getLastModifiedTime(edge.content.resolve(path.substring(1)))
+                .toMillis();
         assertThat(r.headers().firstValue("Last-Modified")).hasValue(HttpDates.format(mtime));
-        assertThat(r.headers().firstValue("ETag")).hasValue("\"" + Long.toHexString(mtime / 1000) + "-" + Long.toHexString(expected.length) + "\"");
+        assertThat(r.headers().firstValue("ETag"))
+                .hasValue("\"" + Long.toHexString(mtime / 1000) + "-" + Long.toHexString(expected.length) + "\"");
         assertThat(r.headers().firstValue("Date")).isPresent();
     }
 
@@ -62,24 +62,28 @@ class StaticContentIT {
     void headSendsTheHeadOnlyAndKeepsTheConnection() throws Exception {
         byte[] seg = edge.file("hls/seg-00002.m4s");
         try (RawHttp c = new RawHttp(edge.httpPort)) {
-            RawHttp.Response head = c.send("HEAD /hls/seg-00002.m4s HTTP/1.1\r\nHost: x\r\n\r\n").read(true);
+            RawHttp.Response head = c.send("HEAD /hls/seg-00002.m4s HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .read(true);
             assertThat(head.status()).isEqualTo(200);
             assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(seg.length));
             // if HEAD had sent a body, it would be parsed as the next status line here
-            RawHttp.Response get = c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            RawHttp.Response get =
+                    c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read();
             assertThat(get.status()).isEqualTo(200);
             assertThat(get.body()).isEqualTo(edge.file("index.m3u8"));
         }
     }
 
     @ParameterizedTest(name = "Range {0}")
-    @CsvSource(delimiter = '|', value = {
-            "bytes=0-0        | 0     | 1",
-            "bytes=100-1123   | 100   | 1024",
-            "bytes=1000-      | 1000  | -1",
-            "bytes=-500       | -500  | 500",
-            "bytes=50-99999999 | 50   | -1",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "bytes=0-0        | 0     | 1",
+                "bytes=100-1123   | 100   | 1024",
+                "bytes=1000-      | 1000  | -1",
+                "bytes=-500       | -500  | 500",
+                "bytes=50-99999999 | 50   | -1",
+            })
     void singleRangesGivePartialContent(String range, long start, long length) throws Exception {
         byte[] file = edge.file("mp4/clip.mp4");
         long from = start < 0 ? file.length + start : start;
@@ -114,8 +118,12 @@ class StaticContentIT {
     void ifRangeWithAStaleValidatorGivesTheWholeObject() throws Exception {
         HttpResponse<byte[]> current = edge.get(edge.http("/mp4/clip.mp4"));
         String etag = current.headers().firstValue("ETag").orElseThrow();
-        assertThat(edge.get(edge.http("/mp4/clip.mp4"), "Range", "bytes=0-9", "If-Range", etag).statusCode()).isEqualTo(206);
-        assertThat(edge.get(edge.http("/mp4/clip.mp4"), "Range", "bytes=0-9", "If-Range", "\"old\"").statusCode()).isEqualTo(200);
+        assertThat(edge.get(edge.http("/mp4/clip.mp4"), "Range", "bytes=0-9", "If-Range", etag)
+                        .statusCode())
+                .isEqualTo(206);
+        assertThat(edge.get(edge.http("/mp4/clip.mp4"), "Range", "bytes=0-9", "If-Range", "\"old\"")
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -129,9 +137,15 @@ class StaticContentIT {
         assertThat(byEtag.body()).isEmpty();
         assertThat(byEtag.headers().firstValue("ETag")).hasValue(etag);
 
-        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-Modified-Since", lastModified).statusCode()).isEqualTo(304);
-        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-None-Match", "\"other\"").statusCode()).isEqualTo(200);
-        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT").statusCode()).isEqualTo(200);
+        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-Modified-Since", lastModified)
+                        .statusCode())
+                .isEqualTo(304);
+        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-None-Match", "\"other\"")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(edge.get(edge.http("/hls/playlist.m3u8"), "If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT")
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -150,7 +164,10 @@ class StaticContentIT {
             assertThat(range.body()).isEqualTo(Arrays.copyOf(edge.file("hls/seg-00003.m4s"), 4));
             assertThat(c.read().body()).isEqualTo(edge.file("subs/en.vtt"));
             // and still open for more
-            assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
         }
     }
 
@@ -166,14 +183,16 @@ class StaticContentIT {
 
     @Test
     void absoluteFormTargetsServeThePath() throws Exception {
-        RawHttp.Response r = RawHttp.exchange(edge.httpPort, "GET http://edge.example/index.m3u8?x=1 HTTP/1.1\r\nHost: edge.example\r\n\r\n");
+        RawHttp.Response r = RawHttp.exchange(
+                edge.httpPort, "GET http://edge.example/index.m3u8?x=1 HTTP/1.1\r\nHost: edge.example\r\n\r\n");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.body()).isEqualTo(edge.file("index.m3u8"));
     }
 
     @Test
     void queryStringsAndRedundantSlashesAreIgnoredForTheLookup() throws Exception {
-        assertThat(edge.get(edge.http("//hls/./playlist.m3u8?token=abc")).body()).isEqualTo(edge.file("hls/playlist.m3u8"));
+        assertThat(edge.get(edge.http("//hls/./playlist.m3u8?token=abc")).body())
+                .isEqualTo(edge.file("hls/playlist.m3u8"));
     }
 
     @Test
@@ -192,15 +211,35 @@ class StaticContentIT {
     void curlDownloadsBytesIdenticalToTheFileWithSendfile() throws Exception {
         double sendfileBefore = edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}");
         Path out = edge.dir.resolve("curl.out");
-        Tools.Result r = Tools.run(List.of("curl", "-sS", "-o", out.toString(), "-w", "%{http_code}", edge.http("/mp4/clip.mp4").toString()));
+        Tools.Result r = Tools.run(List.of(
+                "curl",
+                "-sS",
+                "-o",
+                out.toString(),
+                "-w",
+                "%{http_code}",
+                edge.http("/mp4/clip.mp4").toString()));
         assertThat(r.stdout()).isEqualTo("200");
         byte[] expected = edge.file("mp4/clip.mp4");
         assertThat(Files.readAllBytes(out)).isEqualTo(expected);
         // the counter moves right after the write call: the client may have the last byte first
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - sendfileBefore).isGreaterThanOrEqualTo(expected.length));
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}")
+                                        - sendfileBefore)
+                                .isGreaterThanOrEqualTo(expected.length));
 
-        Tools.Result range = Tools.run(List.of("curl", "-sS", "-r", "10-19", "-o", out.toString(), "-w", "%{http_code}", edge.http("/mp4/clip.mp4").toString()));
+        Tools.Result range = Tools.run(List.of(
+                "curl",
+                "-sS",
+                "-r",
+                "10-19",
+                "-o",
+                out.toString(),
+                "-w",
+                "%{http_code}",
+                edge.http("/mp4/clip.mp4").toString()));
         assertThat(range.stdout()).isEqualTo("206");
         assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(expected, 10, 20));
     }

@@ -3,21 +3,19 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TestCerts;
+import io.videoedge.server.testing.Tools;
+import io.videoedge.server.tls.TicketKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.TestCerts;
-import io.videoedge.server.testing.Tools;
-import io.videoedge.server.tls.TicketKeys;
 
 /**
  * Session ticket keys rotate on schedule ({@code ticketKeys.rotation}, here 6 s) and one-nio follows:
@@ -34,8 +32,8 @@ class TicketKeyRotationIT {
 
     @BeforeAll
     static void start() throws Exception {
-        edge = EdgeFixture.startEdited(text -> text
-                .replace("    cacheMode: none\n", "    cacheMode: none\n    refreshInterval: 100ms\n    timeout: 1h\n")
+        edge = EdgeFixture.startEdited(text -> text.replace(
+                        "    cacheMode: none\n", "    cacheMode: none\n    refreshInterval: 100ms\n    timeout: 1h\n")
                 + "ticketKeys:\n  rotation: " + ROTATION + "\n");
         request = edge.dir.resolve("request.txt");
         Files.writeString(request, "GET /hls/playlist.m3u8 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
@@ -47,8 +45,16 @@ class TicketKeyRotationIT {
     }
 
     private static Tools.Result sClient(String... extra) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + edge.httpsPort,
-                "-servername", "localhost", "-CAfile", TestCerts.cert().toString(), "-ign_eof"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "openssl",
+                "s_client",
+                "-connect",
+                "127.0.0.1:" + edge.httpsPort,
+                "-servername",
+                "localhost",
+                "-CAfile",
+                TestCerts.cert().toString(),
+                "-ign_eof"));
         cmd.addAll(List.of(extra));
         Tools.Result r = Tools.run(cmd, Files.readAllBytes(request), null);
         assertThat(r.all()).as("s_client %s", List.of(extra)).contains("HTTP/1.1 200 OK");
@@ -69,7 +75,8 @@ class TicketKeyRotationIT {
 
     /** The key name a session's ticket starts with (RFC 5077 layout, as one-nio's ticket callback writes it). */
     static String ticketKeyName(Path session) {
-        String text = Tools.run(List.of("openssl", "sess_id", "-in", session.toString(), "-noout", "-text")).all();
+        String text = Tools.run(List.of("openssl", "sess_id", "-in", session.toString(), "-noout", "-text"))
+                .all();
         String[] lines = text.split("\n");
         for (int i = 0; i < lines.length - 1; i++) {
             if (lines[i].trim().equals("TLS session ticket:")) {
@@ -108,7 +115,10 @@ class TicketKeyRotationIT {
         assertThat(resumes("-tls1_3", s13)).isTrue();
 
         // first rotation: k2 encrypts, k1 still decrypts
-        await("first rotation").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+        await("first rotation")
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions()
                 .until(() -> !name(keys().get(0)).equals(k1));
         Thread.sleep(200); // one-nio re-reads the directory on a new connection after its refreshInterval (100ms)
         List<TicketKeys.Key> second = keys();
@@ -116,22 +126,37 @@ class TicketKeyRotationIT {
         String k2 = name(second.get(0));
         assertThat(name(second.get(1))).isEqualTo(k1);
         Path s13k2 = edge.dir.resolve("k2-tls13.pem");
-        assertThat(newSession("-tls1_3", s13k2)).as("new tickets are under the new key").isEqualTo(k2);
-        assertThat(resumes("-tls1_2", s12)).as("TLS 1.2 ticket under the previous key").isTrue();
-        assertThat(resumes("-tls1_3", s13)).as("TLS 1.3 ticket under the previous key").isTrue();
+        assertThat(newSession("-tls1_3", s13k2))
+                .as("new tickets are under the new key")
+                .isEqualTo(k2);
+        assertThat(resumes("-tls1_2", s12))
+                .as("TLS 1.2 ticket under the previous key")
+                .isTrue();
+        assertThat(resumes("-tls1_3", s13))
+                .as("TLS 1.3 ticket under the previous key")
+                .isTrue();
 
         // second rotation: k3 encrypts, k2 decrypts, k1 is deleted
-        await("second rotation").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+        await("second rotation")
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions()
                 .until(() -> !name(keys().get(0)).equals(k2));
         Thread.sleep(200);
         List<TicketKeys.Key> third = keys();
         assertThat(third).hasSize(2);
         assertThat(name(third.get(1))).isEqualTo(k2);
         assertThat(third).extracting(TicketKeyRotationIT::name).doesNotContain(k1);
-        assertThat(resumes("-tls1_2", s12)).as("TLS 1.2 ticket under the deleted key").isFalse();
-        assertThat(resumes("-tls1_3", s13)).as("TLS 1.3 ticket under the deleted key").isFalse();
-        assertThat(resumes("-tls1_3", s13k2)).as("ticket under the now previous key").isTrue();
-        assertThat(edge.metric("videoedge_tls_ticket_key_rotations_total{result=\"rotated\"}")).isEqualTo(3); // the first key, two rotations
+        assertThat(resumes("-tls1_2", s12))
+                .as("TLS 1.2 ticket under the deleted key")
+                .isFalse();
+        assertThat(resumes("-tls1_3", s13))
+                .as("TLS 1.3 ticket under the deleted key")
+                .isFalse();
+        assertThat(resumes("-tls1_3", s13k2))
+                .as("ticket under the now previous key")
+                .isTrue();
+        assertThat(edge.metric("videoedge_tls_ticket_key_rotations_total{result=\"rotated\"}"))
+                .isEqualTo(3); // the first key, two rotations
     }
-
 }

@@ -33,207 +33,275 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** `node-tuning agent | plan | apply | revert`. */
-@Command(name = "node-tuning", mixinStandardHelpOptions = true, version = "node-tuning 0.1.0",
-    description = "VideoEdge node agent: tunes this node's kernel and NIC from its NodeTuning, reports, restores.",
-    subcommands = {NodeTuningMain.Agent.class, NodeTuningMain.PlanCmd.class, NodeTuningMain.ApplyCmd.class,
-        NodeTuningMain.RevertCmd.class})
+@Command(
+        name = "node-tuning",
+        mixinStandardHelpOptions = true,
+        version = "node-tuning 0.1.0",
+        description = "VideoEdge node agent: tunes this node's kernel and NIC from its NodeTuning, reports, restores.",
+        subcommands = {
+            NodeTuningMain.Agent.class,
+            NodeTuningMain.PlanCmd.class,
+            NodeTuningMain.ApplyCmd.class,
+            NodeTuningMain.RevertCmd.class
+        })
 public final class NodeTuningMain implements Runnable {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
-
-  public static void main(String[] args) {
-    // LOG_LEVEL (error, warn, info, debug; the chart sets it) before the first logger exists
-    String level = System.getenv("LOG_LEVEL");
-    if (level != null && !level.isBlank() && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level.strip().toLowerCase(java.util.Locale.ROOT));
-    }
-    System.exit(run(args));
-  }
-
-  public static int run(String... args) {
-    return run(new PrintWriter(System.out, true), args);
-  }
-
-  /** Runs a command with its output on out (tests). */
-  public static int run(PrintWriter out, String... args) {
-    return new CommandLine(new NodeTuningMain()).registerConverter(Duration.class, NodeTuningMain::duration)
-        .setOut(out).execute(args);
-  }
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
-  /** "90s", "5m", "1h" or plain seconds. */
-  static Duration duration(String s) {
-    String v = s.strip();
-    if (v.matches("[0-9]+")) {
-      return Duration.ofSeconds(Long.parseLong(v));
-    }
-    long n = Long.parseLong(v.substring(0, v.length() - 1));
-    return switch (v.charAt(v.length() - 1)) {
-      case 's' -> Duration.ofSeconds(n);
-      case 'm' -> Duration.ofMinutes(n);
-      case 'h' -> Duration.ofHours(n);
-      default -> throw new CommandLine.TypeConversionException("not a duration (90s, 5m, 1h): " + s);
-    };
-  }
-
-  /** Options every command shares. */
-  static class HostOptions {
-    @Option(names = "--root", defaultValue = "/", description = "Host root: /proc and /sys are read and written under it (default: ${DEFAULT-VALUE}).")
-    Path root;
-
-    @Option(names = "--journal", defaultValue = "/var/lib/videoedge/agent/journal.json",
-        description = "Journal of original values (a hostPath file; default: ${DEFAULT-VALUE}).")
-    Path journal;
-
-    @Option(names = "--command-timeout", defaultValue = "10s", description = "Timeout of each ethtool/modprobe run (default: ${DEFAULT-VALUE}).")
-    Duration commandTimeout;
-
-    ApplyEngine engine() {
-      return ApplyEngine.onHost(root, new ProcessRunner(commandTimeout), journal);
-    }
-  }
-
-  @Command(name = "agent", mixinStandardHelpOptions = true,
-      description = "Run in the cluster: watch this node's NodeTuning (env NODE_NAME), apply, report, restore on deletion.")
-  static final class Agent implements Callable<Integer> {
-    @CommandLine.Mixin
-    HostOptions host = new HostOptions();
-
-    @Option(names = "--node", defaultValue = "${env:NODE_NAME}", description = "This node's name (default: env NODE_NAME).")
-    String node;
-
-    @Option(names = "--drift-interval", defaultValue = "60s", description = "How often every value is re-checked (default: ${DEFAULT-VALUE}).")
-    Duration driftInterval;
-
-    @Option(names = "--metrics-port", defaultValue = "9401", description = "Port of /metrics and /healthz (default: ${DEFAULT-VALUE}).")
-    int metricsPort;
-
-    @Option(names = "--events-namespace", defaultValue = "default",
-        description = "Namespace of the agent's Events (NodeTuning is cluster-scoped; default: ${DEFAULT-VALUE}).")
-    String eventsNamespace;
-
-    @Override
-    public Integer call() throws Exception {
-      if (node == null || node.isBlank()) {
-        System.err.println("node name unknown: set env NODE_NAME (downward API spec.nodeName) or --node");
-        return 2;
-      }
-      AgentMetrics metrics = new AgentMetrics();
-      // in-cluster (ServiceAccount, token re-read as it rotates) or $KUBECONFIG, as Fabric8 finds it
-      KubernetesClient client = AgentClient.create(Config.autoConfigure(null));
-      NodeTuningAgent agent = new NodeTuningAgent(client, node, host.engine(), metrics,
-          new EventRecorder(client, eventsNamespace, node, Clock.systemUTC()), driftInterval, Clock.systemUTC());
-      try (MetricsServer ignored = new MetricsServer(metricsPort, metrics, agent::healthy)) {
-        agent.start();
-        CountDownLatch stop = new CountDownLatch(1);
-        // stopping changes nothing on the node (no rollback on exit); deletion of the NodeTuning restores
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          agent.close();
-          client.close();
-          stop.countDown();
-        }, "shutdown"));
-        stop.await();
-      }
-      return 0;
-    }
-  }
-
-  /** Reads a spec file: a NodeTuning (its spec is used) or a bare NodeTuningSpec, in YAML or JSON. */
-  static NodeTuningSpec readSpec(Path file) throws IOException {
-    ObjectMapper yaml = new ObjectMapper(new YAMLFactory()).disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    JsonNode tree = yaml.readTree(file.toFile());
-    JsonNode spec = tree.has("kind") && tree.has("spec") ? tree.get("spec") : tree;
-    return yaml.treeToValue(spec, NodeTuningSpec.class);
-  }
-
-  static void print(PrintWriter out, PassResult r) {
-    NodeCapabilities c = StatusBuilder.capabilities(r.facts());
-    out.printf("node: kernel %s, %s CPUs online, %d NUMA node(s), cgroup %s, congestion controls [%s], kTLS %s%n",
-        c.kernel(), c.onlineCpus(), c.numaNodes(), c.cgroup(), String.join(" ", c.congestionControls()), c.ktls());
-    for (NodeCapabilities.Nic n : c.nics()) {
-      out.printf("nic %s: driver %s, %d rx queues, %d queue IRQs, numa node %d%n", n.name(), n.driver(), n.rxQueues(),
-          n.irqs().size(), n.numaNode());
-    }
-    for (Setting s : r.plan().settings()) {
-      out.printf("%-11s %-45s %s -> %s%s%n", s.state().name().toLowerCase(), s.name(), s.current(), s.desired(),
-          s.message() == null ? "" : "  (" + s.message() + ")");
-    }
-    r.drifted().forEach(s -> out.printf("drift: %s was %s, re-applied %s%n", s.name(), s.current(), s.desired()));
-    r.notes().forEach(n -> out.println("note: " + n));
-    out.printf("result: %s, fingerprint %s%s%n", r.outcome(), r.fingerprint(), r.error() == null ? "" : ": " + r.error());
-    out.flush();
-  }
-
-  /** The spec file of plan and apply. */
-  static class SpecFile {
-    @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
-    Path file;
-
-    Desired desired() throws IOException {
-      return Desired.of(readSpec(file));
-    }
-  }
-
-  @Command(name = "plan", mixinStandardHelpOptions = true, description = "Print what apply would change on this machine; change nothing.")
-  static final class PlanCmd implements Callable<Integer> {
-    @CommandLine.Mixin
-    HostOptions host = new HostOptions();
-
-    @CommandLine.Mixin
-    SpecFile spec = new SpecFile();
-
     @CommandLine.Spec
-    CommandLine.Model.CommandSpec cmd;
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        // LOG_LEVEL (error, warn, info, debug; the chart sets it) before the first logger exists
+        String level = System.getenv("LOG_LEVEL");
+        if (level != null && !level.isBlank() && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty(
+                    "org.slf4j.simpleLogger.defaultLogLevel", level.strip().toLowerCase(java.util.Locale.ROOT));
+        }
+        System.exit(run(args));
+    }
+
+    public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), args);
+    }
+
+    /** Runs a command with its output on out (tests). */
+    public static int run(PrintWriter out, String... args) {
+        return new CommandLine(new NodeTuningMain())
+                .registerConverter(Duration.class, NodeTuningMain::duration)
+                .setOut(out)
+                .execute(args);
+    }
 
     @Override
-    public Integer call() throws IOException {
-      print(cmd.commandLine().getOut(), host.engine().pass(spec.desired().withMode(TuningMode.PLAN)));
-      return 0;
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
-  }
 
-  @Command(name = "apply", mixinStandardHelpOptions = true,
-      description = "Apply a spec on this machine (outside Kubernetes): originals journaled, rolled back if a write fails.")
-  static final class ApplyCmd implements Callable<Integer> {
-    @CommandLine.Mixin
-    HostOptions host = new HostOptions();
-
-    @CommandLine.Mixin
-    SpecFile spec = new SpecFile();
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec cmd;
-
-    @Override
-    public Integer call() throws IOException {
-      PassResult r = host.engine().pass(spec.desired());
-      print(cmd.commandLine().getOut(), r);
-      return r.outcome() == PassResult.Outcome.APPLIED || r.outcome() == PassResult.Outcome.PLANNED ? 0 : 1;
+    /** "90s", "5m", "1h" or plain seconds. */
+    static Duration duration(String s) {
+        String v = s.strip();
+        if (v.matches("[0-9]+")) {
+            return Duration.ofSeconds(Long.parseLong(v));
+        }
+        long n = Long.parseLong(v.substring(0, v.length() - 1));
+        return switch (v.charAt(v.length() - 1)) {
+            case 's' -> Duration.ofSeconds(n);
+            case 'm' -> Duration.ofMinutes(n);
+            case 'h' -> Duration.ofHours(n);
+            default -> throw new CommandLine.TypeConversionException("not a duration (90s, 5m, 1h): " + s);
+        };
     }
-  }
 
-  @Command(name = "revert", mixinStandardHelpOptions = true, description = "Restore every original value in the journal.")
-  static final class RevertCmd implements Callable<Integer> {
-    @CommandLine.Mixin
-    HostOptions host = new HostOptions();
+    /** Options every command shares. */
+    static class HostOptions {
+        @Option(
+                names = "--root",
+                defaultValue = "/",
+                description = "Host root: /proc and /sys are read and written under it (default: ${DEFAULT-VALUE}).")
+        Path root;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec cmd;
+        @Option(
+                names = "--journal",
+                defaultValue = "/var/lib/videoedge/agent/journal.json",
+                description = "Journal of original values (a hostPath file; default: ${DEFAULT-VALUE}).")
+        Path journal;
 
-    @Override
-    public Integer call() {
-      RevertResult r = host.engine().revert();
-      PrintWriter out = cmd.commandLine().getOut();
-      r.restored().forEach(n -> out.println("restored " + n));
-      r.gone().forEach(n -> out.println("gone     " + n));
-      r.failed().forEach((n, why) -> out.println("FAILED   " + n + ": " + why));
-      out.printf("result: %d restored, %d gone, %d failed%n", r.restored().size(), r.gone().size(), r.failed().size());
-      out.flush();
-      return r.complete() ? 0 : 1;
+        @Option(
+                names = "--command-timeout",
+                defaultValue = "10s",
+                description = "Timeout of each ethtool/modprobe run (default: ${DEFAULT-VALUE}).")
+        Duration commandTimeout;
+
+        ApplyEngine engine() {
+            return ApplyEngine.onHost(root, new ProcessRunner(commandTimeout), journal);
+        }
     }
-  }
+
+    @Command(
+            name = "agent",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Run in the cluster: watch this node's NodeTuning (env NODE_NAME), apply, report, restore on deletion.")
+    static final class Agent implements Callable<Integer> {
+        @CommandLine.Mixin
+        HostOptions host = new HostOptions();
+
+        @Option(
+                names = "--node",
+                defaultValue = "${env:NODE_NAME}",
+                description = "This node's name (default: env NODE_NAME).")
+        String node;
+
+        @Option(
+                names = "--drift-interval",
+                defaultValue = "60s",
+                description = "How often every value is re-checked (default: ${DEFAULT-VALUE}).")
+        Duration driftInterval;
+
+        @Option(
+                names = "--metrics-port",
+                defaultValue = "9401",
+                description = "Port of /metrics and /healthz (default: ${DEFAULT-VALUE}).")
+        int metricsPort;
+
+        @Option(
+                names = "--events-namespace",
+                defaultValue = "default",
+                description =
+                        "Namespace of the agent's Events (NodeTuning is cluster-scoped; default: ${DEFAULT-VALUE}).")
+        String eventsNamespace;
+
+        @Override
+        public Integer call() throws Exception {
+            if (node == null || node.isBlank()) {
+                System.err.println("node name unknown: set env NODE_NAME (downward API spec.nodeName) or --node");
+                return 2;
+            }
+            AgentMetrics metrics = new AgentMetrics();
+            // in-cluster (ServiceAccount, token re-read as it rotates) or $KUBECONFIG, as Fabric8 finds it
+            KubernetesClient client = AgentClient.create(Config.autoConfigure(null));
+            NodeTuningAgent agent = new NodeTuningAgent(
+                    client,
+                    node,
+                    host.engine(),
+                    metrics,
+                    new EventRecorder(client, eventsNamespace, node, Clock.systemUTC()),
+                    driftInterval,
+                    Clock.systemUTC());
+            try (MetricsServer ignored = new MetricsServer(metricsPort, metrics, agent::healthy)) {
+                agent.start();
+                CountDownLatch stop = new CountDownLatch(1);
+                // stopping changes nothing on the node (no rollback on exit); deletion of the NodeTuning restores
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(
+                                () -> {
+                                    agent.close();
+                                    client.close();
+                                    stop.countDown();
+                                },
+                                "shutdown"));
+                stop.await();
+            }
+            return 0;
+        }
+    }
+
+    /** Reads a spec file: a NodeTuning (its spec is used) or a bare NodeTuningSpec, in YAML or JSON. */
+    static NodeTuningSpec readSpec(Path file) throws IOException {
+        ObjectMapper yaml =
+                new ObjectMapper(new YAMLFactory()).disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        JsonNode tree = yaml.readTree(file.toFile());
+        JsonNode spec = tree.has("kind") && tree.has("spec") ? tree.get("spec") : tree;
+        return yaml.treeToValue(spec, NodeTuningSpec.class);
+    }
+
+    static void print(PrintWriter out, PassResult r) {
+        NodeCapabilities c = StatusBuilder.capabilities(r.facts());
+        out.printf(
+                "node: kernel %s, %s CPUs online, %d NUMA node(s), cgroup %s, congestion controls [%s], kTLS %s%n",
+                c.kernel(),
+                c.onlineCpus(),
+                c.numaNodes(),
+                c.cgroup(),
+                String.join(" ", c.congestionControls()),
+                c.ktls());
+        for (NodeCapabilities.Nic n : c.nics()) {
+            out.printf(
+                    "nic %s: driver %s, %d rx queues, %d queue IRQs, numa node %d%n",
+                    n.name(), n.driver(), n.rxQueues(), n.irqs().size(), n.numaNode());
+        }
+        for (Setting s : r.plan().settings()) {
+            out.printf(
+                    "%-11s %-45s %s -> %s%s%n",
+                    s.state().name().toLowerCase(),
+                    s.name(),
+                    s.current(),
+                    s.desired(),
+                    s.message() == null ? "" : "  (" + s.message() + ")");
+        }
+        r.drifted().forEach(s -> out.printf("drift: %s was %s, re-applied %s%n", s.name(), s.current(), s.desired()));
+        r.notes().forEach(n -> out.println("note: " + n));
+        out.printf(
+                "result: %s, fingerprint %s%s%n",
+                r.outcome(), r.fingerprint(), r.error() == null ? "" : ": " + r.error());
+        out.flush();
+    }
+
+    /** The spec file of plan and apply. */
+    static class SpecFile {
+        @Option(names = "--spec", required = true, description = "NodeTuning or NodeTuningSpec YAML file.")
+        Path file;
+
+        Desired desired() throws IOException {
+            return Desired.of(readSpec(file));
+        }
+    }
+
+    @Command(
+            name = "plan",
+            mixinStandardHelpOptions = true,
+            description = "Print what apply would change on this machine; change nothing.")
+    static final class PlanCmd implements Callable<Integer> {
+        @CommandLine.Mixin
+        HostOptions host = new HostOptions();
+
+        @CommandLine.Mixin
+        SpecFile spec = new SpecFile();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec cmd;
+
+        @Override
+        public Integer call() throws IOException {
+            print(cmd.commandLine().getOut(), host.engine().pass(spec.desired().withMode(TuningMode.PLAN)));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "apply",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Apply a spec on this machine (outside Kubernetes): originals journaled, rolled back if a write fails.")
+    static final class ApplyCmd implements Callable<Integer> {
+        @CommandLine.Mixin
+        HostOptions host = new HostOptions();
+
+        @CommandLine.Mixin
+        SpecFile spec = new SpecFile();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec cmd;
+
+        @Override
+        public Integer call() throws IOException {
+            PassResult r = host.engine().pass(spec.desired());
+            print(cmd.commandLine().getOut(), r);
+            return r.outcome() == PassResult.Outcome.APPLIED || r.outcome() == PassResult.Outcome.PLANNED ? 0 : 1;
+        }
+    }
+
+    @Command(
+            name = "revert",
+            mixinStandardHelpOptions = true,
+            description = "Restore every original value in the journal.")
+    static final class RevertCmd implements Callable<Integer> {
+        @CommandLine.Mixin
+        HostOptions host = new HostOptions();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec cmd;
+
+        @Override
+        public Integer call() {
+            RevertResult r = host.engine().revert();
+            PrintWriter out = cmd.commandLine().getOut();
+            r.restored().forEach(n -> out.println("restored " + n));
+            r.gone().forEach(n -> out.println("gone     " + n));
+            r.failed().forEach((n, why) -> out.println("FAILED   " + n + ": " + why));
+            out.printf(
+                    "result: %d restored, %d gone, %d failed%n",
+                    r.restored().size(), r.gone().size(), r.failed().size());
+            out.flush();
+            return r.complete() ? 0 : 1;
+        }
+    }
 }

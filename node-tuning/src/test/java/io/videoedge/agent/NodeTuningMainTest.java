@@ -13,43 +13,48 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The command line: help, and plan/apply/revert against a fake root (a NIC no host has, so ethtool finds nothing). */
 class NodeTuningMainTest {
-  @TempDir
-  Path tmp;
+    @TempDir
+    Path tmp;
 
-  private String run(int expectedExit, String... args) {
-    StringWriter out = new StringWriter();
-    assertThat(NodeTuningMain.run(new PrintWriter(out, true), args)).as(out.toString()).isEqualTo(expectedExit);
-    return out.toString();
-  }
+    private String run(int expectedExit, String... args) {
+        StringWriter out = new StringWriter();
+        assertThat(NodeTuningMain.run(new PrintWriter(out, true), args))
+                .as(out.toString())
+                .isEqualTo(expectedExit);
+        return out.toString();
+    }
 
-  @Test
-  void helpListsTheCommands() {
-    assertThat(run(0, "--help")).contains("agent", "plan", "apply", "revert");
-    assertThat(run(0, "apply", "--help")).contains("--spec", "--root", "--journal");
-  }
+    @Test
+    void helpListsTheCommands() {
+        assertThat(run(0, "--help")).contains("agent", "plan", "apply", "revert");
+        assertThat(run(0, "apply", "--help")).contains("--spec", "--root", "--journal");
+    }
 
-  @Test
-  void planApplyRevertOnAFakeRoot() throws IOException {
-    FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root"))).cpus(4).nic("vefake9", "ixgbe", 2, 60, 0);
-    Path spec = tmp.resolve("spec.yaml");
-    Files.writeString(spec, """
+    @Test
+    void planApplyRevertOnAFakeRoot() throws IOException {
+        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
+                .cpus(4)
+                .nic("vefake9", "ixgbe", 2, 60, 0);
+        Path spec = tmp.resolve("spec.yaml");
+        Files.writeString(spec, """
         nic: {interfaces: [vefake9]}
         tuning:
           sysctls: {vm.swappiness: "0"}
         """);
-    String journal = tmp.resolve("journal.json").toString();
-    String root = node.root().toString();
+        String journal = tmp.resolve("journal.json").toString();
+        String root = node.root().toString();
 
-    assertThat(run(0, "plan", "--spec", spec.toString(), "--root", root, "--journal", journal))
-        .contains("planned     sysctl/vm.swappiness", "60 -> 0", "result: PLANNED");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(run(0, "plan", "--spec", spec.toString(), "--root", root, "--journal", journal))
+                .contains("planned     sysctl/vm.swappiness", "60 -> 0", "result: PLANNED");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
 
-    assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal)).contains("result: APPLIED");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0");
+        assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal))
+                .contains("result: APPLIED");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0");
 
-    assertThat(run(0, "revert", "--root", root, "--journal", journal)).contains("restored sysctl/vm.swappiness");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
-    assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0-3");
-  }
+        assertThat(run(0, "revert", "--root", root, "--journal", journal)).contains("restored sysctl/vm.swappiness");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0-3");
+    }
 }

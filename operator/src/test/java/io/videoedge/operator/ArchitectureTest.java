@@ -13,28 +13,39 @@ import org.junit.jupiter.api.Test;
  * who owns a node, how a node stands) apart from the effects (the API client, JOSDK's runtime).
  */
 class ArchitectureTest {
-  static final JavaClasses OPERATOR = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("io.videoedge.operator");
+    static final JavaClasses OPERATOR = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.videoedge.operator");
 
-  @Test
-  void packagesHaveNoCycles() {
-    slices().matching("io.videoedge.operator.(*)..").should().beFreeOfCycles().check(OPERATOR);
-  }
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.videoedge.operator.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(OPERATOR);
+    }
 
-  @Test
-  void decisionsArePure() {
-    noClasses().that().resideInAnyPackage("..operator.render..", "..operator.rollout..", "..operator.placement..",
-            "..operator.health..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client..", "io.javaoperatorsdk..")
-        .because("they decide; the reconciler and the dependents act")
-        .check(OPERATOR);
-  }
+    @Test
+    void decisionsArePure() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "..operator.render..", "..operator.rollout..", "..operator.placement..", "..operator.health..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8.kubernetes.client..", "io.javaoperatorsdk..")
+                .because("they decide; the reconciler and the dependents act")
+                .check(OPERATOR);
+    }
 
-  @Test
-  void nothingBelowTheTopPackageDependsOnIt() {
-    noClasses().that().resideInAnyPackage("io.videoedge.operator.(*)..")
-        .should().dependOnClassesThat().resideInAPackage("io.videoedge.operator")
-        .check(OPERATOR);
-  }
+    @Test
+    void nothingBelowTheTopPackageDependsOnIt() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.videoedge.operator.(*)..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.videoedge.operator")
+                .check(OPERATOR);
+    }
 }

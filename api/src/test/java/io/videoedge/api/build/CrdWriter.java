@@ -21,29 +21,36 @@ import java.util.List;
  * that gets the same files (the Helm chart's copy).
  */
 public final class CrdWriter {
-  private static final String HEADER = "# Generated from the Java model in api/ by `make crds`. Do not edit.\n";
+    private static final String HEADER = "# Generated from the Java model in api/ by `make crds`. Do not edit.\n";
 
-  public static void main(String[] args) throws IOException {
-    Path generated = Path.of(args[0]);
-    for (int i = 1; i < args.length; i++) {
-      Path out = Path.of(args[i]);
-      Files.createDirectories(out);
-      write(generated.resolve("videoedges.videoedge.io-v1.yml"), VideoEdge.class, out.resolve("videoedge.io_videoedges.yaml"));
-      write(generated.resolve("nodetunings.videoedge.io-v1.yml"), NodeTuning.class, out.resolve("videoedge.io_nodetunings.yaml"));
+    public static void main(String[] args) throws IOException {
+        Path generated = Path.of(args[0]);
+        for (int i = 1; i < args.length; i++) {
+            Path out = Path.of(args[i]);
+            Files.createDirectories(out);
+            write(
+                    generated.resolve("videoedges.videoedge.io-v1.yml"),
+                    VideoEdge.class,
+                    out.resolve("videoedge.io_videoedges.yaml"));
+            write(
+                    generated.resolve("nodetunings.videoedge.io-v1.yml"),
+                    NodeTuning.class,
+                    out.resolve("videoedge.io_nodetunings.yaml"));
+        }
     }
-  }
 
-  private static void write(Path generated, Class<?> resource, Path target) throws IOException {
-    CustomResourceDefinition crd = Serialization.unmarshal(Files.readString(generated), CustomResourceDefinition.class);
-    List<String> declared = Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
-        .map(AdditionalPrinterColumn::name).toList();
-    for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
-      version.getAdditionalPrinterColumns().sort(Comparator.comparingInt(
-          (CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
+    private static void write(Path generated, Class<?> resource, Path target) throws IOException {
+        CustomResourceDefinition crd =
+                Serialization.unmarshal(Files.readString(generated), CustomResourceDefinition.class);
+        List<String> declared = Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
+                .map(AdditionalPrinterColumn::name)
+                .toList();
+        for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+            version.getAdditionalPrinterColumns()
+                    .sort(Comparator.comparingInt((CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
+        }
+        Files.writeString(target, HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", ""));
     }
-    Files.writeString(target, HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", ""));
-  }
 
-  private CrdWriter() {
-  }
+    private CrdWriter() {}
 }

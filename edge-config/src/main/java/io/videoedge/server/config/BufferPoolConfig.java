@@ -12,6 +12,7 @@ import one.nio.config.Converter;
 public class BufferPoolConfig {
     @Converter(method = "longSize")
     public long size = 32L * 1024 * 1024;
+
     @Converter(method = "size")
     public int chunkSize = 128 * 1024;
 }

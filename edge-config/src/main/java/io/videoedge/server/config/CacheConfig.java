@@ -15,17 +15,22 @@ import one.nio.config.Converter;
 public class CacheConfig {
     @Converter(method = "longSize")
     public long memory = 128L * 1024 * 1024;
+
     @Converter(method = "size")
     public int memoryMaxObject = 4 * 1024 * 1024;
+
     public DiskCacheConfig disk = new DiskCacheConfig();
+
     @Converter(method = "longTime")
     public long ttl = 10 * 60_000L;
+
     @Converter(method = "longTime")
     public long staleWhileError = 60 * 60_000L;
 
     @Config
     public static class DiskCacheConfig {
         public String path;
+
         @Converter(method = "longSize")
         public long size = 1024L * 1024 * 1024;
     }

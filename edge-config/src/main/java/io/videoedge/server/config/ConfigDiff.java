@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-
 import one.nio.config.Config;
 
 /**
@@ -18,8 +17,7 @@ import one.nio.config.Config;
  * Compare configs as parsed from files, not the ones the server adjusted at start.
  */
 public final class ConfigDiff {
-    private ConfigDiff() {
-    }
+    private ConfigDiff() {}
 
     /** One difference. {@code before}/{@code after} are the field values (null: unset or absent). */
     public record Change(String path, Object before, Object after) {

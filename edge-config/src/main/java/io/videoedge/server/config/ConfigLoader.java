@@ -8,7 +8,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-
 import one.nio.config.ConfigParser;
 
 /**
@@ -16,12 +15,10 @@ import one.nio.config.ConfigParser;
  * one-nio's ConfigParser, then semantic validation. Nothing binds or starts before this returns.
  */
 public final class ConfigLoader {
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** A validated config with the exact text it came from and that text's SHA-256 (hex). */
-    public record Loaded(EdgeServerConfig config, String text, String sha256) {
-    }
+    public record Loaded(EdgeServerConfig config, String text, String sha256) {}
 
     public static EdgeServerConfig load(Path file) throws ConfigException {
         return read(file).config();

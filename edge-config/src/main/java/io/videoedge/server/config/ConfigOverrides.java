@@ -5,7 +5,6 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import one.nio.config.Converter;
 import one.nio.config.DefaultConverters;
 
@@ -24,8 +23,7 @@ import one.nio.config.DefaultConverters;
  * </pre>
  */
 public final class ConfigOverrides {
-    private ConfigOverrides() {
-    }
+    private ConfigOverrides() {}
 
     /** Reads {@code args[0]}, applies {@code args[1..]} (path=value), prints the result. */
     public static void main(String[] args) throws Exception {
@@ -33,7 +31,8 @@ public final class ConfigOverrides {
             System.err.println("usage: ConfigOverrides BASE.yaml [path=value ...]");
             System.exit(2);
         }
-        EdgeServerConfig c = ConfigLoader.parse(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])), args[0]);
+        EdgeServerConfig c =
+                ConfigLoader.parse(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])), args[0]);
         List<String> sets = new ArrayList<>(List.of(args).subList(1, args.length));
         apply(c, sets);
         List<String> problems = ConfigLoader.problems(c, "the result");
@@ -117,14 +116,17 @@ public final class ConfigOverrides {
                     case "longSize" -> DefaultConverters.longSize(value);
                     case "time" -> DefaultConverters.time(value);
                     case "longTime" -> DefaultConverters.longTime(value);
-                    default -> throw new IllegalArgumentException(path + ": converter " + c.method() + " is not supported here");
+                    default ->
+                        throw new IllegalArgumentException(
+                                path + ": converter " + c.method() + " is not supported here");
                 };
             }
             if (t == String.class) return value;
             if (t == int.class || t == Integer.class) return Integer.parseInt(value);
             if (t == long.class || t == Long.class) return Long.parseLong(value);
             if (t == boolean.class || t == Boolean.class) {
-                if (!value.equals("true") && !value.equals("false")) throw new IllegalArgumentException("not true or false");
+                if (!value.equals("true") && !value.equals("false"))
+                    throw new IllegalArgumentException("not true or false");
                 return Boolean.parseBoolean(value);
             }
             if (t == String[].class) return value.split("\\s*,\\s*");

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-
 import one.nio.config.Config;
 import one.nio.config.Converter;
 
@@ -39,8 +38,7 @@ final class ConfigSchema {
         return schema.problems;
     }
 
-    private sealed interface Frame permits BeanFrame, ListFrame, OpaqueFrame {
-    }
+    private sealed interface Frame permits BeanFrame, ListFrame, OpaqueFrame {}
 
     /** Keys of one bean; {@code indent} is fixed by its first key line. */
     private static final class BeanFrame implements Frame {
@@ -57,12 +55,10 @@ final class ConfigSchema {
     }
 
     /** Items of a list field declared at {@code keyIndent}. */
-    private record ListFrame(Class<?> elementType, String path, int keyIndent, int[] count) implements Frame {
-    }
+    private record ListFrame(Class<?> elementType, String path, int keyIndent, int[] count) implements Frame {}
 
     /** A map or other free-form value: everything indented deeper than its key is skipped. */
-    private record OpaqueFrame(int keyIndent) implements Frame {
-    }
+    private record OpaqueFrame(int keyIndent) implements Frame {}
 
     private void walk(String[] lines, Class<?> rootType) {
         stack.push(new BeanFrame(rootType, "", 0));
@@ -87,7 +83,8 @@ final class ConfigSchema {
                 stack.pop();
             } else if (top instanceof ListFrame l && (!dash || indent < l.keyIndent())) {
                 stack.pop();
-            } else if (top instanceof BeanFrame b && stack.size() > 1
+            } else if (top instanceof BeanFrame b
+                    && stack.size() > 1
                     && (b.indent >= 0 ? indent < b.indent || (dash && indent == b.indent) : indent < b.minIndent)) {
                 stack.pop();
             } else {
@@ -169,7 +166,8 @@ final class ConfigSchema {
             } else if (isBean(element)) {
                 problem(lineNo, path, "expects a list of sections ('- field: value' lines below it)");
             } else {
-                String inline = value.startsWith("[") && value.endsWith("]") ? value.substring(1, value.length() - 1) : value;
+                String inline =
+                        value.startsWith("[") && value.endsWith("]") ? value.substring(1, value.length() - 1) : value;
                 for (String element1 : inline.split(",")) {
                     scalar(lineNo, path, element, null, element1.trim());
                 }
@@ -197,7 +195,9 @@ final class ConfigSchema {
         try {
             if (converter != null) {
                 Method m = findConverter(converter.value(), converter.method());
-                Object sender = Modifier.isStatic(m.getModifiers()) ? null : converter.value().getDeclaredConstructor().newInstance();
+                Object sender = Modifier.isStatic(m.getModifiers())
+                        ? null
+                        : converter.value().getDeclaredConstructor().newInstance();
                 Object result = m.invoke(sender, value);
                 if (isIntSize(m) && result instanceof Integer && DefaultSizes.exceedsInt(value)) {
                     problem(lineNo, path, "'" + value + "' is too large for this field (max 2g-1)");
@@ -331,8 +331,7 @@ final class ConfigSchema {
 
     /** Sizes that one-nio's int converter would silently wrap around. */
     static final class DefaultSizes {
-        private DefaultSizes() {
-        }
+        private DefaultSizes() {}
 
         static boolean exceedsInt(String value) {
             return one.nio.config.DefaultConverters.longSize(value) > Integer.MAX_VALUE;

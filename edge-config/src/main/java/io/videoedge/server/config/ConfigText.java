@@ -6,8 +6,7 @@ package io.videoedge.server.config;
  * part of the value, and one pair of matching quotes around a value is removed.
  */
 final class ConfigText {
-    private ConfigText() {
-    }
+    private ConfigText() {}
 
     static String normalize(String text) {
         String[] lines = text.split("\r?\n", -1);
@@ -27,7 +26,8 @@ final class ConfigText {
             return s;
         }
         String value = s.substring(valueStart).trim();
-        if (value.length() >= 2 && (value.charAt(0) == '"' || value.charAt(0) == '\'')
+        if (value.length() >= 2
+                && (value.charAt(0) == '"' || value.charAt(0) == '\'')
                 && value.charAt(value.length() - 1) == value.charAt(0)) {
             return s.substring(0, valueStart) + " " + value.substring(1, value.length() - 1);
         }

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
 
@@ -67,14 +66,20 @@ final class ConfigValidator {
 
     private void ticketKeys(EdgeServerConfig c) {
         long rotation = c.ticketKeys == null ? 0 : c.ticketKeys.rotation;
-        check(rotation == 0 || rotation >= 1000, "ticketKeys.rotation", "must be 0 (never) or at least 1s, is " + rotation + "ms");
+        check(
+                rotation == 0 || rotation >= 1000,
+                "ticketKeys.rotation",
+                "must be 0 (never) or at least 1s, is " + rotation + "ms");
         if (rotation <= 0 || !checkFiles || c.acceptors == null) return;
         for (int i = 0; i < c.acceptors.length; i++) {
             SslConfig s = c.acceptors[i].ssl;
             if (s == null || s.ticketDir == null) continue;
             Path d = Path.of(s.ticketDir);
-            check(!Files.isDirectory(d) || Files.isWritable(d), "acceptors[" + i + "].ssl.ticketDir",
-                    d + " is not writable, and ticketKeys.rotation is on (set it to 0 when the keys are managed outside)");
+            check(
+                    !Files.isDirectory(d) || Files.isWritable(d),
+                    "acceptors[" + i + "].ssl.ticketDir",
+                    d
+                            + " is not writable, and ticketKeys.rotation is on (set it to 0 when the keys are managed outside)");
         }
     }
 
@@ -95,7 +100,10 @@ final class ConfigValidator {
             problem(path + ".protocols", "required, e.g. 'TLSv1.2 TLSv1.3'");
         } else {
             for (String p : s.protocols.toLowerCase(Locale.ROOT).split("[ ,:+]+")) {
-                check(p.isEmpty() || TLS_PROTOCOLS.contains(p), path + ".protocols", "'" + p + "' is not supported (TLSv1.2, TLSv1.3)");
+                check(
+                        p.isEmpty() || TLS_PROTOCOLS.contains(p),
+                        path + ".protocols",
+                        "'" + p + "' is not supported (TLSv1.2, TLSv1.3)");
             }
         }
         files(s.certFile, path + ".certFile");
@@ -103,7 +111,10 @@ final class ConfigValidator {
         if (s.certFile != null && s.privateKeyFile != null) {
             check(s.certFile.length == s.privateKeyFile.length, path + ".privateKeyFile", "needs one key per certFile");
         }
-        check(s.cacheMode == null || CACHE_MODES.contains(s.cacheMode), path + ".cacheMode", "must be none, internal or external, is '" + s.cacheMode + "'");
+        check(
+                s.cacheMode == null || CACHE_MODES.contains(s.cacheMode),
+                path + ".cacheMode",
+                "must be none, internal or external, is '" + s.cacheMode + "'");
         check(s.maxEarlyDataSize >= 0, path + ".maxEarlyDataSize", "must not be negative");
         if (s.ticketKeyFile != null && checkFiles) {
             Path f = Path.of(s.ticketKeyFile);
@@ -141,8 +152,14 @@ final class ConfigValidator {
 
     private void limits(LimitsConfig l) {
         if (l == null) return;
-        check(l.maxHeaderSize >= 256 && l.maxHeaderSize <= MAX_HEADER_LIMIT, "limits.maxHeaderSize", "must be between 256 and 32k, is " + l.maxHeaderSize);
-        check(l.maxUriLength >= 64 && l.maxUriLength <= l.maxHeaderSize, "limits.maxUriLength", "must be between 64 and maxHeaderSize, is " + l.maxUriLength);
+        check(
+                l.maxHeaderSize >= 256 && l.maxHeaderSize <= MAX_HEADER_LIMIT,
+                "limits.maxHeaderSize",
+                "must be between 256 and 32k, is " + l.maxHeaderSize);
+        check(
+                l.maxUriLength >= 64 && l.maxUriLength <= l.maxHeaderSize,
+                "limits.maxUriLength",
+                "must be between 64 and maxHeaderSize, is " + l.maxUriLength);
         check(l.maxConnections >= 1, "limits.maxConnections", "must be at least 1");
         check(l.idleTimeout > 0, "limits.idleTimeout", "must be positive");
     }
@@ -166,12 +183,21 @@ final class ConfigValidator {
             problem("bufferPool", "must not be empty");
             return;
         }
-        check(p.chunkSize >= 16 * 1024 && p.chunkSize <= 16 * 1024 * 1024, "bufferPool.chunkSize", "must be between 16k and 16m, is " + p.chunkSize);
-        check(p.size >= 8L * p.chunkSize, "bufferPool.size", "must hold at least 8 chunks (" + 8L * Math.max(p.chunkSize, 0) + " bytes)");
+        check(
+                p.chunkSize >= 16 * 1024 && p.chunkSize <= 16 * 1024 * 1024,
+                "bufferPool.chunkSize",
+                "must be between 16k and 16m, is " + p.chunkSize);
+        check(
+                p.size >= 8L * p.chunkSize,
+                "bufferPool.size",
+                "must hold at least 8 chunks (" + 8L * Math.max(p.chunkSize, 0) + " bytes)");
         if (origin != null && p.chunkSize > 0) {
             // every origin connection holds one chunk while it streams; the rest is for TLS copies
             long needed = (long) (origin.maxConnections + 8) * p.chunkSize;
-            check(p.size >= needed, "bufferPool.size", "must hold origin.maxConnections + 8 chunks (" + needed + " bytes)");
+            check(
+                    p.size >= needed,
+                    "bufferPool.size",
+                    "must hold origin.maxConnections + 8 chunks (" + needed + " bytes)");
         }
     }
 
@@ -180,12 +206,19 @@ final class ConfigValidator {
         if (o.url == null) {
             problem("origin.url", "required");
         } else if (!OriginConfig.URL.matcher(o.url).matches()) {
-            problem("origin.url", "must be http:// or https:// with a host name or IPv4 address, an optional port "
-                    + "1-65535 and an optional path, no user, query or fragment; is " + o.url);
+            problem(
+                    "origin.url",
+                    "must be http:// or https:// with a host name or IPv4 address, an optional port "
+                            + "1-65535 and an optional path, no user, query or fragment; is " + o.url);
         } else if (o.url.startsWith("https:")) {
             Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
-            check(!checkFiles || Files.isReadable(ca), "origin.caFile", "cannot read " + ca
-                    + (o.caFile == null ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)" : ""));
+            check(
+                    !checkFiles || Files.isReadable(ca),
+                    "origin.caFile",
+                    "cannot read " + ca
+                            + (o.caFile == null
+                                    ? " (the system CA bundle, used when caFile is not set: install ca-certificates or set caFile)"
+                                    : ""));
         } else {
             check(o.caFile == null, "origin.caFile", "only for an https:// origin");
         }

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
-
 import one.nio.config.Config;
 import one.nio.config.Converter;
 
@@ -79,11 +78,16 @@ public final class ConfigWriter {
                     int before = out.length();
                     bean(item, name + "[]", indent + "- ", indent + "  ");
                     if (out.length() == before) {
-                        throw new IllegalArgumentException(name + "[" + i + "] has only defaults: ConfigParser needs a field per list item");
+                        throw new IllegalArgumentException(
+                                name + "[" + i + "] has only defaults: ConfigParser needs a field per list item");
                     }
                 }
             } else {
-                out.append(lead).append(f.getName()).append(": ").append(scalar(f, view.apply(name, value))).append('\n');
+                out.append(lead)
+                        .append(f.getName())
+                        .append(": ")
+                        .append(scalar(f, view.apply(name, value)))
+                        .append('\n');
             }
             lead = indent;
         }
@@ -110,7 +114,8 @@ public final class ConfigWriter {
         }
         String text = String.valueOf(value);
         if (text.isEmpty() || text.contains("\n") || text.contains(" #") || !text.equals(text.strip())) {
-            throw new IllegalArgumentException(f.getName() + ": " + text + " cannot be written as one ConfigParser value");
+            throw new IllegalArgumentException(
+                    f.getName() + ": " + text + " cannot be written as one ConfigParser value");
         }
         return text;
     }

@@ -11,6 +11,7 @@ import one.nio.config.Converter;
 @Config
 public class ContentConfig {
     public String root;
+
     @Converter(method = "time")
     public int fileCacheValid = 1_000;
 }

@@ -25,6 +25,7 @@ public class EdgeServerConfig extends HttpServerConfig {
     public OriginConfig origin;
     public BufferPoolConfig bufferPool = new BufferPoolConfig();
     public TicketKeysConfig ticketKeys = new TicketKeysConfig();
+
     @Converter(method = "time")
     public int drainTimeout = 25_000;
 }

@@ -12,9 +12,12 @@ import one.nio.config.Converter;
 public class LimitsConfig {
     @Converter(method = "size")
     public int maxHeaderSize = 8 * 1024;
+
     @Converter(method = "size")
     public int maxUriLength = 4 * 1024;
+
     public int maxConnections = 100_000;
+
     @Converter(method = "time")
     public int idleTimeout = 60_000;
 }

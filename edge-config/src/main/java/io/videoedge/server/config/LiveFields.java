@@ -1,11 +1,10 @@
 package io.videoedge.server.config;
 
+import io.videoedge.server.config.ConfigDiff.Change;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.videoedge.server.config.ConfigDiff.Change;
 
 /**
  * The one place that decides which config changes the running server takes without a restart (the
@@ -27,15 +26,15 @@ import io.videoedge.server.config.ConfigDiff.Change;
  * </ul>
  */
 public final class LiveFields {
-    private LiveFields() {
-    }
+    private LiveFields() {}
 
     /** Field (list indices written {@code []}) and why it is live. Ordered as documented. */
     public static final Map<String, String> LIVE;
 
     static {
         Map<String, String> m = new LinkedHashMap<>();
-        String inherited = "set on the listening sockets by one-nio's Server.reconfigure; connections accepted afterwards inherit it, open ones keep theirs";
+        String inherited =
+                "set on the listening sockets by one-nio's Server.reconfigure; connections accepted afterwards inherit it, open ones keep theirs";
         m.put("acceptors[].recvBuf", inherited);
         m.put("acceptors[].sendBuf", inherited);
         m.put("acceptors[].notsentLowat", inherited);
@@ -49,14 +48,18 @@ public final class LiveFields {
 
     /** Why common fields need a restart (others: "not in the live set"). Keys are fields or section prefixes. */
     private static final Map<String, String> RESTART_REASONS = Map.ofEntries(
-            Map.entry("selectors", "selector threads are created and pinned at start; one-nio would only add unpinned ones and never remove any"),
+            Map.entry(
+                    "selectors",
+                    "selector threads are created and pinned at start; one-nio would only add unpinned ones and never remove any"),
             Map.entry("affinity", "pinning is planned once at start"),
             Map.entry("pinAcceptors", "the acceptor-to-selector mapping is fixed at start"),
             Map.entry("multiAcceptor", "the acceptor kind is chosen when the server is built"),
             Map.entry("acceptors[]", "adding or removing a listener is not supported live"),
             Map.entry("acceptors[].port", "a new port would be bound by a new listener; not supported live"),
             Map.entry("acceptors[].address", "a new address would be bound by a new listener; not supported live"),
-            Map.entry("acceptors[].threads", "one-nio 2.3.0's MultiAcceptorGroup.reconfigure loses the listeners it adds (they are registered but not kept), so they could never be closed"),
+            Map.entry(
+                    "acceptors[].threads",
+                    "one-nio 2.3.0's MultiAcceptorGroup.reconfigure loses the listeners it adds (they are registered but not kept), so they could never be closed"),
             Map.entry("acceptors[].backlog", "listen() is called once; one-nio does not apply a new backlog"),
             Map.entry("acceptors[].ssl", "certificates, keys, tickets and protocols are loaded at start"),
             Map.entry("admin", "the admin listener is bound at start"),
@@ -65,7 +68,9 @@ public final class LiveFields {
             Map.entry("origin", "the origin connection pool is built at start"),
             Map.entry("bufferPool", "the direct-memory pool is allocated once at start"),
             Map.entry("ticketKeys", "the rotation schedule is set at start"),
-            Map.entry("drainTimeout", "read by the running process only at shutdown from its start config; kept with the pod's termination grace period"));
+            Map.entry(
+                    "drainTimeout",
+                    "read by the running process only at shutdown from its start config; kept with the pod's termination grace period"));
 
     /** The outcome for a list of changes: live changes can be applied only when {@code restart} is empty. */
     public record Decision(List<Change> live, List<Change> restart) {
@@ -106,8 +111,11 @@ public final class LiveFields {
      * restart: never wrongly live). The operator puts its checksum into the pod template.
      */
     public static String restartView(EdgeServerConfig config) {
-        return ConfigWriter.write(config, (field, value) ->
-                LIVE.containsKey(field) && !(value instanceof Number n && n.longValue() == 0) ? "(live)" : value);
+        return ConfigWriter.write(
+                config,
+                (field, value) -> LIVE.containsKey(field) && !(value instanceof Number n && n.longValue() == 0)
+                        ? "(live)"
+                        : value);
     }
 
     /** Why a change needs a restart, for the log. */

@@ -1,7 +1,6 @@
 package io.videoedge.server.config;
 
 import java.util.regex.Pattern;
-
 import one.nio.config.Config;
 import one.nio.config.Converter;
 
@@ -28,9 +27,12 @@ public class OriginConfig {
 
     public String url;
     public String caFile;
+
     @Converter(method = "time")
     public int connectTimeout = 1_000;
+
     @Converter(method = "time")
     public int readTimeout = 10_000;
+
     public int maxConnections = 64;
 }

@@ -12,8 +12,7 @@ public final class TicketKeyFiles {
     /** One-nio's ticket key: 48 bytes (16 name, 16 HMAC, 16 AES). */
     public static final int KEY_LENGTH = 48;
 
-    private TicketKeyFiles() {
-    }
+    private TicketKeyFiles() {}
 
     /**
      * What one-nio would refuse or misread in {@code dir}: anything but regular files of exactly 48
@@ -38,5 +37,4 @@ public final class TicketKeyFiles {
         }
         return problems;
     }
-
 }

@@ -3,17 +3,15 @@ package io.videoedge.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.videoedge.server.testing.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import io.videoedge.server.testing.TestData;
 
 class ConfigLoaderTest {
     private static final String MINIMAL = """
@@ -100,7 +98,8 @@ class ConfigLoaderTest {
                     ticketDir: %1$s/tickets""".formatted(dir)));
         assertThatThrownBy(() -> ConfigLoader.load(file))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("acceptors[0].ssl.ticketDir: " + tickets.resolve("short.key") + " has 47 bytes, a key has 48");
+                .hasMessageContaining(
+                        "acceptors[0].ssl.ticketDir: " + tickets.resolve("short.key") + " has 47 bytes, a key has 48");
     }
 
     @Test
@@ -152,63 +151,118 @@ class ConfigLoaderTest {
 
     static Stream<Arguments> badConfigs() {
         return Stream.of(
-                Arguments.of("misspelt field", MINIMAL.replace("- port: 8080", "- port: 8080\n  recvBuff: 64k"),
+                Arguments.of(
+                        "misspelt field",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  recvBuff: 64k"),
                         "bad.yaml:3: acceptors[0].recvBuff: unknown field (did you mean 'recvBuf'?)"),
-                Arguments.of("the slide's ticketsDir", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    ticketsDir: /t"),
+                Arguments.of(
+                        "the slide's ticketsDir",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    ticketsDir: /t"),
                         "bad.yaml:4: acceptors[0].ssl.ticketsDir: unknown field (did you mean 'ticketDir'?)"),
-                Arguments.of("bad size", MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4q"),
+                Arguments.of(
+                        "bad size",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4q"),
                         "bad.yaml:3: acceptors[0].sendBuf: invalid value '4q' (expected a size"),
-                Arguments.of("size beyond int", MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4g"),
+                Arguments.of(
+                        "size beyond int",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  sendBuf: 4g"),
                         "bad.yaml:3: acceptors[0].sendBuf: '4g' is too large"),
-                Arguments.of("bad duration", "keepAlive: 2 weeks\n" + MINIMAL,
+                Arguments.of(
+                        "bad duration",
+                        "keepAlive: 2 weeks\n" + MINIMAL,
                         "bad.yaml:1: keepAlive: invalid value '2 weeks' (expected a duration"),
-                Arguments.of("yes is not a boolean", "affinity: yes\n" + MINIMAL,
+                Arguments.of(
+                        "yes is not a boolean",
+                        "affinity: yes\n" + MINIMAL,
                         "bad.yaml:1: affinity: expected true or false, found 'yes'"),
-                Arguments.of("port not a number", MINIMAL.replace("port: 8080", "port: http"),
+                Arguments.of(
+                        "port not a number",
+                        MINIMAL.replace("port: 8080", "port: http"),
                         "bad.yaml:2: acceptors[0].port: expected an integer, found 'http'"),
-                Arguments.of("missing value", "selectors:\n" + MINIMAL,
-                        "bad.yaml:1: selectors: missing value"),
-                Arguments.of("section given a scalar", "admin: 9400\n" + MINIMAL,
-                        "bad.yaml:1: admin: expects a section"),
-                Arguments.of("list given a scalar", "acceptors: 8080\ncontent:\n  root: /srv\n",
+                Arguments.of("missing value", "selectors:\n" + MINIMAL, "bad.yaml:1: selectors: missing value"),
+                Arguments.of(
+                        "section given a scalar", "admin: 9400\n" + MINIMAL, "bad.yaml:1: admin: expects a section"),
+                Arguments.of(
+                        "list given a scalar",
+                        "acceptors: 8080\ncontent:\n  root: /srv\n",
                         "bad.yaml:1: acceptors: expects a list of sections"),
-                Arguments.of("bad indentation", MINIMAL.replace("  root: /srv", "  root: /srv\n   extra: 1"),
+                Arguments.of(
+                        "bad indentation",
+                        MINIMAL.replace("  root: /srv", "  root: /srv\n   extra: 1"),
                         "bad.yaml:5: content: bad indentation"),
-                Arguments.of("unknown top-level section", MINIMAL + "cahce:\n  memory: 1g\n",
+                Arguments.of(
+                        "unknown top-level section",
+                        MINIMAL + "cahce:\n  memory: 1g\n",
                         "bad.yaml:5: cahce: unknown field (did you mean 'cache'?)"),
-                Arguments.of("no acceptors", "content:\n  root: /srv\n",
+                Arguments.of(
+                        "no acceptors",
+                        "content:\n  root: /srv\n",
                         "bad.yaml: acceptors: at least one acceptor (port) is required"),
-                Arguments.of("port out of range", MINIMAL.replace("8080", "70000"),
+                Arguments.of(
+                        "port out of range",
+                        MINIMAL.replace("8080", "70000"),
                         "bad.yaml: acceptors[0].port: must be between 1 and 65535, is 70000"),
-                Arguments.of("port twice", MINIMAL + "admin:\n  port: 8080\n",
+                Arguments.of(
+                        "port twice",
+                        MINIMAL + "admin:\n  port: 8080\n",
                         "bad.yaml: admin.port: port 8080 is used twice"),
-                Arguments.of("ssl without certificate", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1.3"),
+                Arguments.of(
+                        "ssl without certificate",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1.3"),
                         "bad.yaml: acceptors[0].ssl.certFile: required"),
-                Arguments.of("old TLS", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1 TLSv1.2\n    certFile: /c\n    privateKeyFile: /k"),
+                Arguments.of(
+                        "old TLS",
+                        MINIMAL.replace(
+                                "- port: 8080",
+                                "- port: 8080\n  ssl:\n    protocols: TLSv1 TLSv1.2\n    certFile: /c\n    privateKeyFile: /k"),
                         "bad.yaml: acceptors[0].ssl.protocols: 'tlsv1' is not supported"),
-                Arguments.of("bad cache mode", MINIMAL.replace("- port: 8080", "- port: 8080\n  ssl:\n    protocols: TLSv1.3\n    certFile: /c\n    privateKeyFile: /k\n    cacheMode: shared"),
+                Arguments.of(
+                        "bad cache mode",
+                        MINIMAL.replace(
+                                "- port: 8080",
+                                "- port: 8080\n  ssl:\n    protocols: TLSv1.3\n    certFile: /c\n    privateKeyFile: /k\n    cacheMode: shared"),
                         "bad.yaml: acceptors[0].ssl.cacheMode: must be none, internal or external"),
-                Arguments.of("no content and no origin", "acceptors:\n- port: 8080\n",
+                Arguments.of(
+                        "no content and no origin",
+                        "acceptors:\n- port: 8080\n",
                         "bad.yaml: content.root: required unless an origin is configured"),
-                Arguments.of("ftp origin", MINIMAL + "origin:\n  url: ftp://o.example\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "ftp origin",
+                        MINIMAL + "origin:\n  url: ftp://o.example\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
-                Arguments.of("origin with a space", MINIMAL + "origin:\n  url: http://o.example/a b\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "origin with a space",
+                        MINIMAL + "origin:\n  url: http://o.example/a b\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
-                Arguments.of("origin with a query the client would drop", MINIMAL + "origin:\n  url: http://o.example/v?k=1\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "origin with a query the client would drop",
+                        MINIMAL + "origin:\n  url: http://o.example/v?k=1\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
-                Arguments.of("origin host with an underscore", MINIMAL + "origin:\n  url: http://my_origin\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "origin host with an underscore",
+                        MINIMAL + "origin:\n  url: http://my_origin\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
-                Arguments.of("origin port out of range", MINIMAL + "origin:\n  url: http://o.example:70000\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "origin port out of range",
+                        MINIMAL + "origin:\n  url: http://o.example:70000\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
-                Arguments.of("CA file for a plain origin", MINIMAL + "origin:\n  url: http://o.example\n  caFile: /ca.pem\ncache:\n  disk:\n    path: /c\n",
+                Arguments.of(
+                        "CA file for a plain origin",
+                        MINIMAL
+                                + "origin:\n  url: http://o.example\n  caFile: /ca.pem\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.caFile: only for an https:// origin"),
-                Arguments.of("header limit too big", MINIMAL + "limits:\n  maxHeaderSize: 1m\n",
+                Arguments.of(
+                        "header limit too big",
+                        MINIMAL + "limits:\n  maxHeaderSize: 1m\n",
                         "bad.yaml: limits.maxHeaderSize: must be between 256 and 32k"),
-                Arguments.of("negative ticket key rotation", MINIMAL + "ticketKeys:\n  rotation: -1\n",
+                Arguments.of(
+                        "negative ticket key rotation",
+                        MINIMAL + "ticketKeys:\n  rotation: -1\n",
                         "bad.yaml: ticketKeys.rotation: must be 0 (never) or at least 1s"),
-                Arguments.of("empty file", "# nothing\n\n",
-                        "bad.yaml: the file has no settings"),
-                Arguments.of("stray list item", "- port: 1\n" + MINIMAL,
+                Arguments.of("empty file", "# nothing\n\n", "bad.yaml: the file has no settings"),
+                Arguments.of(
+                        "stray list item",
+                        "- port: 1\n" + MINIMAL,
                         "bad.yaml:1: a list item '-' where no list is expected"));
     }
 
@@ -223,6 +277,7 @@ class ConfigLoaderTest {
     @Test
     void reportsEveryProblemAtOnce() {
         assertThatThrownBy(() -> ConfigLoader.parse("affinity: maybe\nselectorz: 2\n" + MINIMAL, "bad.yaml"))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).hasSize(2));
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.problems()).hasSize(2));
     }
 }

@@ -3,15 +3,13 @@ package io.videoedge.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.videoedge.server.testing.TestData;
 import java.nio.file.Files;
-
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import io.videoedge.server.testing.TestData;
 
 /** What the writer writes, the loader reads back: field for field, nothing lost, nothing added. */
 class ConfigWriterTest {
@@ -58,8 +56,14 @@ class ConfigWriterTest {
 
         EdgeServerConfig back = roundTrip(c);
         assertThat(ConfigDiff.between(c, back)).isEmpty();
-        assertThat(ConfigWriter.write(c)).contains("  sendBuf: 1000\n", "  recvBuf: 96k\n", "  memory: 3g\n", "  idleTimeout: 1500ms\n",
-            "  certFile: /a.crt, /b.crt\n", "keepAlive: 90s\n");
+        assertThat(ConfigWriter.write(c))
+                .contains(
+                        "  sendBuf: 1000\n",
+                        "  recvBuf: 96k\n",
+                        "  memory: 3g\n",
+                        "  idleTimeout: 1500ms\n",
+                        "  certFile: /a.crt, /b.crt\n",
+                        "keepAlive: 90s\n");
     }
 
     @Test
@@ -93,11 +97,21 @@ class ConfigWriterTest {
     void aValueConfigParserCannotReadBackIsRefused() {
         EdgeServerConfig c = new EdgeServerConfig();
         c.content.root = "/srv #not a comment";
-        assertThatThrownBy(() -> ConfigWriter.write(c)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("root");
+        assertThatThrownBy(() -> ConfigWriter.write(c))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("root");
     }
 
     @ParameterizedTest
-    @CsvSource({"0, 0", "1023, 1023", "1024, 1k", "65536, 64k", "4194304, 4m", "2147483647, 2147483647", "3221225472, 3g"})
+    @CsvSource({
+        "0, 0",
+        "1023, 1023",
+        "1024, 1k",
+        "65536, 64k",
+        "4194304, 4m",
+        "2147483647, 2147483647",
+        "3221225472, 3g"
+    })
     void sizesInTheLargestExactUnit(long bytes, String text) {
         assertThat(ConfigWriter.size(bytes)).isEqualTo(text);
     }

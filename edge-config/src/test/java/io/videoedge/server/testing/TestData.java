@@ -5,8 +5,7 @@ import java.nio.file.Path;
 
 /** Where the checked-in test data lives (testdata/edge-server at the repository root). */
 public final class TestData {
-    private TestData() {
-    }
+    private TestData() {}
 
     public static Path dir() {
         String configured = System.getProperty("videoedge.testdata");

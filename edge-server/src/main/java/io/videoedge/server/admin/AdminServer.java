@@ -1,12 +1,11 @@
 package io.videoedge.server.admin;
 
+import io.videoedge.server.config.AdminConfig;
+import io.videoedge.server.metrics.EdgeMetrics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
-
-import io.videoedge.server.config.AdminConfig;
-import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.Path;
@@ -25,7 +24,8 @@ public final class AdminServer extends HttpServer {
     private final String metricsContentType = EdgeMetrics.contentType();
 
     /** @param socketsJson the /sockets document for a session limit */
-    public AdminServer(AdminConfig config, EdgeMetrics metrics, BooleanSupplier ready, IntFunction<String> socketsJson) throws IOException {
+    public AdminServer(AdminConfig config, EdgeMetrics metrics, BooleanSupplier ready, IntFunction<String> socketsJson)
+            throws IOException {
         super(serverConfig(config));
         this.metrics = metrics;
         this.ready = ready;
@@ -38,7 +38,7 @@ public final class AdminServer extends HttpServer {
         acceptor.port = admin.port;
         acceptor.reusePort = true;
         HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[]{acceptor};
+        config.acceptors = new AcceptorConfig[] {acceptor};
         config.selectors = 1;
         config.keepAlive = 30_000;
         config.selectorThreadNameFormat = "admin-sel-%d";

@@ -2,7 +2,6 @@ package io.videoedge.server.admin;
 
 import java.net.InetSocketAddress;
 import java.util.List;
-
 import one.nio.net.Socket;
 
 /**
@@ -24,17 +23,23 @@ public final class SocketsReport {
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 10_000;
 
-    private SocketsReport() {
-    }
+    private SocketsReport() {}
 
-    public record View(String local, int localPort, String remote, boolean tls, int sendBuf, int recvBuf, int notsentLowat) {
+    public record View(
+            String local, int localPort, String remote, boolean tls, int sendBuf, int recvBuf, int notsentLowat) {
         /** Reads the options of a socket; null when it has closed meanwhile. */
         public static View of(Socket s) {
             if (s == null || !s.isOpen()) return null;
             try {
                 InetSocketAddress local = s.getLocalAddress();
-                return new View(address(local), local == null ? 0 : local.getPort(), address(remote(s)), s.getSslContext() != null,
-                        s.getSendBuffer(), s.getRecvBuffer(), s.getNotsentLowat());
+                return new View(
+                        address(local),
+                        local == null ? 0 : local.getPort(),
+                        address(remote(s)),
+                        s.getSslContext() != null,
+                        s.getSendBuffer(),
+                        s.getRecvBuffer(),
+                        s.getNotsentLowat());
             } catch (RuntimeException e) {
                 return null; // closed between the check and the reads
             }
@@ -59,8 +64,13 @@ public final class SocketsReport {
         StringBuilder sb = new StringBuilder(256 + 256 * (listening.size() + sessions.size()));
         sb.append("{\"listening\":[");
         items(sb, listening);
-        sb.append("],\n\"sessions\":{\"total\":").append(sessionsTotal).append(",\"limit\":").append(limit)
-                .append(",\"shown\":").append(sessions.size()).append(",\"items\":[");
+        sb.append("],\n\"sessions\":{\"total\":")
+                .append(sessionsTotal)
+                .append(",\"limit\":")
+                .append(limit)
+                .append(",\"shown\":")
+                .append(sessions.size())
+                .append(",\"items\":[");
         items(sb, sessions);
         return sb.append("]}}\n").toString();
     }
@@ -69,11 +79,24 @@ public final class SocketsReport {
         for (int i = 0; i < views.size(); i++) {
             View v = views.get(i);
             sb.append(i == 0 ? "\n" : ",\n");
-            sb.append("{\"local\":").append(string(v.local())).append(",\"localPort\":").append(v.localPort())
-                    .append(",\"remote\":").append(string(v.remote())).append(",\"tls\":").append(v.tls())
-                    .append(",\"sendBuf\":").append(v.sendBuf()).append(",\"recvBuf\":").append(v.recvBuf())
-                    .append(",\"notsentLowat\":").append(v.notsentLowat())
-                    .append(",\"sendBufKernel\":").append(2L * v.sendBuf()).append(",\"recvBufKernel\":").append(2L * v.recvBuf())
+            sb.append("{\"local\":")
+                    .append(string(v.local()))
+                    .append(",\"localPort\":")
+                    .append(v.localPort())
+                    .append(",\"remote\":")
+                    .append(string(v.remote()))
+                    .append(",\"tls\":")
+                    .append(v.tls())
+                    .append(",\"sendBuf\":")
+                    .append(v.sendBuf())
+                    .append(",\"recvBuf\":")
+                    .append(v.recvBuf())
+                    .append(",\"notsentLowat\":")
+                    .append(v.notsentLowat())
+                    .append(",\"sendBufKernel\":")
+                    .append(2L * v.sendBuf())
+                    .append(",\"recvBufKernel\":")
+                    .append(2L * v.recvBuf())
                     .append('}');
         }
     }

@@ -1,5 +1,12 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.http.Decision;
+import io.videoedge.server.http.HttpDates;
+import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.resources.FileSource;
+import io.videoedge.server.send.Body;
+import io.videoedge.server.send.BodyResponse;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -7,21 +14,12 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import io.videoedge.server.http.Decision;
-import io.videoedge.server.http.HttpDates;
-import io.videoedge.server.http.Negotiation;
-import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.send.Body;
-import io.videoedge.server.send.BodyResponse;
-import io.videoedge.server.resources.FileSource;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.mem.DirectMemory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The request path for objects behind the origin: memory tier, then disk tier, then the origin
@@ -90,7 +88,8 @@ public final class CacheHandler {
         fetch(request, session, key, null, mayRetry);
     }
 
-    private void fetch(Request request, HttpSession session, String key, Stale stale, boolean mayRetry) throws IOException {
+    private void fetch(Request request, HttpSession session, String key, Stale stale, boolean mayRetry)
+            throws IOException {
         EdgeCache.Joined joined = cache.join(key, originPath(key), stale == null ? null : stale.meta());
         if (joined == null) {
             if (mayRetry) {
@@ -112,8 +111,15 @@ public final class CacheHandler {
         });
     }
 
-    private void respondToOutcome(Request request, HttpSession session, String key, Fill.Outcome outcome, Stale stale, boolean mayRetry,
-                                  String xcache) throws IOException {
+    private void respondToOutcome(
+            Request request,
+            HttpSession session,
+            String key,
+            Fill.Outcome outcome,
+            Stale stale,
+            boolean mayRetry,
+            String xcache)
+            throws IOException {
         switch (outcome) {
             case Fill.Streaming s -> respondFromFill(request, session, key, s.fill(), mayRetry, xcache);
             case Fill.NotModified nm -> {
@@ -145,7 +151,8 @@ public final class CacheHandler {
         }
     }
 
-    private void respondFromFill(Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
+    private void respondFromFill(
+            Request request, HttpSession session, String key, Fill fill, boolean mayRetry, String xcache)
             throws IOException {
         ObjectMeta meta = fill.meta();
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
@@ -165,7 +172,8 @@ public final class CacheHandler {
     }
 
     /** The object from memory or disk under the given label; false when neither tier has it. */
-    private boolean respondFromTiers(Request request, HttpSession session, String key, String xcache) throws IOException {
+    private boolean respondFromTiers(Request request, HttpSession session, String key, String xcache)
+            throws IOException {
         MemoryTier.Entry m = cache.memory() == null ? null : cache.memory().get(key);
         if (m != null) {
             respondFromMemory(request, session, m, xcache);
@@ -176,7 +184,8 @@ public final class CacheHandler {
     }
 
     /** Takes over the caller's reference to the entry. */
-    private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache) throws IOException {
+    private void respondFromMemory(Request request, HttpSession session, MemoryTier.Entry m, String xcache)
+            throws IOException {
         ObjectMeta meta = m.meta();
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
@@ -189,7 +198,8 @@ public final class CacheHandler {
     }
 
     /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
-    private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache) throws IOException {
+    private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache)
+            throws IOException {
         RandomAccessFile f = e.openChecked();
         if (f == null) {
             cache.disk().drop(e, "file missing or not its recorded size");
@@ -199,7 +209,8 @@ public final class CacheHandler {
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
-            body = new Body.FileRegion(FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
+            body = new Body.FileRegion(
+                    FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
         } else {
             f.close();
         }
@@ -246,7 +257,10 @@ public final class CacheHandler {
                 }
                 memory.publish(m);
             } catch (IOException e) {
-                log.atDebug().addKeyValue("key", meta.key()).addKeyValue("error", e.toString()).log("promotion to memory failed");
+                log.atDebug()
+                        .addKeyValue("key", meta.key())
+                        .addKeyValue("error", e.toString())
+                        .log("promotion to memory failed");
             } finally {
                 if (m != null) m.release();
                 promoting.remove(meta.key());
@@ -272,7 +286,8 @@ public final class CacheHandler {
                 r = body != null ? new BodyResponse(status, body) : new Response(status);
                 r.addHeader("Content-Length: " + d.length());
                 if (d.status() == 206) {
-                    r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/" + meta.length());
+                    r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/"
+                            + meta.length());
                 }
                 r.addHeader("Content-Type: " + meta.contentType());
                 r.addHeader("Accept-Ranges: bytes");
@@ -300,10 +315,15 @@ public final class CacheHandler {
             sb.append('/');
             for (byte b : segment.getBytes(StandardCharsets.UTF_8)) {
                 int c = b & 0xff;
-                if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~!$&'()*+,;=:@".indexOf(c) >= 0) {
+                if ((c >= 'a' && c <= 'z')
+                        || (c >= 'A' && c <= 'Z')
+                        || (c >= '0' && c <= '9')
+                        || "-._~!$&'()*+,;=:@".indexOf(c) >= 0) {
                     sb.append((char) c);
                 } else {
-                    sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16))).append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+                    sb.append('%')
+                            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                            .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
                 }
             }
         }

@@ -27,15 +27,21 @@ public final class DiskFormat {
     static final int COMPLETE = 1;
     static final int MAX_HEADER = 16 * 1024;
 
-    private DiskFormat() {
-    }
+    private DiskFormat() {}
 
     public static byte[] encode(ObjectMeta m, boolean complete) {
-        byte[] text = (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n" + orEmpty(m.lastModified()) + "\n")
+        byte[] text = (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n"
+                        + orEmpty(m.lastModified()) + "\n")
                 .getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(FIXED + text.length);
-        b.putInt(MAGIC).putInt(FIXED + text.length).putLong(m.length()).putInt(m.crc32c()).putInt(complete ? COMPLETE : 0)
-                .putLong(m.fetchedAt()).putLong(m.expiresAt()).put(text);
+        b.putInt(MAGIC)
+                .putInt(FIXED + text.length)
+                .putLong(m.length())
+                .putInt(m.crc32c())
+                .putInt(complete ? COMPLETE : 0)
+                .putLong(m.fetchedAt())
+                .putLong(m.expiresAt())
+                .put(text);
         return b.array();
     }
 
@@ -48,7 +54,10 @@ public final class DiskFormat {
 
     /** Metadata from a whole header, or null when it is malformed or the file was never completed. */
     public static ObjectMeta decode(ByteBuffer h) {
-        if (h.limit() < FIXED || h.getInt(0) != MAGIC || h.getInt(4) != h.limit() || (h.getInt(FLAGS_OFFSET) & COMPLETE) == 0) {
+        if (h.limit() < FIXED
+                || h.getInt(0) != MAGIC
+                || h.getInt(4) != h.limit()
+                || (h.getInt(FLAGS_OFFSET) & COMPLETE) == 0) {
             return null;
         }
         byte[] text = new byte[h.limit() - FIXED];
@@ -57,7 +66,15 @@ public final class DiskFormat {
         if (f.length != 5 || f[0].isEmpty()) {
             return null;
         }
-        return new ObjectMeta(f[0], orNull(f[1]), orNull(f[2]), orNull(f[3]), h.getLong(8), h.getLong(24), h.getLong(EXPIRES_OFFSET), h.getInt(CRC_OFFSET));
+        return new ObjectMeta(
+                f[0],
+                orNull(f[1]),
+                orNull(f[2]),
+                orNull(f[3]),
+                h.getLong(8),
+                h.getLong(24),
+                h.getLong(EXPIRES_OFFSET),
+                h.getInt(CRC_OFFSET));
     }
 
     private static String orEmpty(String s) {

@@ -1,5 +1,6 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -20,11 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.videoedge.server.resources.BufferPool;
 
 /**
  * The disk tier: one file per object ({@link DiskFormat}) under {@code data/xx/}, first in first out
@@ -50,8 +48,11 @@ public final class DiskTier {
      * being written back can block, and a fill releases its last bytes to clients only after its
      * commit (nginx's cache manager deletes in its own process for the same reason).
      */
-    private final java.util.concurrent.LinkedBlockingQueue<Path> toDelete = new java.util.concurrent.LinkedBlockingQueue<>();
-    private final Thread janitor = Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
+    private final java.util.concurrent.LinkedBlockingQueue<Path> toDelete =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+
+    private final Thread janitor =
+            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
 
     private DiskTier(Path dir, long budget) {
         this.data = dir.resolve("data");
@@ -87,12 +88,17 @@ public final class DiskTier {
         if (e instanceof java.nio.file.AccessDeniedException denied) {
             sb.append("not writable by this process (uid ").append(uid()).append(')');
             try {
-                sb.append("; the directory is owned by ").append(Files.getOwner(dir).getName()).append(" with mode ")
-                        .append(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+                sb.append("; the directory is owned by ")
+                        .append(Files.getOwner(dir).getName())
+                        .append(" with mode ")
+                        .append(java.nio.file.attribute.PosixFilePermissions.toString(
+                                Files.getPosixFilePermissions(dir)));
             } catch (IOException | UnsupportedOperationException ignored) {
                 // the owner is only a hint
             }
-            sb.append(": make it writable by the server's user (").append(denied.getFile()).append(')');
+            sb.append(": make it writable by the server's user (")
+                    .append(denied.getFile())
+                    .append(')');
         } else if (e instanceof java.nio.file.FileSystemException f) {
             sb.append("cannot create ").append(f.getFile()).append(f.getReason() == null ? "" : ": " + f.getReason());
         } else {
@@ -117,7 +123,9 @@ public final class DiskTier {
                 Entry e = readEntry(p, buffers);
                 if (e == null) {
                     corrupted.increment();
-                    log.atWarn().addKeyValue("file", p.toString()).log("disk cache: dropped an unreadable or truncated entry");
+                    log.atWarn()
+                            .addKeyValue("file", p.toString())
+                            .log("disk cache: dropped an unreadable or truncated entry");
                     Files.deleteIfExists(p);
                 } else {
                     found.add(e);
@@ -134,7 +142,10 @@ public final class DiskTier {
             used.addAndGet(e.fileSize);
         }
         evictToFit(0);
-        log.atInfo().addKeyValue("entries", index.size()).addKeyValue("bytes", used.get()).addKeyValue("dir", data.toString())
+        log.atInfo()
+                .addKeyValue("entries", index.size())
+                .addKeyValue("bytes", used.get())
+                .addKeyValue("dir", data.toString())
                 .log("disk cache re-indexed (checksums are verified before first use)");
     }
 
@@ -222,7 +233,10 @@ public final class DiskTier {
             deleteQuietly(e.file);
             if (reason != null) {
                 corrupted.increment();
-                log.atWarn().addKeyValue("key", e.meta.key()).addKeyValue("reason", reason).log("disk cache: dropped a corrupted entry, it will be fetched again");
+                log.atWarn()
+                        .addKeyValue("key", e.meta.key())
+                        .addKeyValue("reason", reason)
+                        .log("disk cache: dropped a corrupted entry, it will be fetched again");
             }
         }
     }

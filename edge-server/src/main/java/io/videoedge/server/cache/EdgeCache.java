@@ -1,5 +1,10 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.config.CacheConfig;
+import io.videoedge.server.config.OriginConfig;
+import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,15 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.videoedge.server.config.CacheConfig;
-import io.videoedge.server.config.OriginConfig;
-import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.origin.OriginClient;
-import io.videoedge.server.resources.BufferPool;
 
 /**
  * The cache in front of the origin: memory tier, disk tier, the fills in flight (one per missing
@@ -37,8 +35,15 @@ public final class EdgeCache {
     private final long defaultTtl;
     private final long staleWhileError;
 
-    private EdgeCache(MemoryTier memory, DiskTier disk, OriginClient origin, BufferPool buffers, CacheMetrics metrics,
-                      ExecutorService workers, long defaultTtl, long staleWhileError) {
+    private EdgeCache(
+            MemoryTier memory,
+            DiskTier disk,
+            OriginClient origin,
+            BufferPool buffers,
+            CacheMetrics metrics,
+            ExecutorService workers,
+            long defaultTtl,
+            long staleWhileError) {
         this.memory = memory;
         this.disk = disk;
         this.origin = origin;
@@ -49,18 +54,39 @@ public final class EdgeCache {
         this.staleWhileError = staleWhileError;
     }
 
-    public static EdgeCache create(CacheConfig cache, OriginConfig originConfig, BufferPool buffers, EdgeMetrics edgeMetrics) throws IOException {
-        MemoryTier memory = cache.memory > 0 && cache.memoryMaxObject > 0 ? new MemoryTier(cache.memory, cache.memoryMaxObject) : null;
+    public static EdgeCache create(
+            CacheConfig cache, OriginConfig originConfig, BufferPool buffers, EdgeMetrics edgeMetrics)
+            throws IOException {
+        MemoryTier memory = cache.memory > 0 && cache.memoryMaxObject > 0
+                ? new MemoryTier(cache.memory, cache.memoryMaxObject)
+                : null;
         DiskTier disk = DiskTier.open(Path.of(cache.disk.path), cache.disk.size, buffers);
         OriginClient origin = new OriginClient(originConfig, buffers);
         // one thread per origin connection (a fill blocks on its socket), plus checksum verifications
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(originConfig.maxConnections, originConfig.maxConnections,
-                60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Thread.ofPlatform().name("fill-", 0).daemon().factory());
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(
+                originConfig.maxConnections,
+                originConfig.maxConnections,
+                60,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                Thread.ofPlatform().name("fill-", 0).daemon().factory());
         workers.allowCoreThreadTimeOut(true);
-        EdgeCache c = new EdgeCache(memory, disk, origin, buffers, new CacheMetrics(edgeMetrics), workers, cache.ttl, cache.staleWhileError);
+        EdgeCache c = new EdgeCache(
+                memory,
+                disk,
+                origin,
+                buffers,
+                new CacheMetrics(edgeMetrics),
+                workers,
+                cache.ttl,
+                cache.staleWhileError);
         c.registerGauges(edgeMetrics);
-        log.atInfo().addKeyValue("origin", originConfig.url).addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
-                .addKeyValue("diskBytes", cache.disk.size).addKeyValue("diskEntries", disk.entries()).log("cache ready");
+        log.atInfo()
+                .addKeyValue("origin", originConfig.url)
+                .addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
+                .addKeyValue("diskBytes", cache.disk.size)
+                .addKeyValue("diskEntries", disk.entries())
+                .log("cache ready");
         return c;
     }
 
@@ -70,8 +96,7 @@ public final class EdgeCache {
      * (the caller looks it up again); that check inside the map update is what makes N concurrent
      * misses one origin request.
      */
-    record Joined(Fill fill, boolean started) {
-    }
+    record Joined(Fill fill, boolean started) {}
 
     Joined join(String key, String originPath, ObjectMeta revalidating) {
         boolean[] created = {false};
@@ -157,19 +182,37 @@ public final class EdgeCache {
 
     private void registerGauges(EdgeMetrics m) {
         if (memory != null) {
-            m.gauge("videoedge_cache_memory_used_bytes", "Memory tier: bytes allocated (one-nio Malloc, off-heap)", memory::usedBytes);
-            m.gauge("videoedge_cache_memory_capacity_bytes", "Memory tier budget (cache.memory)", memory::capacityBytes);
+            m.gauge(
+                    "videoedge_cache_memory_used_bytes",
+                    "Memory tier: bytes allocated (one-nio Malloc, off-heap)",
+                    memory::usedBytes);
+            m.gauge(
+                    "videoedge_cache_memory_capacity_bytes",
+                    "Memory tier budget (cache.memory)",
+                    memory::capacityBytes);
             m.gauge("videoedge_cache_memory_entries", "Memory tier: objects", memory::entries);
-            m.counter("videoedge_cache_memory_evictions_total", "Memory tier: least recently used objects evicted for space", memory::evictions);
+            m.counter(
+                    "videoedge_cache_memory_evictions_total",
+                    "Memory tier: least recently used objects evicted for space",
+                    memory::evictions);
         }
         m.gauge("videoedge_cache_disk_used_bytes", "Disk tier: bytes in committed files", disk::usedBytes);
         m.gauge("videoedge_cache_disk_capacity_bytes", "Disk tier budget (cache.disk.size)", disk::budgetBytes);
         m.gauge("videoedge_cache_disk_entries", "Disk tier: objects", disk::entries);
-        m.counter("videoedge_cache_disk_evictions_total", "Disk tier: oldest objects evicted for space (FIFO)", disk::evictions);
-        m.counter("videoedge_cache_corrupted_total", "Disk entries dropped because of a size or checksum mismatch (fetched again)", disk::corrupted);
+        m.counter(
+                "videoedge_cache_disk_evictions_total",
+                "Disk tier: oldest objects evicted for space (FIFO)",
+                disk::evictions);
+        m.counter(
+                "videoedge_cache_corrupted_total",
+                "Disk entries dropped because of a size or checksum mismatch (fetched again)",
+                disk::corrupted);
         m.gauge("videoedge_cache_fills_in_flight", "Origin fetches in progress", fills::size);
         m.gauge("videoedge_origin_connections_busy", "Origin connections in use", origin::busyConnections);
-        m.gauge("videoedge_origin_failing", "1 while misses fail fast after an origin connection failure or timeout", () -> breaker.open() ? 1 : 0);
+        m.gauge(
+                "videoedge_origin_failing",
+                "1 while misses fail fast after an origin connection failure or timeout",
+                () -> breaker.open() ? 1 : 0);
     }
 
     public void close() {

@@ -1,5 +1,12 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.http.ContentTypes;
+import io.videoedge.server.origin.Freshness;
+import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.origin.OriginHead;
+import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.SharedFile;
+import io.videoedge.server.send.GrowingFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.ProtocolException;
@@ -12,18 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
-
+import one.nio.mem.DirectMemory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.videoedge.server.send.GrowingFile;
-import io.videoedge.server.http.ContentTypes;
-import io.videoedge.server.origin.Freshness;
-import io.videoedge.server.origin.OriginClient;
-import io.videoedge.server.origin.OriginHead;
-import io.videoedge.server.resources.BufferPool;
-import io.videoedge.server.resources.SharedFile;
-import one.nio.mem.DirectMemory;
 
 /**
  * One origin fetch of one object, shared by every request that misses it while it runs (coalescing).
@@ -37,20 +35,16 @@ public final class Fill implements Runnable, GrowingFile {
     private static final Logger log = LoggerFactory.getLogger(Fill.class);
 
     /** What the origin said, as far as waiting requests are concerned. */
-    public sealed interface Outcome permits Streaming, NotModified, Failed {
-    }
+    public sealed interface Outcome permits Streaming, NotModified, Failed {}
 
     /** 200: the body is (being) written; respond from {@link Fill#meta()} and stream. */
-    public record Streaming(Fill fill) implements Outcome {
-    }
+    public record Streaming(Fill fill) implements Outcome {}
 
     /** 304 to a revalidation: the cached copy is good again until {@code meta.expiresAt()}. */
-    public record NotModified(ObjectMeta meta) implements Outcome {
-    }
+    public record NotModified(ObjectMeta meta) implements Outcome {}
 
     /** No object from the origin: the status to answer (404 relayed, 502 error, 504 timeout). */
-    public record Failed(int status, String reason) implements Outcome {
-    }
+    public record Failed(int status, String reason) implements Outcome {}
 
     private final String key;
     private final String originPath;
@@ -187,7 +181,10 @@ public final class Fill implements Runnable, GrowingFile {
             result = "tls";
             // a refused certificate is a setup problem, not noise: logged (at most once a second, the
             // breaker makes the misses in between fail fast)
-            log.atWarn().addKeyValue("key", key).addKeyValue("error", e.getMessage()).log("origin TLS failed");
+            log.atWarn()
+                    .addKeyValue("key", key)
+                    .addKeyValue("error", e.getMessage())
+                    .log("origin TLS failed");
             fail(502, "origin TLS failed: " + e.getMessage(), e);
             cache.breaker().failure(502);
         } catch (IOException e) {
@@ -212,14 +209,16 @@ public final class Fill implements Runnable, GrowingFile {
         List<String> conditional = new ArrayList<>(2);
         if (revalidating != null) {
             if (revalidating.etag() != null) conditional.add("If-None-Match: " + revalidating.etag());
-            if (revalidating.lastModified() != null) conditional.add("If-Modified-Since: " + revalidating.lastModified());
+            if (revalidating.lastModified() != null)
+                conditional.add("If-Modified-Since: " + revalidating.lastModified());
         }
         try (OriginClient.Exchange x = cache.origin().get(originPath, conditional)) {
             OriginHead head = x.head();
             long now = System.currentTimeMillis();
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
-                Freshness f = Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+                Freshness f = Freshness.of(
+                        200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
                 ObjectMeta refreshed = revalidating.withExpiry(f.expiresAt());
                 cache.refreshed(refreshed);
                 cache.finishedFill(this);
@@ -232,17 +231,26 @@ public final class Fill implements Runnable, GrowingFile {
                 publish(new Failed(status, "origin answered " + head.status()));
                 return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
             }
-            Freshness freshness = Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+            Freshness freshness =
+                    Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
             long length = head.contentLength();
             String type = head.header("content-type");
-            meta = new ObjectMeta(key, type != null ? type : ContentTypes.of(key), head.header("etag"), head.header("last-modified"),
-                    Math.max(length, 0), now, freshness.expiresAt(), 0);
+            meta = new ObjectMeta(
+                    key,
+                    type != null ? type : ContentTypes.of(key),
+                    head.header("etag"),
+                    head.header("last-modified"),
+                    Math.max(length, 0),
+                    now,
+                    freshness.expiresAt(),
+                    0);
             stream(x, freshness.storable(), length);
             return "ok";
         }
     }
 
-    private void stream(OriginClient.Exchange x, boolean storable, long length) throws IOException, InterruptedException {
+    private void stream(OriginClient.Exchange x, boolean storable, long length)
+            throws IOException, InterruptedException {
         Path temp = cache.disk().newTempFile();
         RandomAccessFile raf = new RandomAccessFile(temp.toFile(), "rw");
         file = new SharedFile(raf);
@@ -251,7 +259,10 @@ public final class Fill implements Runnable, GrowingFile {
         headerLength = header.length;
         BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
         if (scratch == null) throw new IOException("no buffer free for a cache write");
-        MemoryTier.Entry memory = storable && cache.memory() != null && cache.memory().admitsOnFill(length) ? cache.memory().allocate(meta) : null;
+        MemoryTier.Entry memory =
+                storable && cache.memory() != null && cache.memory().admitsOnFill(length)
+                        ? cache.memory().allocate(meta)
+                        : null;
         ByteBuffer memoryView = memory == null ? null : DirectMemory.wrap(memory.address(), (int) length);
         boolean committed = false;
         try {
@@ -263,7 +274,8 @@ public final class Fill implements Runnable, GrowingFile {
             long[] written = {0};
             long total = x.readBody((b, pos, len) -> {
                 long at = written[0];
-                if (length >= 0 && at + len > length) throw new ProtocolException("origin sent more than Content-Length");
+                if (length >= 0 && at + len > length)
+                    throw new ProtocolException("origin sent more than Content-Length");
                 ByteBuffer slice = b.duplicate().limit(pos + len).position(pos);
                 crc.update(slice.duplicate());
                 while (slice.hasRemaining()) {
@@ -281,7 +293,14 @@ public final class Fill implements Runnable, GrowingFile {
             if (length >= 0 && total != length) {
                 throw new ProtocolException("origin body ended at " + total + " of " + length + " bytes");
             }
-            meta = new ObjectMeta(key, meta.contentType(), meta.etag(), meta.lastModified(), total, meta.fetchedAt(), meta.expiresAt(),
+            meta = new ObjectMeta(
+                    key,
+                    meta.contentType(),
+                    meta.etag(),
+                    meta.lastModified(),
+                    total,
+                    meta.fetchedAt(),
+                    meta.expiresAt(),
                     (int) crc.getValue());
             writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
             if (storable) {
@@ -314,7 +333,11 @@ public final class Fill implements Runnable, GrowingFile {
 
     private void fail(int status, String reason, Throwable e) {
         broken = true;
-        log.atDebug().addKeyValue("key", key).addKeyValue("status", status).addKeyValue("reason", reason).log("origin fetch failed");
+        log.atDebug()
+                .addKeyValue("key", key)
+                .addKeyValue("status", status)
+                .addKeyValue("reason", reason)
+                .log("origin fetch failed");
         boolean headKnown;
         synchronized (this) {
             headKnown = outcome != null;

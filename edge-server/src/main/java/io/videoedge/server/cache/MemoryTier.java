@@ -1,12 +1,11 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.resources.RefCounted;
+import io.videoedge.server.send.OffHeapBytes;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-
-import io.videoedge.server.send.OffHeapBytes;
-import io.videoedge.server.resources.RefCounted;
 import one.nio.mem.Malloc;
 import one.nio.mem.OutOfMemoryException;
 

@@ -7,8 +7,15 @@ import io.videoedge.server.http.Validators;
  * What the cache keeps about an object besides its bytes. {@code etag} and {@code lastModified} are
  * the origin's (either may be null); {@code crc32c} covers the body.
  */
-public record ObjectMeta(String key, String contentType, String etag, String lastModified,
-                         long length, long fetchedAt, long expiresAt, int crc32c) {
+public record ObjectMeta(
+        String key,
+        String contentType,
+        String etag,
+        String lastModified,
+        long length,
+        long fetchedAt,
+        long expiresAt,
+        int crc32c) {
 
     /** Without the origin's Last-Modified no date validates (If-Modified-Since, If-Range), as in nginx. */
     public Validators validators() {

@@ -13,8 +13,7 @@ import java.nio.charset.StandardCharsets;
  * are dealt with when the file is opened ({@link ContentStore}).
  */
 public final class ContentPath {
-    private ContentPath() {
-    }
+    private ContentPath() {}
 
     /** The normalised relative path ("" for the root), or null when the path must be refused (400). */
     public static String normalize(String rawPath) {
@@ -75,10 +74,12 @@ public final class ContentPath {
             bytes[n++] = b;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes, 0, n)).toString();
+                    .decode(ByteBuffer.wrap(bytes, 0, n))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.videoedge.server.content;
 
+import io.videoedge.server.http.ContentTypes;
+import io.videoedge.server.http.Validators;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.FileSystemException;
@@ -9,9 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
-
-import io.videoedge.server.http.ContentTypes;
-import io.videoedge.server.http.Validators;
 
 /**
  * Files under the content root. A path resolves to a regular file whose real path (all symlinks
@@ -135,8 +134,12 @@ public final class ContentStore {
             return null;
         }
         RandomAccessFile file = new RandomAccessFile(real.toFile(), "r");
-        return new OpenFile(real, file, Validators.of(attrs.size(), attrs.lastModifiedTime().toMillis()),
-                ContentTypes.of(relativePath), now);
+        return new OpenFile(
+                real,
+                file,
+                Validators.of(attrs.size(), attrs.lastModifiedTime().toMillis()),
+                ContentTypes.of(relativePath),
+                now);
     }
 
     /** True when a leading part of the path exists and is not a directory. */

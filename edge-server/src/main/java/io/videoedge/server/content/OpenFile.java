@@ -1,11 +1,10 @@
 package io.videoedge.server.content;
 
-import java.io.RandomAccessFile;
-import java.nio.file.Path;
-
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Validators;
 import io.videoedge.server.resources.SharedFile;
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
 
 /**
  * A file under the content root, open once and shared by every response that sends it

@@ -13,8 +13,7 @@ import java.util.List;
  * affinity would pin selectors to CPUs 0-7, which the kernel refuses; these are the right numbers.
  */
 public final class CpuList {
-    private CpuList() {
-    }
+    private CpuList() {}
 
     public static int[] parse(String list) {
         BitSet cpus = new BitSet();

@@ -18,11 +18,9 @@ public final class SelectorPinning {
     public static final String THREAD_NAME_FORMAT = "edge-sel-%d";
     private static final Pattern NAME = Pattern.compile("edge-sel-(\\d+)");
 
-    private SelectorPinning() {
-    }
+    private SelectorPinning() {}
 
-    public record Observed(int selector, int tid, String allowedCpus) {
-    }
+    public record Observed(int selector, int tid, String allowedCpus) {}
 
     public static List<Observed> observe() throws IOException {
         List<Observed> result = new ArrayList<>();
@@ -37,7 +35,10 @@ public final class SelectorPinning {
                 Matcher m = NAME.matcher(comm);
                 if (m.matches()) {
                     int[] cpus = CpuList.allowed(task.resolve("status"));
-                    result.add(new Observed(Integer.parseInt(m.group(1)), Integer.parseInt(task.getFileName().toString()), CpuList.format(cpus)));
+                    result.add(new Observed(
+                            Integer.parseInt(m.group(1)),
+                            Integer.parseInt(task.getFileName().toString()),
+                            CpuList.format(cpus)));
                 }
             }
         }

@@ -23,8 +23,7 @@ public final class ContentTypes {
             Map.entry("txt", "text/plain"),
             Map.entry("html", "text/html"));
 
-    private ContentTypes() {
-    }
+    private ContentTypes() {}
 
     public static String of(String path) {
         int dot = path.lastIndexOf('.');

@@ -9,13 +9,13 @@ import java.util.Locale;
 
 /** IMF-fixdate (RFC 9110 5.6.7): "Sun, 06 Nov 1994 08:49:37 GMT". */
 public final class HttpDates {
-    private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern(
+                    "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
+            .withZone(ZoneOffset.UTC);
 
     private static volatile CachedNow now = new CachedNow(-1, "");
 
-    private HttpDates() {
-    }
+    private HttpDates() {}
 
     public static String format(long epochMillis) {
         return IMF_FIXDATE.format(Instant.ofEpochMilli(epochMillis));
@@ -42,6 +42,5 @@ public final class HttpDates {
         return cached.text;
     }
 
-    private record CachedNow(long second, String text) {
-    }
+    private record CachedNow(long second, String text) {}
 }

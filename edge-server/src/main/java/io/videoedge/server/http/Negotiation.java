@@ -16,8 +16,7 @@ import one.nio.http.Request;
  * Last-Modified (a cached origin object the origin sent none for) never matches a date, as in nginx.
  */
 public final class Negotiation {
-    private Negotiation() {
-    }
+    private Negotiation() {}
 
     /**
      * The decision for a request's If-None-Match, If-Modified-Since, Range and If-Range headers.
@@ -25,12 +24,17 @@ public final class Negotiation {
      * @param nowMillis the server's clock (If-Modified-Since dates after it are not valid)
      */
     public static Decision decide(Validators v, Request request, long nowMillis) {
-        return decide(v, request.getHeader("If-None-Match:"), request.getHeader("If-Modified-Since:"),
-                request.getHeader("Range:"), request.getHeader("If-Range:"), nowMillis);
+        return decide(
+                v,
+                request.getHeader("If-None-Match:"),
+                request.getHeader("If-Modified-Since:"),
+                request.getHeader("Range:"),
+                request.getHeader("If-Range:"),
+                nowMillis);
     }
 
-    public static Decision decide(Validators v, String ifNoneMatch, String ifModifiedSince, String range, String ifRange,
-                                  long nowMillis) {
+    public static Decision decide(
+            Validators v, String ifNoneMatch, String ifModifiedSince, String range, String ifRange, long nowMillis) {
         if (ifNoneMatch != null) {
             if (matchesAny(ifNoneMatch, v.etag(), true)) {
                 return Decision.NOT_MODIFIED;

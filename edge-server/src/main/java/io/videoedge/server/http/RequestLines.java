@@ -1,7 +1,6 @@
 package io.videoedge.server.http;
 
 import java.nio.charset.StandardCharsets;
-
 import one.nio.http.Request;
 import one.nio.http.Response;
 
@@ -11,7 +10,9 @@ import one.nio.http.Response;
  * edge does not accept becomes a {@link RejectedRequest} with the status to answer.
  */
 public final class RequestLines {
-    private static final String[] METHOD_NAMES = {null, "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "CONNECT", "PATCH"};
+    private static final String[] METHOD_NAMES = {
+        null, "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "CONNECT", "PATCH"
+    };
     private static final boolean[] TCHAR = new boolean[128];
 
     static {
@@ -21,8 +22,7 @@ public final class RequestLines {
         for (char c : "!#$%&'*+-.^_`|~".toCharArray()) TCHAR[c] = true;
     }
 
-    private RequestLines() {
-    }
+    private RequestLines() {}
 
     /** Parses a request line (without CR LF). Unknown methods are method 0, answered with 405. */
     public static Request parseRequestLine(byte[] b, int start, int length, int maxUriLength) {
@@ -39,7 +39,11 @@ public final class RequestLines {
         }
         int method = methodOf(b, start, sp1 - start);
         int versionLength = end - sp2 - 1;
-        if (versionLength != 8 || !startsWith(b, sp2 + 1, "HTTP/") || !isDigit(b[sp2 + 6]) || b[sp2 + 7] != '.' || !isDigit(b[sp2 + 8])) {
+        if (versionLength != 8
+                || !startsWith(b, sp2 + 1, "HTTP/")
+                || !isDigit(b[sp2 + 6])
+                || b[sp2 + 7] != '.'
+                || !isDigit(b[sp2 + 8])) {
             return reject(Response.BAD_REQUEST, "malformed HTTP version", true);
         }
         if (b[sp2 + 6] != '1' || (b[sp2 + 8] != '0' && b[sp2 + 8] != '1')) {
@@ -49,12 +53,14 @@ public final class RequestLines {
         int targetStart = sp1 + 1;
         int targetLength = sp2 - targetStart;
         if (targetLength > maxUriLength) {
-            return new RejectedRequest(method, Response.REQUEST_URI_TOO_LONG, "request target longer than " + maxUriLength, true, http11);
+            return new RejectedRequest(
+                    method, Response.REQUEST_URI_TOO_LONG, "request target longer than " + maxUriLength, true, http11);
         }
         for (int i = targetStart; i < sp2; i++) {
             int c = b[i] & 0xff;
             if (c <= 0x20 || c == 0x7f) {
-                return new RejectedRequest(method, Response.BAD_REQUEST, "invalid character in request target", true, http11);
+                return new RejectedRequest(
+                        method, Response.BAD_REQUEST, "invalid character in request target", true, http11);
             }
         }
         String target = new String(b, targetStart, targetLength, StandardCharsets.UTF_8);
@@ -71,7 +77,9 @@ public final class RequestLines {
             return target;
         }
         int schemeEnd = target.indexOf("://");
-        if (schemeEnd > 0 && (target.regionMatches(true, 0, "http", 0, schemeEnd) || target.regionMatches(true, 0, "https", 0, schemeEnd))
+        if (schemeEnd > 0
+                && (target.regionMatches(true, 0, "http", 0, schemeEnd)
+                        || target.regionMatches(true, 0, "https", 0, schemeEnd))
                 && (schemeEnd == 4 || schemeEnd == 5)) {
             int slash = target.indexOf('/', schemeEnd + 3);
             int query = target.indexOf('?', schemeEnd + 3);

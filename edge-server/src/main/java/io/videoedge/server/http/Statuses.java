@@ -4,6 +4,5 @@ package io.videoedge.server.http;
 public final class Statuses {
     public static final String HEADER_FIELDS_TOO_LARGE = "431 Request Header Fields Too Large";
 
-    private Statuses() {
-    }
+    private Statuses() {}
 }

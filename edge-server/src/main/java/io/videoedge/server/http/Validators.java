@@ -9,7 +9,9 @@ package io.videoedge.server.http;
 public record Validators(long length, long lastModifiedMillis, String etag) {
 
     public static Validators of(long length, long lastModifiedMillis) {
-        return new Validators(length, lastModifiedMillis,
+        return new Validators(
+                length,
+                lastModifiedMillis,
                 "\"" + Long.toHexString(lastModifiedMillis / 1000) + "-" + Long.toHexString(length) + "\"");
     }
 

@@ -1,12 +1,5 @@
 package io.videoedge.server.metrics;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-import java.util.function.DoubleSupplier;
-import java.util.function.Supplier;
-
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -15,6 +8,12 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * The server's Prometheus metrics, in a registry of its own (several servers may share a JVM in
@@ -24,7 +23,10 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class EdgeMetrics {
     /** How response body bytes left the process. */
     public enum Via {
-        SENDFILE("sendfile"), COPY("copy"), TLS_COPY("tls_copy"), MEMORY("memory");
+        SENDFILE("sendfile"),
+        COPY("copy"),
+        TLS_COPY("tls_copy"),
+        MEMORY("memory");
 
         final String label;
 
@@ -35,7 +37,10 @@ public final class EdgeMetrics {
 
     /** Where response body bytes came from. */
     public enum Source {
-        CONTENT("content"), MEMORY("memory"), DISK("disk"), ORIGIN("origin");
+        CONTENT("content"),
+        MEMORY("memory"),
+        DISK("disk"),
+        ORIGIN("origin");
 
         final String label;
 
@@ -44,7 +49,9 @@ public final class EdgeMetrics {
         }
     }
 
-    private static final String[] METHODS = {"OTHER", "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "CONNECT", "PATCH"};
+    private static final String[] METHODS = {
+        "OTHER", "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "CONNECT", "PATCH"
+    };
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter requests;
@@ -64,7 +71,11 @@ public final class EdgeMetrics {
 
     /** Outcomes of reading a changed config file, the {@code result} label of videoedge_config_reloads_total. */
     public enum Reload {
-        APPLIED("applied"), RESTART_REQUIRED("restart_required"), INVALID("invalid"), UNCHANGED("unchanged"), FAILED("failed");
+        APPLIED("applied"),
+        RESTART_REQUIRED("restart_required"),
+        INVALID("invalid"),
+        UNCHANGED("unchanged"),
+        FAILED("failed");
 
         public final String label;
 
@@ -74,56 +85,88 @@ public final class EdgeMetrics {
     }
 
     public EdgeMetrics() {
-        requests = Counter.builder().name("videoedge_http_requests_total")
-                .help("HTTP requests answered, by method and status").labelNames("method", "status").register(registry);
-        Counter bytes = Counter.builder().name("videoedge_http_response_body_bytes_total")
-                .help("Response body bytes written to sockets, by path: sendfile (kernel copy), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache)")
-                .labelNames("via").register(registry);
+        requests = Counter.builder()
+                .name("videoedge_http_requests_total")
+                .help("HTTP requests answered, by method and status")
+                .labelNames("method", "status")
+                .register(registry);
+        Counter bytes = Counter.builder()
+                .name("videoedge_http_response_body_bytes_total")
+                .help(
+                        "Response body bytes written to sockets, by path: sendfile (kernel copy), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache)")
+                .labelNames("via")
+                .register(registry);
         for (Via via : Via.values()) {
             bodyBytes[via.ordinal()] = bytes.labelValues(via.label);
         }
-        Counter bySource = Counter.builder().name("videoedge_http_response_body_source_bytes_total")
-                .help("Response body bytes by where they came from: content (local root), memory and disk (cache hits), origin (streamed while filling)")
-                .labelNames("source").register(registry);
+        Counter bySource = Counter.builder()
+                .name("videoedge_http_response_body_source_bytes_total")
+                .help(
+                        "Response body bytes by where they came from: content (local root), memory and disk (cache hits), origin (streamed while filling)")
+                .labelNames("source")
+                .register(registry);
         for (Source source : Source.values()) {
             sourceBytes[source.ordinal()] = bySource.labelValues(source.label);
         }
-        tlsSessions = Counter.builder().name("videoedge_tls_sessions_total")
-                .help("TLS sessions that sent a request, by protocol, resumption and whether the kernel took over TLS (kTLS, sendfile possible)")
-                .labelNames("protocol", "resumed", "ktls").register(registry);
-        earlyData = Counter.builder().name("videoedge_tls_early_data_requests_total")
-                .help("Requests received as TLS 1.3 early data (0-RTT)").register(registry);
-        handshakeFailures = Counter.builder().name("videoedge_tls_handshake_failures_total")
-                .help("TLS connections that failed before the handshake completed with a TLS error (bad certificate alert, no common protocol or cipher, not TLS at all); clients that just close are not counted")
+        tlsSessions = Counter.builder()
+                .name("videoedge_tls_sessions_total")
+                .help(
+                        "TLS sessions that sent a request, by protocol, resumption and whether the kernel took over TLS (kTLS, sendfile possible)")
+                .labelNames("protocol", "resumed", "ktls")
                 .register(registry);
-        rejectedConnections = Counter.builder().name("videoedge_connections_rejected_total")
-                .help("Connections closed at accept because limits.maxConnections was reached").register(registry);
-        nativeLibrary = Info.builder().name("videoedge_native_library_info")
+        earlyData = Counter.builder()
+                .name("videoedge_tls_early_data_requests_total")
+                .help("Requests received as TLS 1.3 early data (0-RTT)")
+                .register(registry);
+        handshakeFailures = Counter.builder()
+                .name("videoedge_tls_handshake_failures_total")
+                .help(
+                        "TLS connections that failed before the handshake completed with a TLS error (bad certificate alert, no common protocol or cipher, not TLS at all); clients that just close are not counted")
+                .register(registry);
+        rejectedConnections = Counter.builder()
+                .name("videoedge_connections_rejected_total")
+                .help("Connections closed at accept because limits.maxConnections was reached")
+                .register(registry);
+        nativeLibrary = Info.builder()
+                .name("videoedge_native_library_info")
                 .help("The one-nio native library in use: origin videoedge-built, one-nio-stock or none")
-                .labelNames("origin", "resource", "build", "openssl").register(registry);
-        selectorCpus = Info.builder().name("videoedge_selector_cpu_info")
+                .labelNames("origin", "resource", "build", "openssl")
+                .register(registry);
+        selectorCpus = Info.builder()
+                .name("videoedge_selector_cpu_info")
                 .help("Selector thread to CPU pinning as read back from the kernel (cpu is empty when not pinned)")
-                .labelNames("selector", "cpu", "allowed").register(registry);
-        ktls = Info.builder().name("videoedge_ktls_info")
+                .labelNames("selector", "cpu", "allowed")
+                .register(registry);
+        ktls = Info.builder()
+                .name("videoedge_ktls_info")
                 .help("Kernel TLS: requested in the config, and whether the kernel lists the tls ULP")
-                .labelNames("requested", "kernel").register(registry);
-        configReloads = Counter.builder().name("videoedge_config_reloads_total")
-                .help("Config file changes seen by the watcher, by result: applied (live fields, no restart), restart_required "
-                        + "(a field outside the live set changed: nothing applied), invalid (nothing applied), unchanged (the text "
-                        + "changed, the settings did not), failed (applying threw; the previous settings were restored)")
-                .labelNames("result").register(registry);
+                .labelNames("requested", "kernel")
+                .register(registry);
+        configReloads = Counter.builder()
+                .name("videoedge_config_reloads_total")
+                .help(
+                        "Config file changes seen by the watcher, by result: applied (live fields, no restart), restart_required "
+                                + "(a field outside the live set changed: nothing applied), invalid (nothing applied), unchanged (the text "
+                                + "changed, the settings did not), failed (applying threw; the previous settings were restored)")
+                .labelNames("result")
+                .register(registry);
         for (Reload r : Reload.values()) {
             configReloads.labelValues(r.label); // exposed at 0 from the start
         }
-        ticketKeyRotations = Counter.builder().name("videoedge_tls_ticket_key_rotations_total")
-                .help("Session ticket key rotations in the ticketDir (ticketKeys.rotation), by result: rotated (a new key encrypts, "
-                        + "the previous one still decrypts), failed (the directory could not be written; retried)")
-                .labelNames("result").register(registry);
+        ticketKeyRotations = Counter.builder()
+                .name("videoedge_tls_ticket_key_rotations_total")
+                .help(
+                        "Session ticket key rotations in the ticketDir (ticketKeys.rotation), by result: rotated (a new key encrypts, "
+                                + "the previous one still decrypts), failed (the directory could not be written; retried)")
+                .labelNames("result")
+                .register(registry);
         ticketKeyRotations.labelValues("rotated");
         ticketKeyRotations.labelValues("failed");
-        configInfo = Info.builder().name("videoedge_config_info")
+        configInfo = Info.builder()
+                .name("videoedge_config_info")
                 .help("The config in effect: SHA-256 of the config file text it was read from")
-                .labelNames("checksum").register(registry);
+                .labelNames("checksum")
+                .register(registry);
     }
 
     public PrometheusRegistry registry() {
@@ -151,7 +194,9 @@ public final class EdgeMetrics {
     }
 
     public void tlsSession(String protocol, boolean resumed, boolean ktls) {
-        tlsSessions.labelValues(protocol, Boolean.toString(resumed), Boolean.toString(ktls)).inc();
+        tlsSessions
+                .labelValues(protocol, Boolean.toString(resumed), Boolean.toString(ktls))
+                .inc();
     }
 
     public void earlyDataRequest() {
@@ -191,11 +236,19 @@ public final class EdgeMetrics {
     }
 
     public void gauge(String name, String help, DoubleSupplier value) {
-        GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
+                .callback(cb -> cb.call(value.getAsDouble()))
+                .register(registry);
     }
 
     public void counter(String name, String help, DoubleSupplier value) {
-        CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .callback(cb -> cb.call(value.getAsDouble()))
+                .register(registry);
     }
 
     /**
@@ -203,14 +256,21 @@ public final class EdgeMetrics {
      * {@code labelNames} order to value); an empty map exposes no sample.
      */
     public void gauges(String name, String help, List<String> labelNames, Supplier<Map<List<String>, Double>> samples) {
-        GaugeWithCallback.builder().name(name).help(help).labelNames(labelNames.toArray(String[]::new))
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labelNames.toArray(String[]::new))
                 .callback(cb -> samples.get().forEach((labels, v) -> cb.call(v, labels.toArray(String[]::new))))
                 .register(registry);
     }
 
     /** A counter with labels read at scrape time, as {@link #gauges}; the name ends in {@code _total}. */
-    public void counters(String name, String help, List<String> labelNames, Supplier<Map<List<String>, Double>> samples) {
-        CounterWithCallback.builder().name(name).help(help).labelNames(labelNames.toArray(String[]::new))
+    public void counters(
+            String name, String help, List<String> labelNames, Supplier<Map<List<String>, Double>> samples) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labelNames.toArray(String[]::new))
                 .callback(cb -> samples.get().forEach((labels, v) -> cb.call(v, labels.toArray(String[]::new))))
                 .register(registry);
     }

@@ -2,8 +2,7 @@ package io.videoedge.server.nativelib;
 
 /** JNI entry points of videoedge_native.c, compiled into the libonenio.so that VideoEdge builds. */
 final class NativeBuildInfo {
-    private NativeBuildInfo() {
-    }
+    private NativeBuildInfo() {}
 
     /** "one-nio=2.3.0 glibc.build=2.36 glibc.runtime=2.36 openssl.headers=3.0.19". */
     static native String buildInfo();

@@ -2,9 +2,7 @@ package io.videoedge.server.nativelib;
 
 import java.lang.management.ManagementFactory;
 import java.net.URL;
-
 import javax.management.ObjectName;
-
 import one.nio.net.Socket;
 import one.nio.os.NativeLibrary;
 
@@ -14,8 +12,14 @@ import one.nio.os.NativeLibrary;
  * resource it came from, the file it was extracted to, and whether it is the library VideoEdge
  * compiled (it then answers {@link NativeBuildInfo}) or the stock one from the one-nio jar.
  */
-public record NativeRuntime(boolean loaded, boolean nativeSockets, String origin, String resource,
-                            String libraryPath, String buildInfo, String openssl) {
+public record NativeRuntime(
+        boolean loaded,
+        boolean nativeSockets,
+        String origin,
+        String resource,
+        String libraryPath,
+        String buildInfo,
+        String openssl) {
 
     public static final String BUILT = "videoedge-built";
     public static final String STOCK = "one-nio-stock";
@@ -37,7 +41,8 @@ public record NativeRuntime(boolean loaded, boolean nativeSockets, String origin
         } catch (UnsatisfiedLinkError e) {
             return new NativeRuntime(true, Socket.USE_NATIVE_SOCKET, STOCK, resourceName, extractedPath(), "", "");
         }
-        return new NativeRuntime(true, Socket.USE_NATIVE_SOCKET, BUILT, resourceName, extractedPath(), buildInfo, openssl);
+        return new NativeRuntime(
+                true, Socket.USE_NATIVE_SOCKET, BUILT, resourceName, extractedPath(), buildInfo, openssl);
     }
 
     private static String extractedPath() {

@@ -13,7 +13,19 @@ public final class ChunkedDecoder {
         void data(int position, int length) throws java.io.IOException;
     }
 
-    private enum State { SIZE, EXTENSION, SIZE_LF, DATA, DATA_CR, DATA_LF, TRAILER_START, TRAILER_LINE, TRAILER_LF, FINAL_LF, DONE }
+    private enum State {
+        SIZE,
+        EXTENSION,
+        SIZE_LF,
+        DATA,
+        DATA_CR,
+        DATA_LF,
+        TRAILER_START,
+        TRAILER_LINE,
+        TRAILER_LF,
+        FINAL_LF,
+        DONE
+    }
 
     private State state = State.SIZE;
     private long size;

@@ -1,8 +1,7 @@
 package io.videoedge.server.origin;
 
-import java.util.Locale;
-
 import io.videoedge.server.http.HttpDates;
+import java.util.Locale;
 
 /**
  * Whether an origin response may be stored and until when it is fresh (RFC 9111, the shared-cache

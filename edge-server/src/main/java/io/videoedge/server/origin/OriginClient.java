@@ -1,5 +1,7 @@
 package io.videoedge.server.origin;
 
+import io.videoedge.server.config.OriginConfig;
+import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
@@ -7,9 +9,6 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import io.videoedge.server.config.OriginConfig;
-import io.videoedge.server.resources.BufferPool;
 import one.nio.net.ConnectionString;
 import one.nio.net.Socket;
 import one.nio.net.SocketClosedException;
@@ -228,7 +227,11 @@ public final class OriginClient {
 
     private byte[] request(String path, List<String> headers) {
         StringBuilder sb = new StringBuilder(256);
-        sb.append("GET ").append(basePath).append(path).append(" HTTP/1.1\r\nHost: ").append(hostHeader)
+        sb.append("GET ")
+                .append(basePath)
+                .append(path)
+                .append(" HTTP/1.1\r\nHost: ")
+                .append(hostHeader)
                 .append("\r\nUser-Agent: videoedge\r\nAccept-Encoding: identity\r\n");
         for (String h : headers) sb.append(h).append("\r\n");
         return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);

@@ -1,5 +1,6 @@
 package io.videoedge.server.origin;
 
+import io.videoedge.server.config.OriginConfig;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,14 +12,11 @@ import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-
 import javax.net.ssl.SSLPeerUnverifiedException;
-
-import io.videoedge.server.config.OriginConfig;
+import one.nio.net.Socket;
 import one.nio.net.SslConfig;
 import one.nio.net.SslContext;
 import one.nio.net.SslOption;
-import one.nio.net.Socket;
 
 /**
  * TLS to an https:// origin with one-nio's native (OpenSSL) client: one-nio's {@code SocketPool}
@@ -32,8 +30,7 @@ import one.nio.net.Socket;
  * IP address for an IP host); the subject CN is not used (RFC 9110 4.3.4, RFC 6125).
  */
 public final class OriginTls {
-    private OriginTls() {
-    }
+    private OriginTls() {}
 
     /** A client context that verifies the origin's chain against {@code caFile} (null: the system bundle). */
     public static SslContext context(String caFile) throws IOException {
@@ -55,16 +52,20 @@ public final class OriginTls {
         X509Certificate cert;
         Collection<List<?>> names;
         try {
-            cert = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+            cert = (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
             names = cert.getSubjectAlternativeNames();
         } catch (CertificateParsingException e) {
-            throw new SSLPeerUnverifiedException("origin certificate: cannot read its subjectAltName: " + e.getMessage());
+            throw new SSLPeerUnverifiedException(
+                    "origin certificate: cannot read its subjectAltName: " + e.getMessage());
         } catch (CertificateException e) {
             throw new SSLPeerUnverifiedException("origin certificate: " + e.getMessage());
         }
         if (!matches(names, host)) {
             throw new SSLPeerUnverifiedException("origin certificate does not name " + host + " (subjectAltName: "
-                    + (names == null ? "none" : names.stream().map(n -> String.valueOf(n.get(1))).toList()) + ", subject "
+                    + (names == null
+                            ? "none"
+                            : names.stream().map(n -> String.valueOf(n.get(1))).toList()) + ", subject "
                     + cert.getSubjectX500Principal().getName() + ")");
         }
     }

@@ -3,7 +3,6 @@ package io.videoedge.server.resources;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-
 import one.nio.mem.DirectMemory;
 
 /**

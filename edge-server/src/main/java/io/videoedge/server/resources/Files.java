@@ -4,8 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 
 public final class Files {
-    private Files() {
-    }
+    private Files() {}
 
     public static void closeQuietly(Closeable c) {
         if (c == null) {

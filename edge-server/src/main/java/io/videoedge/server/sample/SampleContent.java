@@ -23,8 +23,7 @@ public final class SampleContent {
     /** Bytes of box headers around a media segment's payload: styp 16, moof+mfhd 24, mdat header 8. */
     static final int SEGMENT_OVERHEAD = 48;
 
-    private SampleContent() {
-    }
+    private SampleContent() {}
 
     /** Returns the relative paths written. */
     public static List<String> generate(Path root, boolean benchSizes) throws IOException {
@@ -40,7 +39,11 @@ public final class SampleContent {
         write(root, "hls/playlist.m3u8", manifest(SEGMENTS), written);
         write(root, "hls/init.mp4", initSegment(), written);
         for (int i = 1; i <= SEGMENTS; i++) {
-            write(root, String.format("hls/seg-%05d.m4s", i), mediaSegment(i, 96 * 1024 + random.nextInt(64 * 1024), random), written);
+            write(
+                    root,
+                    String.format("hls/seg-%05d.m4s", i),
+                    mediaSegment(i, 96 * 1024 + random.nextInt(64 * 1024), random),
+                    written);
         }
         write(root, "dash/manifest.mpd", text("""
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -71,13 +74,16 @@ public final class SampleContent {
 
     /** A media playlist padded with comment lines to exactly {@link #MANIFEST_BYTES}. */
     static byte[] manifest(int segments) {
-        StringBuilder sb = new StringBuilder("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-MAP:URI=\"init.mp4\"\n");
+        StringBuilder sb = new StringBuilder(
+                "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-MAP:URI=\"init.mp4\"\n");
         for (int i = 1; i <= segments; i++) {
             sb.append("#EXTINF:4.000,\n").append(String.format("seg-%05d.m4s\n", i));
         }
         sb.append("#EXT-X-ENDLIST\n");
         while (sb.length() < MANIFEST_BYTES - 2) {
-            sb.append('#').append("x".repeat(Math.min(60, MANIFEST_BYTES - sb.length() - 2))).append('\n');
+            sb.append('#')
+                    .append("x".repeat(Math.min(60, MANIFEST_BYTES - sb.length() - 2)))
+                    .append('\n');
         }
         while (sb.length() < MANIFEST_BYTES) sb.append('\n');
         sb.setLength(MANIFEST_BYTES);
@@ -86,7 +92,12 @@ public final class SampleContent {
 
     static byte[] initSegment() {
         ByteBuffer b = ByteBuffer.allocate(1024);
-        box(b, "ftyp", "iso6".getBytes(StandardCharsets.US_ASCII), new byte[]{0, 0, 0, 0}, "iso6cmfcdash".getBytes(StandardCharsets.US_ASCII));
+        box(
+                b,
+                "ftyp",
+                "iso6".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {0, 0, 0, 0},
+                "iso6cmfcdash".getBytes(StandardCharsets.US_ASCII));
         box(b, "moov", new byte[512]);
         return java.util.Arrays.copyOf(b.array(), b.position());
     }

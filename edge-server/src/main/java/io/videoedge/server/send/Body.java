@@ -1,8 +1,8 @@
 package io.videoedge.server.send;
 
-import io.videoedge.server.resources.FileSource;
-import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.FileSource;
 import one.nio.net.Session;
 
 /**

@@ -1,7 +1,7 @@
 package io.videoedge.server.send;
 
-import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.metrics.EdgeMetrics;
+import io.videoedge.server.resources.FileSource;
 import one.nio.net.Session;
 
 /** A region of a file still to be written to the socket; the item holds one reference to the file. */

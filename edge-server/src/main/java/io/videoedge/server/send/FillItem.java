@@ -1,9 +1,8 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
 
@@ -50,7 +49,14 @@ final class FillItem extends Session.QueueItem implements Parkable {
             written = (int) sent;
             if (sent > 0) metrics.bodyBytes(EdgeMetrics.Via.SENDFILE, EdgeMetrics.Source.ORIGIN, sent);
         } else {
-            written = TlsCopyItem.copy(fill.file().file().getChannel(), fileOffset, available, socket, pool, metrics, EdgeMetrics.Source.ORIGIN);
+            written = TlsCopyItem.copy(
+                    fill.file().file().getChannel(),
+                    fileOffset,
+                    available,
+                    socket,
+                    pool,
+                    metrics,
+                    EdgeMetrics.Source.ORIGIN);
         }
         if (written > 0) {
             position += written;

@@ -1,9 +1,8 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Session;
 import one.nio.net.Socket;
 
@@ -40,7 +39,8 @@ public final class HeadAndBodyItem extends Session.QueueItem {
     }
 
     public static boolean fits(byte[] head, Body body, BufferPool pool) {
-        return !(body instanceof Body.FillRegion) && head.length + body.length() <= Math.min(MAX_TOTAL, pool.chunkSize());
+        return !(body instanceof Body.FillRegion)
+                && head.length + body.length() <= Math.min(MAX_TOTAL, pool.chunkSize());
     }
 
     @Override

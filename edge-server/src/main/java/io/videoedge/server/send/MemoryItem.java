@@ -1,8 +1,7 @@
 package io.videoedge.server.send;
 
-import java.io.IOException;
-
 import io.videoedge.server.metrics.EdgeMetrics;
+import java.io.IOException;
 import one.nio.net.Session;
 import one.nio.net.Socket;
 
@@ -48,7 +47,8 @@ final class MemoryItem extends Session.QueueItem {
             if (last < want) break;
         }
         if (total > 0) {
-            metrics.bodyBytes(tls ? EdgeMetrics.Via.TLS_COPY : EdgeMetrics.Via.MEMORY, EdgeMetrics.Source.MEMORY, total);
+            metrics.bodyBytes(
+                    tls ? EdgeMetrics.Via.TLS_COPY : EdgeMetrics.Via.MEMORY, EdgeMetrics.Source.MEMORY, total);
             return total;
         }
         return last;

@@ -1,9 +1,8 @@
 package io.videoedge.server.send;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.FileSource;
 import java.io.IOException;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Socket;
 
 /** A file region sent with sendfile(2): the bytes go from the page cache to the socket in the kernel. */

@@ -1,13 +1,12 @@
 package io.videoedge.server.send;
 
-import io.videoedge.server.resources.FileSource;
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.FileSource;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 import one.nio.net.Socket;
 
 /**
@@ -33,7 +32,13 @@ final class TlsCopyItem extends FileRangeItem {
     private final FileChannel channel;
     private final BufferPool pool;
 
-    TlsCopyItem(FileSource file, long offset, long length, BufferPool pool, EdgeMetrics metrics, EdgeMetrics.Source source) {
+    TlsCopyItem(
+            FileSource file,
+            long offset,
+            long length,
+            BufferPool pool,
+            EdgeMetrics metrics,
+            EdgeMetrics.Source source) {
         super(file, offset, length, metrics, source);
         this.channel = file.file().getChannel();
         this.pool = pool;
@@ -52,8 +57,15 @@ final class TlsCopyItem extends FileRangeItem {
      * Writes up to {@code length} bytes of the file from {@code offset} through OpenSSL: returns the
      * bytes written, 0 when the socket is full, -1 when OpenSSL needs to read first.
      */
-    static int copy(FileChannel channel, long offset, long length, Socket socket, BufferPool pool,
-                    EdgeMetrics metrics, EdgeMetrics.Source source) throws IOException {
+    static int copy(
+            FileChannel channel,
+            long offset,
+            long length,
+            Socket socket,
+            BufferPool pool,
+            EdgeMetrics metrics,
+            EdgeMetrics.Source source)
+            throws IOException {
         BufferPool.Chunk chunk = pool.tryAcquire();
         if (chunk == null) {
             throw new IOException("buffer pool exhausted");

@@ -11,8 +11,7 @@ import java.nio.file.Path;
  * pooled buffer.
  */
 public final class KernelTls {
-    private KernelTls() {
-    }
+    private KernelTls() {}
 
     public static String kernelSupport() {
         return kernelSupport(Path.of("/proc/sys/net/ipv4/tcp_available_ulp"), Path.of("/sys/module/tls"));

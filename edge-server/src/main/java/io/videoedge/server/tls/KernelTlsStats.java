@@ -1,5 +1,6 @@
 package io.videoedge.server.tls;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 
 /**
  * The kernel's own count of kernel TLS sessions, from /proc/net/tls_stat: how many encrypt in
@@ -24,8 +23,7 @@ public final class KernelTlsStats {
     public static final Path PROC = Path.of("/proc/net/tls_stat");
 
     /** One tls_stat counter and the label values (direction, kind) it is exposed with. */
-    record Counter(String name, String direction, String kind) {
-    }
+    record Counter(String name, String direction, String kind) {}
 
     /** Sessions installed now: direction, and where they encrypt. */
     static final List<Counter> CURRENT = List.of(
@@ -41,8 +39,7 @@ public final class KernelTlsStats {
             new Counter("TlsTxDevice", "tx", "device"),
             new Counter("TlsRxDevice", "rx", "device"));
 
-    private KernelTlsStats() {
-    }
+    private KernelTlsStats() {}
 
     /**
      * The counters of tls_stat text: one {@code Name<spaces/tab>Value} per line, as the kernel prints
@@ -79,15 +76,19 @@ public final class KernelTlsStats {
 
     static void register(EdgeMetrics metrics, Path file) {
         List<String> labels = List.of("direction", "kind");
-        metrics.gauges("videoedge_ktls_sessions_current",
+        metrics.gauges(
+                "videoedge_ktls_sessions_current",
                 "Kernel TLS sessions installed now in the server's network namespace (the host's: every kTLS socket of the "
                         + "node), by direction and where they encrypt: device (the NIC, TLS offload) or software (the kernel); "
                         + "from /proc/net/tls_stat, absent while the tls module is not loaded",
-                labels, () -> samples(read(file), CURRENT));
-        metrics.counters("videoedge_ktls_sessions_total",
+                labels,
+                () -> samples(read(file), CURRENT));
+        metrics.counters(
+                "videoedge_ktls_sessions_total",
                 "Kernel TLS sessions installed since the tls module was loaded, in the server's network namespace (the host's), "
                         + "by direction and kind (device or software); from /proc/net/tls_stat, absent while the module is not loaded",
-                labels, () -> samples(read(file), TOTAL));
+                labels,
+                () -> samples(read(file), TOTAL));
     }
 
     /** The samples of one group of counters; none when the file was not there. */

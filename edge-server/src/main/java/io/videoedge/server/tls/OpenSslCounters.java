@@ -1,11 +1,9 @@
 package io.videoedge.server.tls;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import java.lang.management.ManagementFactory;
-
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-
-import io.videoedge.server.metrics.EdgeMetrics;
 
 /**
  * OpenSSL's own handshake counters (SSL_CTX_sess_accept_good, SSL_CTX_sess_hits), which one-nio
@@ -14,13 +12,16 @@ import io.videoedge.server.metrics.EdgeMetrics;
 public final class OpenSslCounters {
     private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
-    private OpenSslCounters() {
-    }
+    private OpenSslCounters() {}
 
     public static void register(EdgeMetrics metrics) {
-        metrics.counter("videoedge_tls_handshakes_total", "TLS handshakes completed by OpenSSL (all SSL contexts of the process)",
+        metrics.counter(
+                "videoedge_tls_handshakes_total",
+                "TLS handshakes completed by OpenSSL (all SSL contexts of the process)",
                 () -> sum("AcceptGood"));
-        metrics.counter("videoedge_tls_handshakes_resumed_total", "TLS handshakes that resumed a session (ticket or cache), per OpenSSL",
+        metrics.counter(
+                "videoedge_tls_handshakes_resumed_total",
+                "TLS handshakes that resumed a session (ticket or cache), per OpenSSL",
                 () -> sum("Hits"));
     }
 

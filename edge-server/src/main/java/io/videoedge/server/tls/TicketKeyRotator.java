@@ -7,7 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +40,8 @@ public final class TicketKeyRotator implements AutoCloseable {
      *
      * @param outcome told true for each rotation done, false for each failed step
      */
-    public static TicketKeyRotator start(List<Path> dirs, long rotationMillis, Consumer<Boolean> outcome) throws IOException {
+    public static TicketKeyRotator start(List<Path> dirs, long rotationMillis, Consumer<Boolean> outcome)
+            throws IOException {
         TicketKeyRotator r = new TicketKeyRotator(dirs, rotationMillis, outcome);
         long next = Long.MAX_VALUE;
         for (Path dir : r.dirs) {
@@ -55,11 +55,16 @@ public final class TicketKeyRotator implements AutoCloseable {
         TicketKeys.Step s = TicketKeys.rotateIfDue(dir, rotationMillis, System.currentTimeMillis());
         if (s.rotated()) {
             outcome.accept(true);
-            log.atInfo().addKeyValue("ticketDir", dir.toString()).addKeyValue("key", s.current().file().getFileName().toString())
-                    .addKeyValue("deleted", s.deleted()).addKeyValue("rotationMs", rotationMillis)
+            log.atInfo()
+                    .addKeyValue("ticketDir", dir.toString())
+                    .addKeyValue("key", s.current().file().getFileName().toString())
+                    .addKeyValue("deleted", s.deleted())
+                    .addKeyValue("rotationMs", rotationMillis)
                     .log("session ticket key rotated: the new key encrypts, the previous one still decrypts");
         } else if (s.deleted() > 0) {
-            log.atInfo().addKeyValue("ticketDir", dir.toString()).addKeyValue("deleted", s.deleted())
+            log.atInfo()
+                    .addKeyValue("ticketDir", dir.toString())
+                    .addKeyValue("deleted", s.deleted())
                     .log("session ticket keys older than the previous one deleted");
         }
         return s;
@@ -72,7 +77,9 @@ public final class TicketKeyRotator implements AutoCloseable {
                 next = Math.min(next, step(dir).nextDueMillis());
             } catch (IOException | RuntimeException e) {
                 outcome.accept(false);
-                log.atError().addKeyValue("ticketDir", dir.toString()).addKeyValue("error", e.toString())
+                log.atError()
+                        .addKeyValue("ticketDir", dir.toString())
+                        .addKeyValue("error", e.toString())
                         .log("session ticket key rotation failed; retrying");
                 next = Math.min(next, System.currentTimeMillis() + Math.min(RETRY_MILLIS, rotationMillis));
             }

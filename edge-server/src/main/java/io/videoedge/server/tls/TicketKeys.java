@@ -37,12 +37,10 @@ public final class TicketKeys {
     public static final int KEY_LENGTH = TicketKeyFiles.KEY_LENGTH;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private TicketKeys() {
-    }
+    private TicketKeys() {}
 
     /** A key file and its modification time in milliseconds. */
-    public record Key(Path file, long modifiedMillis) {
-    }
+    public record Key(Path file, long modifiedMillis) {}
 
     /** Returns true when a key was generated (the directory had none). */
     public static boolean ensure(Path dir) throws IOException {
@@ -78,8 +76,7 @@ public final class TicketKeys {
     }
 
     /** What a rotation step did. */
-    public record Step(Key current, int deleted, boolean rotated, long nextDueMillis) {
-    }
+    public record Step(Key current, int deleted, boolean rotated, long nextDueMillis) {}
 
     /**
      * One step at time {@code now}: with no key, or a current key at least {@code rotationMillis} old,
@@ -131,11 +128,16 @@ public final class TicketKeys {
         // Set after the bytes are written, later than the time the file got when it was created (and
         // than every other key): a read of one-nio's that saw the file still empty recorded that
         // earlier time, so its next read loads the key.
-        long modified = Math.max(now, Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis()) + 1;
+        long modified = Math.max(
+                        now,
+                        Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)
+                                .toMillis())
+                + 1;
         for (Key k : others) {
             modified = Math.max(modified, k.modifiedMillis() + 1);
         }
         Files.setLastModifiedTime(file, FileTime.fromMillis(modified));
-        return new Key(file, Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis());
+        return new Key(
+                file, Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toMillis());
     }
 }

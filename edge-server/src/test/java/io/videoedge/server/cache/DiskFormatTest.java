@@ -3,12 +3,18 @@ package io.videoedge.server.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-
 import org.junit.jupiter.api.Test;
 
 class DiskFormatTest {
-    private final ObjectMeta meta = new ObjectMeta("hls/seg-1.m4s", "video/iso.segment", "\"abc\"", "Sun, 06 Nov 1994 08:49:37 GMT",
-            1234, 1_700_000_000_000L, 1_700_000_600_000L, 0xCAFEBABE);
+    private final ObjectMeta meta = new ObjectMeta(
+            "hls/seg-1.m4s",
+            "video/iso.segment",
+            "\"abc\"",
+            "Sun, 06 Nov 1994 08:49:37 GMT",
+            1234,
+            1_700_000_000_000L,
+            1_700_000_600_000L,
+            0xCAFEBABE);
 
     @Test
     void roundTrips() {
@@ -20,12 +26,15 @@ class DiskFormatTest {
     @Test
     void absentValuesStayAbsent() {
         ObjectMeta bare = new ObjectMeta("k", null, null, null, 0, 1, 2, 0);
-        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(bare, true)))).isEqualTo(bare);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(bare, true))))
+                .isEqualTo(bare);
     }
 
     @Test
     void incompleteOrForeignHeadersAreRejected() {
-        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(meta, false)))).as("never completed").isNull();
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(meta, false))))
+                .as("never completed")
+                .isNull();
         byte[] h = DiskFormat.encode(meta, true);
         h[0] = 'X';
         assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isNull();

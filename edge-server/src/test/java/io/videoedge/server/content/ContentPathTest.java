@@ -8,17 +8,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ContentPathTest {
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "/a.mp4              | a.mp4",
-            "/v/1/seg.m4s        | v/1/seg.m4s",
-            "//v///seg.m4s       | v/seg.m4s",
-            "/v/./seg.m4s        | v/seg.m4s",
-            "/v/seg%20one.m4s    | v/seg one.m4s",
-            "/v/%D0%B2.mp4       | v/в.mp4",
-            "/v%2Fseg.m4s        | v/seg.m4s",
-            "/...                | ...",
-            "/..a/b              | ..a/b",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/a.mp4              | a.mp4",
+                "/v/1/seg.m4s        | v/1/seg.m4s",
+                "//v///seg.m4s       | v/seg.m4s",
+                "/v/./seg.m4s        | v/seg.m4s",
+                "/v/seg%20one.m4s    | v/seg one.m4s",
+                "/v/%D0%B2.mp4       | v/в.mp4",
+                "/v%2Fseg.m4s        | v/seg.m4s",
+                "/...                | ...",
+                "/..a/b              | ..a/b",
+            })
     void normalizes(String raw, String expected) {
         assertThat(ContentPath.normalize(raw)).isEqualTo(expected);
     }
@@ -30,11 +32,28 @@ class ContentPathTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "/../etc/passwd", "/v/../../etc/passwd", "/v/..", "/%2e%2e/etc/passwd", "/%2E%2E%2Fetc",
-            "/v/%2e%2e%2f%2e%2e%2fetc", "/v/.%2e/x", "/a%00.mp4", "/a\\..\\b", "/a%5c..%5cb", "/a%", "/a%2", "/a%zz",
-            "/%C0%AE%C0%AE/etc", "/%ff", "relative/path", "", "/a\tb", "/a%0d%0aSet-Cookie:x",
-    })
+    @ValueSource(
+            strings = {
+                "/../etc/passwd",
+                "/v/../../etc/passwd",
+                "/v/..",
+                "/%2e%2e/etc/passwd",
+                "/%2E%2E%2Fetc",
+                "/v/%2e%2e%2f%2e%2e%2fetc",
+                "/v/.%2e/x",
+                "/a%00.mp4",
+                "/a\\..\\b",
+                "/a%5c..%5cb",
+                "/a%",
+                "/a%2",
+                "/a%zz",
+                "/%C0%AE%C0%AE/etc",
+                "/%ff",
+                "relative/path",
+                "",
+                "/a\tb",
+                "/a%0d%0aSet-Cookie:x",
+            })
     void refusesTraversalAndMalformedPaths(String raw) {
         assertThat(ContentPath.normalize(raw)).isNull();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,8 @@ class ContentStoreTest {
     }
 
     @Test
-    void revalidatesAfterItsValidityAndClosesTheOldDescriptorWhenTheLastResponseIsDone(@TempDir Path root) throws Exception {
+    void revalidatesAfterItsValidityAndClosesTheOldDescriptorWhenTheLastResponseIsDone(@TempDir Path root)
+            throws Exception {
         Path file = root.resolve("a.m3u8");
         Files.writeString(file, "one");
         ContentStore store = new ContentStore(root, 0); // every lookup revalidates
@@ -36,7 +36,9 @@ class ContentStoreTest {
         assertThat(fresh).isNotSameAs(old);
         assertThat(fresh.validators().length()).isEqualTo(14);
         assertThat(fresh.validators().etag()).isNotEqualTo(old.validators().etag());
-        assertThat(old.file().getFD().valid()).as("a response still sends the old version").isTrue();
+        assertThat(old.file().getFD().valid())
+                .as("a response still sends the old version")
+                .isTrue();
         old.release();
         assertThat(old.file().getFD().valid()).isFalse();
         fresh.release();
@@ -90,11 +92,15 @@ class ContentStoreTest {
     void whatTheFileSystemCannotLookUpIsAbsent(@TempDir Path root) throws Exception {
         Files.writeString(root.resolve("a.m3u8"), "one");
         ContentStore store = new ContentStore(root, 60_000);
-        assertThat(store.open("a".repeat(255))).as("the longest name: looked up, absent").isNull();
+        assertThat(store.open("a".repeat(255)))
+                .as("the longest name: looked up, absent")
+                .isNull();
         assertThat(store.open("a".repeat(256))).as("ENAMETOOLONG").isNull();
         assertThat(store.open("d".repeat(300) + "/x.m4s")).isNull();
         assertThat(store.open("\u00e9".repeat(128))).as("128 chars, 256 bytes").isNull();
-        assertThat(store.open("\ud83c\udfac".repeat(64))).as("64 code points, 256 bytes").isNull();
+        assertThat(store.open("\ud83c\udfac".repeat(64)))
+                .as("64 code points, 256 bytes")
+                .isNull();
         assertThat(store.open("a.m3u8/x.m4s")).as("ENOTDIR").isNull();
         assertThat(ContentStore.namesFit("x/" + "\u00e9".repeat(127) + "/y")).isTrue();
         assertThat(ContentStore.namesFit("x/" + "\u00e9".repeat(128) + "/y")).isFalse();

@@ -3,14 +3,12 @@ package io.videoedge.server.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.videoedge.server.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.videoedge.server.testing.Tools;
 
 class CpuListTest {
     @Test
@@ -23,8 +21,8 @@ class CpuListTest {
 
     @Test
     void formatsBackToTheKernelForm() {
-        assertThat(CpuList.format(new int[]{8, 9, 10, 11, 16, 18, 19})).isEqualTo("8-11,16,18-19");
-        assertThat(CpuList.format(new int[]{2})).isEqualTo("2");
+        assertThat(CpuList.format(new int[] {8, 9, 10, 11, 16, 18, 19})).isEqualTo("8-11,16,18-19");
+        assertThat(CpuList.format(new int[] {2})).isEqualTo("2");
     }
 
     @Test
@@ -45,9 +43,11 @@ class CpuListTest {
     /** This JVM's CPUs as another reader of the kernel sees them: taskset -p (sched_getaffinity(2)). */
     @Test
     void thisProcessReadsTheCpusTasksetReports() throws Exception {
-        Tools.Result r = Tools.run(List.of("taskset", "-pc", Long.toString(ProcessHandle.current().pid())));
+        Tools.Result r = Tools.run(
+                List.of("taskset", "-pc", Long.toString(ProcessHandle.current().pid())));
         assertThat(r.exitCode()).as(r.all()).isZero();
-        String list = r.stdout().substring(r.stdout().lastIndexOf(':') + 1).trim(); // "pid 42's current affinity list: 0,1"
+        String list =
+                r.stdout().substring(r.stdout().lastIndexOf(':') + 1).trim(); // "pid 42's current affinity list: 0,1"
         assertThat(CpuList.allowedForThisProcess()).containsExactly(CpuList.parse(list));
     }
 
@@ -59,9 +59,14 @@ class CpuListTest {
     void aProcessConfinedByTasksetReportsExactlyItsCpu() throws Exception {
         int[] mine = CpuList.allowedForThisProcess();
         String cpu = Integer.toString(mine[mine.length - 1]);
-        Tools.Result r = Tools.run(List.of("taskset", "-c", cpu,
+        Tools.Result r = Tools.run(List.of(
+                "taskset",
+                "-c",
+                cpu,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CpuListTest.class.getName()));
+                "-cp",
+                System.getProperty("java.class.path"),
+                CpuListTest.class.getName()));
         assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(r.stdout().trim()).isEqualTo(cpu);
     }

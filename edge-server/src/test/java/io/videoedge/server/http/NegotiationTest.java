@@ -8,6 +8,7 @@ class NegotiationTest {
     private static final long MTIME = 1_700_000_000_000L;
     /** The server's clock: a day after the object was modified. */
     private static final long NOW = MTIME + 86_400_000L;
+
     private final Validators v = Validators.of(1000, MTIME);
     private final String lastModified = HttpDates.format(MTIME);
 
@@ -24,66 +25,101 @@ class NegotiationTest {
     @Test
     void matchingIfNoneMatchIsNotModified() {
         assertThat(Negotiation.decide(v, v.etag(), null, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
-        assertThat(Negotiation.decide(v, "\"x\", W/" + v.etag(), null, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(v, "\"x\", W/" + v.etag(), null, null, null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
         assertThat(Negotiation.decide(v, "*", null, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
     }
 
     @Test
     void ifNoneMatchWinsOverIfModifiedSince() {
-        assertThat(Negotiation.decide(v, "\"other\"", lastModified, null, null, NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(v, "\"other\"", lastModified, null, null, NOW)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
     void ifModifiedSinceComparesSeconds() {
         assertThat(Negotiation.decide(v, null, lastModified, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
-        assertThat(Negotiation.decide(v, null, HttpDates.format(MTIME + 3_600_000), null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
-        assertThat(Negotiation.decide(v, null, HttpDates.format(MTIME - 1000), null, null, NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(v, null, "yesterday", null, null, NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, HttpDates.format(MTIME + 3_600_000), null, null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(v, null, HttpDates.format(MTIME - 1000), null, null, NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, "yesterday", null, null, NOW).status())
+                .isEqualTo(200);
     }
 
     @Test
     void ifModifiedSinceInTheFutureIsNotAValidator() {
-        assertThat(Negotiation.decide(v, null, HttpDates.format(NOW), null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
-        assertThat(Negotiation.decide(v, null, HttpDates.format(NOW + 1000), null, null, NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(v, null, "Fri, 01 Jan 2100 00:00:00 GMT", null, null, NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, HttpDates.format(NOW), null, null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(v, null, HttpDates.format(NOW + 1000), null, null, NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, "Fri, 01 Jan 2100 00:00:00 GMT", null, null, NOW)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
     void theExactLastModifiedValidatesEvenWhenItIsAheadOfOurClock() {
         // a file touched into the future, or an origin whose clock runs ahead: the client echoes our own date
         Validators ahead = Validators.of(1000, NOW + 3_600_000);
-        assertThat(Negotiation.decide(ahead, null, HttpDates.format(NOW + 3_600_000), null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
-        assertThat(Negotiation.decide(ahead, null, HttpDates.format(NOW + 7_200_000), null, null, NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(ahead, null, HttpDates.format(NOW + 3_600_000), null, null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(ahead, null, HttpDates.format(NOW + 7_200_000), null, null, NOW)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
     void withoutLastModifiedNoDateValidates() {
         Validators none = new Validators(1000, -1, "\"e\"");
-        assertThat(Negotiation.decide(none, null, HttpDates.format(NOW), null, null, NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(none, null, "Thu, 01 Jan 1970 00:00:00 GMT", null, null, NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(none, null, null, "bytes=0-0", "Thu, 01 Jan 1970 00:00:00 GMT", NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(none, null, null, "bytes=0-0", "\"e\"", NOW).status()).isEqualTo(206);
+        assertThat(Negotiation.decide(none, null, HttpDates.format(NOW), null, null, NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(none, null, "Thu, 01 Jan 1970 00:00:00 GMT", null, null, NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(none, null, null, "bytes=0-0", "Thu, 01 Jan 1970 00:00:00 GMT", NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(none, null, null, "bytes=0-0", "\"e\"", NOW)
+                        .status())
+                .isEqualTo(206);
     }
 
     @Test
     void rangeGivesPartialContentOrUnsatisfiable() {
         assertThat(Negotiation.decide(v, null, null, "bytes=10-19", null, NOW)).isEqualTo(new Decision(206, 10, 10));
-        assertThat(Negotiation.decide(v, null, null, "bytes=1000-", null, NOW)).isEqualTo(Decision.RANGE_NOT_SATISFIABLE);
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-1,3-4", null, NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, null, "bytes=1000-", null, NOW))
+                .isEqualTo(Decision.RANGE_NOT_SATISFIABLE);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-1,3-4", null, NOW).status())
+                .isEqualTo(200);
     }
 
     @Test
     void ifRangeHonoursTheRangeOnlyForTheCurrentVersion() {
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", v.etag(), NOW).status()).isEqualTo(206);
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", lastModified, NOW).status()).isEqualTo(206);
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", "\"stale\"", NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", "W/" + v.etag(), NOW).status()).isEqualTo(200);
-        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", HttpDates.format(MTIME + 1000), NOW).status()).isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", v.etag(), NOW).status())
+                .isEqualTo(206);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", lastModified, NOW)
+                        .status())
+                .isEqualTo(206);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", "\"stale\"", NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", "W/" + v.etag(), NOW)
+                        .status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(v, null, null, "bytes=0-0", HttpDates.format(MTIME + 1000), NOW)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
     void conditionalBeatsRange() {
-        assertThat(Negotiation.decide(v, v.etag(), null, "bytes=0-0", null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(v, v.etag(), null, "bytes=0-0", null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
     }
 
     @Test

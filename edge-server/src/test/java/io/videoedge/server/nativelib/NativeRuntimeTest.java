@@ -2,11 +2,10 @@ package io.videoedge.server.nativelib;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import one.nio.net.Socket;
 import one.nio.net.SslContext;
 import one.nio.os.NativeLibrary;
+import org.junit.jupiter.api.Test;
 
 /**
  * The tests run on the native path: the libonenio.so built from one-nio's sources by this module

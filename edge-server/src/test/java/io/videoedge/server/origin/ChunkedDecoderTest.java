@@ -7,11 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-
 import org.junit.jupiter.api.Test;
 
 class ChunkedDecoderTest {
-    private static final String BODY = "4\r\nWiki\r\n5;ext=1\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nTrailer: x\r\n\r\n";
+    private static final String BODY =
+            "4\r\nWiki\r\n5;ext=1\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nTrailer: x\r\n\r\n";
 
     private static String decode(String encoded, int sliceSize) throws Exception {
         ByteBuffer b = ByteBuffer.allocateDirect(encoded.length());
@@ -40,7 +40,7 @@ class ChunkedDecoderTest {
     void stopsAtTheEndOfTheBody() throws Exception {
         ByteBuffer b = ByteBuffer.wrap("0\r\n\r\nGARBAGE".getBytes(StandardCharsets.ISO_8859_1));
         ChunkedDecoder d = new ChunkedDecoder();
-        assertThat(d.feed(b, 0, b.capacity(), (p, l) -> { })).isEqualTo(5);
+        assertThat(d.feed(b, 0, b.capacity(), (p, l) -> {})).isEqualTo(5);
         assertThat(d.done()).isTrue();
     }
 

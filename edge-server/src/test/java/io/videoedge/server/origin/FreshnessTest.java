@@ -2,9 +2,8 @@ package io.videoedge.server.origin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.videoedge.server.http.HttpDates;
+import org.junit.jupiter.api.Test;
 
 class FreshnessTest {
     private static final long NOW = 1_700_000_000_000L;
@@ -19,15 +18,23 @@ class FreshnessTest {
     @Test
     void noStoreAndPrivateForbidStoring() {
         assertThat(Freshness.of(200, "no-store", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
-        assertThat(Freshness.of(200, "public, max-age=60, private", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
+        assertThat(Freshness.of(200, "public, max-age=60, private", null, NOW, TTL))
+                .isEqualTo(Freshness.NOT_STORABLE);
     }
 
     @Test
     void lifetimeComesFromSMaxAgeThenMaxAgeThenExpiresThenTheDefault() {
-        assertThat(Freshness.of(200, "max-age=60, s-maxage=120", null, NOW, TTL).expiresAt()).isEqualTo(NOW + 120_000);
-        assertThat(Freshness.of(200, "public, max-age=60", HttpDates.format(NOW + 999_000), NOW, TTL).expiresAt()).isEqualTo(NOW + 60_000);
-        assertThat(Freshness.of(200, null, HttpDates.format(NOW + 30_000), NOW, TTL).expiresAt()).isEqualTo(NOW + 30_000);
-        assertThat(Freshness.of(200, null, "0", NOW, TTL).expiresAt()).as("invalid Expires: already expired").isEqualTo(NOW);
+        assertThat(Freshness.of(200, "max-age=60, s-maxage=120", null, NOW, TTL).expiresAt())
+                .isEqualTo(NOW + 120_000);
+        assertThat(Freshness.of(200, "public, max-age=60", HttpDates.format(NOW + 999_000), NOW, TTL)
+                        .expiresAt())
+                .isEqualTo(NOW + 60_000);
+        assertThat(Freshness.of(200, null, HttpDates.format(NOW + 30_000), NOW, TTL)
+                        .expiresAt())
+                .isEqualTo(NOW + 30_000);
+        assertThat(Freshness.of(200, null, "0", NOW, TTL).expiresAt())
+                .as("invalid Expires: already expired")
+                .isEqualTo(NOW);
         assertThat(Freshness.of(200, null, null, NOW, TTL).expiresAt()).isEqualTo(NOW + TTL);
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ProtocolException;
 import java.nio.charset.StandardCharsets;
-
 import org.junit.jupiter.api.Test;
 
 class OriginHeadTest {
@@ -16,7 +15,8 @@ class OriginHeadTest {
 
     @Test
     void parsesStatusHeadersAndWhereTheBodyStarts() throws Exception {
-        OriginHead h = parse("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nETag: \"x\"\r\nCache-Control: a\r\ncache-control: b\r\n\r\nbody");
+        OriginHead h = parse(
+                "HTTP/1.1 200 OK\r\nContent-Length: 12\r\nETag: \"x\"\r\nCache-Control: a\r\ncache-control: b\r\n\r\nbody");
         assertThat(h.status()).isEqualTo(200);
         assertThat(h.contentLength()).isEqualTo(12);
         assertThat(h.header("etag")).isEqualTo("\"x\"");
@@ -44,6 +44,8 @@ class OriginHeadTest {
         assertThatThrownBy(() -> parse("SSH-2.0-OpenSSH\r\n\r\n")).isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() -> parse("HTTP/1.1 2x0 OK\r\n\r\n")).isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nno colon\r\n\r\n")).isInstanceOf(ProtocolException.class);
-        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n").contentLength()).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() ->
+                        parse("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n").contentLength())
+                .isInstanceOf(ProtocolException.class);
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,13 @@ class SampleContentTest {
         StringBuilder types = new StringBuilder();
         while (seg.hasRemaining()) {
             int size = seg.getInt(seg.position());
-            types.append(new String(new byte[]{seg.get(seg.position() + 4), seg.get(seg.position() + 5), seg.get(seg.position() + 6), seg.get(seg.position() + 7)})).append(' ');
+            types.append(new String(new byte[] {
+                        seg.get(seg.position() + 4),
+                        seg.get(seg.position() + 5),
+                        seg.get(seg.position() + 6),
+                        seg.get(seg.position() + 7)
+                    }))
+                    .append(' ');
             seg.position(seg.position() + size);
             total += size;
         }

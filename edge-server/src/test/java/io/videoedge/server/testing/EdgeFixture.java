@@ -1,13 +1,13 @@
 package io.videoedge.server.testing;
 
+import io.videoedge.server.EdgeService;
 import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.ConfigOverrides;
 import io.videoedge.server.config.ConfigWriter;
 import io.videoedge.server.config.EdgeServerConfig;
-
+import io.videoedge.server.sample.SampleContent;
 import java.io.IOException;
-import java.util.List;
 import java.net.BindException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -21,12 +21,9 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-
-import io.videoedge.server.EdgeService;
-import io.videoedge.server.config.ConfigLoader;
-import io.videoedge.server.sample.SampleContent;
 
 /**
  * A real edge server on loopback, in this JVM: generated sample content, a self-signed certificate,
@@ -46,6 +43,7 @@ public final class EdgeFixture implements AutoCloseable {
     private UnaryOperator<String> edit = UnaryOperator.identity();
     /** Where the server reads its config: edge-server.yaml, or a ConfigMap-like volume's symlink (see {@link #startWatched}). */
     private Path configFile;
+
     private boolean configMapLayout;
     private int generation;
     private final HttpClient http;
@@ -57,9 +55,15 @@ public final class EdgeFixture implements AutoCloseable {
         this.content = dir.resolve("content");
         this.tickets = dir.resolve("tickets");
         SampleContent.generate(content, benchSizes);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-        this.https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(TestCerts.trustingContext())
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        this.https = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(TestCerts.trustingContext())
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
     }
 
     public static EdgeFixture start() throws Exception {
@@ -93,7 +97,8 @@ public final class EdgeFixture implements AutoCloseable {
      *
      * @param edit applied to the default config text before it is written
      */
-    public static EdgeFixture startWatched(UnaryOperator<String> edit, boolean benchSizes, Duration reloadInterval) throws Exception {
+    public static EdgeFixture startWatched(UnaryOperator<String> edit, boolean benchSizes, Duration reloadInterval)
+            throws Exception {
         EdgeFixture f = new EdgeFixture("", benchSizes);
         f.edit = edit;
         f.configMapLayout = true;
@@ -123,7 +128,9 @@ public final class EdgeFixture implements AutoCloseable {
         Path volume = configFile.getParent();
         Path data = volume.resolve("..data");
         Path old = volume.resolve(Files.readSymbolicLink(data));
-        String name = "..%s.%09d".formatted(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy_MM_dd_HH_mm_ss")), ++generation);
+        String name = "..%s.%09d"
+                .formatted(
+                        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy_MM_dd_HH_mm_ss")), ++generation);
         Path fresh = Files.createDirectory(volume.resolve(name));
         Files.writeString(fresh.resolve("edge-server.yaml"), text);
         Path tmp = volume.resolve("..data_tmp");
@@ -150,7 +157,9 @@ public final class EdgeFixture implements AutoCloseable {
     }
 
     /** @param programArgs EdgeServerMain options after {@code --config FILE} */
-    public static EdgeFixture startProcess(String extraYaml, boolean benchSizes, java.util.List<String> programArgs, String... jvmArgs) throws Exception {
+    public static EdgeFixture startProcess(
+            String extraYaml, boolean benchSizes, java.util.List<String> programArgs, String... jvmArgs)
+            throws Exception {
         return startProcess(java.util.List.of(), extraYaml, benchSizes, programArgs, jvmArgs);
     }
 
@@ -158,28 +167,42 @@ public final class EdgeFixture implements AutoCloseable {
      * @param launcher a command that runs the JVM, e.g. {@code taskset -c 1} (it must exec the command,
      *                 so the process is the server)
      */
-    public static EdgeFixture startProcess(java.util.List<String> launcher, String extraYaml, boolean benchSizes,
-                                           java.util.List<String> programArgs, String... jvmArgs) throws Exception {
+    public static EdgeFixture startProcess(
+            java.util.List<String> launcher,
+            String extraYaml,
+            boolean benchSizes,
+            java.util.List<String> programArgs,
+            String... jvmArgs)
+            throws Exception {
         EdgeFixture f = new EdgeFixture(extraYaml, benchSizes);
         f.startProcess(launcher, programArgs, jvmArgs);
         return f;
     }
 
-    private void startProcess(java.util.List<String> launcher, java.util.List<String> programArgs, String... jvmArgs) throws Exception {
+    private void startProcess(java.util.List<String> launcher, java.util.List<String> programArgs, String... jvmArgs)
+            throws Exception {
         String classpath = System.getProperty("videoedge.runtime.classpath");
-        if (classpath == null) throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
+        if (classpath == null)
+            throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");
         for (int attempt = 1; ; attempt++) {
             Path config = writeConfigOnFreePorts();
             java.util.List<String> cmd = new java.util.ArrayList<>(launcher);
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+            cmd.addAll(
+                    java.util.List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
             cmd.addAll(java.util.List.of(jvmArgs));
-            cmd.addAll(java.util.List.of("-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
+            cmd.addAll(java.util.List.of(
+                    "-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
             cmd.addAll(programArgs);
             processLog = dir.resolve("server-" + attempt + ".log");
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(processLog.toFile()).start();
+            process = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(processLog.toFile())
+                    .start();
             try {
-                org.awaitility.Awaitility.await("server process ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                org.awaitility.Awaitility.await("server process ready")
+                        .atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(100))
                         .until(() -> !process.isAlive() || ready());
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 process.destroyForcibly();
@@ -250,22 +273,26 @@ public final class EdgeFixture implements AutoCloseable {
         } catch (IOException | ConfigException e) {
             throw new IllegalStateException(e);
         }
-        ConfigOverrides.apply(c, List.of(
-                "selectors=2",
-                "acceptors[].address=127.0.0.1",
-                "acceptors[0].port=" + httpPort,
-                "acceptors[1].port=" + httpsPort,
-                // the TLS acceptor with one-nio's defaults but for the send buffer
-                "acceptors[1].recvBuf=0", "acceptors[1].notsentLowat=0", "acceptors[1].backlog=128",
-                "acceptors[1].ssl.certFile=" + TestCerts.cert(),
-                "acceptors[1].ssl.privateKeyFile=" + TestCerts.key(),
-                "acceptors[1].ssl.ticketDir=" + tickets,
-                "admin.address=127.0.0.1",
-                "admin.port=" + adminPort,
-                "content.root=" + content,
-                "limits.maxUriLength=2k",
-                "limits.maxConnections=1000",
-                "cache.disk.path="));
+        ConfigOverrides.apply(
+                c,
+                List.of(
+                        "selectors=2",
+                        "acceptors[].address=127.0.0.1",
+                        "acceptors[0].port=" + httpPort,
+                        "acceptors[1].port=" + httpsPort,
+                        // the TLS acceptor with one-nio's defaults but for the send buffer
+                        "acceptors[1].recvBuf=0",
+                        "acceptors[1].notsentLowat=0",
+                        "acceptors[1].backlog=128",
+                        "acceptors[1].ssl.certFile=" + TestCerts.cert(),
+                        "acceptors[1].ssl.privateKeyFile=" + TestCerts.key(),
+                        "acceptors[1].ssl.ticketDir=" + tickets,
+                        "admin.address=127.0.0.1",
+                        "admin.port=" + adminPort,
+                        "content.root=" + content,
+                        "limits.maxUriLength=2k",
+                        "limits.maxConnections=1000",
+                        "cache.disk.path="));
         return ConfigWriter.write(c, "EdgeFixture: the golden config made local") + extraYaml;
     }
 
@@ -290,7 +317,8 @@ public final class EdgeFixture implements AutoCloseable {
     public HttpResponse<byte[]> get(URI uri, String... headers) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60));
         if (headers.length > 0) b.headers(headers);
-        return (uri.getScheme().equals("https") ? https : http).send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        return (uri.getScheme().equals("https") ? https : http)
+                .send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     public String metrics() throws IOException, InterruptedException {

@@ -2,8 +2,7 @@ package io.videoedge.server.testing;
 
 /** Reads sample values out of Prometheus text exposition. */
 public final class Metrics {
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /** The value of a sample that must be present (a gauge, an unlabelled counter). */
     public static double required(String text, String series) {

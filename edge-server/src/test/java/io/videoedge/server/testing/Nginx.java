@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -60,13 +59,23 @@ public final class Nginx implements AutoCloseable {
                 }
                 """.formatted(dir, servers.formatted(ports));
         Files.writeString(dir.resolve("nginx.conf"), conf);
-        Process p = new ProcessBuilder("nginx", "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
-                "-e", dir.resolve("error.log").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+        Process p = new ProcessBuilder(
+                        "nginx",
+                        "-p",
+                        dir.toString(),
+                        "-c",
+                        dir.resolve("nginx.conf").toString(),
+                        "-e",
+                        dir.resolve("error.log").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("stdout.log").toFile())
+                .start();
         List<Integer> portList = Stream.of(ports).map(Integer.class::cast).toList();
         Nginx nginx = new Nginx(dir, portList, p);
         try {
-            Awaitility.await("nginx listening").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+            Awaitility.await("nginx listening")
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> !p.isAlive() || portList.stream().allMatch(Nginx::listening));
         } catch (ConditionTimeoutException e) {
             nginx.close();

@@ -63,7 +63,9 @@ public final class RawHttp implements Closeable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String l; !(l = line()).isEmpty(); ) {
             int colon = l.indexOf(':');
-            headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+            headers.put(
+                    l.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    l.substring(colon + 1).trim());
         }
         byte[] body = new byte[0];
         String cl = headers.get("content-length");

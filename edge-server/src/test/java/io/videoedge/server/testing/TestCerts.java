@@ -8,7 +8,6 @@ import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
-
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -16,16 +15,31 @@ import javax.net.ssl.TrustManagerFactory;
 public final class TestCerts {
     private static Path dir;
 
-    private TestCerts() {
-    }
+    private TestCerts() {}
 
     public static synchronized Path dir() {
         if (dir == null) {
             try {
                 Path d = Files.createTempDirectory("edge-tls");
-                Tools.Result r = Tools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                        "-nodes", "-keyout", d.resolve("tls.key").toString(), "-out", d.resolve("tls.crt").toString(),
-                        "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"));
+                Tools.Result r = Tools.run(List.of(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:P-256",
+                        "-nodes",
+                        "-keyout",
+                        d.resolve("tls.key").toString(),
+                        "-out",
+                        d.resolve("tls.crt").toString(),
+                        "-days",
+                        "2",
+                        "-subj",
+                        "/CN=localhost",
+                        "-addext",
+                        "subjectAltName=DNS:localhost,IP:127.0.0.1"));
                 if (r.exitCode() != 0) throw new AssertionError("openssl req failed: " + r.all());
                 dir = d;
             } catch (IOException e) {
@@ -46,7 +60,8 @@ public final class TestCerts {
     /** An SSLContext that trusts exactly the test certificate. */
     public static SSLContext trustingContext() {
         try (InputStream in = Files.newInputStream(cert())) {
-            X509Certificate c = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+            X509Certificate c =
+                    (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
             KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
             ks.load(null, null);
             ks.setCertificateEntry("edge", c);

@@ -1,5 +1,8 @@
 package io.videoedge.server.testing;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.videoedge.server.http.HttpDates;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -11,18 +14,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
-import io.videoedge.server.http.HttpDates;
-
 /**
  * A real HTTP origin on loopback (the JDK's HttpServer): deterministic objects by path, a request
  * counter per path, and switches for what an origin does wrong: hold responses until released,
  * hang, answer 500, go away and come back on the same port.
  */
 public final class TestOrigin implements AutoCloseable {
-    public enum Mode { NORMAL, HANG, ERROR_500 }
+    public enum Mode {
+        NORMAL,
+        HANG,
+        ERROR_500
+    }
 
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();

@@ -11,8 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs the real command-line clients (curl, openssl). Missing tools fail the test, they never skip it. */
 public final class Tools {
-    private Tools() {
-    }
+    private Tools() {}
 
     public record Result(int exitCode, String stdout, String stderr) {
         public String all() {
@@ -41,7 +40,8 @@ public final class Tools {
                 throw new AssertionError("command did not finish: " + command);
             }
             errReader.join();
-            return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            return new Result(
+                    p.exitValue(), new String(out, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command.get(0) + " (installed by `make deps`)", e);
         } catch (InterruptedException e) {

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +32,16 @@ class TicketKeysTest {
 
         TicketKeys.Step second = TicketKeys.rotateIfDue(dir, HOUR, first.nextDueMillis());
         assertThat(second.rotated()).isTrue();
-        assertThat(files(dir)).as("newest first: the new key encrypts, the first still decrypts")
+        assertThat(files(dir))
+                .as("newest first: the new key encrypts, the first still decrypts")
                 .containsExactly(second.current().file(), first.current().file());
-        assertThat(Files.readAllBytes(second.current().file())).isNotEqualTo(Files.readAllBytes(first.current().file()));
+        assertThat(Files.readAllBytes(second.current().file()))
+                .isNotEqualTo(Files.readAllBytes(first.current().file()));
 
         TicketKeys.Step third = TicketKeys.rotateIfDue(dir, HOUR, second.nextDueMillis());
         assertThat(third.deleted()).isEqualTo(1);
-        assertThat(files(dir)).containsExactly(third.current().file(), second.current().file());
+        assertThat(files(dir))
+                .containsExactly(third.current().file(), second.current().file());
     }
 
     @Test
@@ -88,7 +90,8 @@ class TicketKeysTest {
         Files.write(dir.resolve("short.key"), new byte[47]);
         Files.write(dir.resolve("being-written.key"), new byte[0]);
         Files.createDirectory(dir.resolve("..data"));
-        assertThat(TicketKeys.problems(dir)).hasSize(2)
+        assertThat(TicketKeys.problems(dir))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("short.key has 47 bytes"))
                 .anySatisfy(p -> assertThat(p).contains("..data is not a regular file"));
         assertThat(TicketKeys.problems(dir.resolve("absent"))).isEmpty();

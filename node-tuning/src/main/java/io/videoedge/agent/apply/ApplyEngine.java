@@ -31,373 +31,432 @@ import org.slf4j.LoggerFactory;
  * Also restores originals: of settings no longer asked for, and all of them on revert.
  */
 public final class ApplyEngine {
-  private static final Logger LOG = LoggerFactory.getLogger(ApplyEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ApplyEngine.class);
 
-  private final Prober prober;
-  private final Appliers appliers;
-  private final Validator validator;
-  private final Journal journal;
+    private final Prober prober;
+    private final Appliers appliers;
+    private final Validator validator;
+    private final Journal journal;
 
-  public ApplyEngine(Prober prober, Appliers appliers, Validator validator, Journal journal) {
-    this.prober = prober;
-    this.appliers = appliers;
-    this.validator = validator;
-    this.journal = journal;
-  }
-
-  /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
-  public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
-    HostFs fs = new HostFs(root);
-    return new ApplyEngine(new Prober(fs, runner), new Appliers(fs, runner), new Validator(fs),
-        Journal.open(journalFile, Clock.systemUTC()));
-  }
-
-  /** A write this pass made: the setting and the value it replaced. */
-  private record Done(Setting setting, String before, boolean journaled, String actual) {
-  }
-
-  private record Failure(Setting setting, String message) {
-  }
-
-  public synchronized PassResult pass(Desired d) {
-    NodeFacts facts = prober.probe(Planner.request(d));
-    Plan plan = Planner.plan(d, facts);
-    List<Setting> drifted = drifted(plan);
-    if (d.mode() == TuningMode.PLAN) {
-      return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, List.of());
+    public ApplyEngine(Prober prober, Appliers appliers, Validator validator, Journal journal) {
+        this.prober = prober;
+        this.appliers = appliers;
+        this.validator = validator;
+        this.journal = journal;
     }
-    Map<String, String> problems = validator.validate(plan);
-    if (!problems.isEmpty()) {
-      return result(PassResult.Outcome.INVALID, refused(plan, problems), facts, drifted, false,
-          "refused before any write: " + describe(problems), List.of());
-    }
-    List<String> notes = release(plan);
-    List<Done> done = new ArrayList<>();
 
-    // channels first: they add or remove the queues and IRQs the other settings address
-    List<Setting> channels = plan.changes().stream().filter(s -> s.kind() == SettingKind.ETHTOOL_CHANNELS).toList();
-    Map<String, Setting> irqsBefore = channels.isEmpty() ? Map.of() : journalIrqAffinities(plan);
-    Failure failure = irqsBefore == null ? new Failure(channels.getFirst(), "could not journal the IRQ affinities before the queue change")
-        : write(channels, done);
-    if (failure == null && !channels.isEmpty()) {
-      facts = prober.probe(Planner.request(d));
-      plan = Planner.plan(d, facts);
-      problems = validator.validate(plan);
-      if (!problems.isEmpty()) {
-        Setting first = plan.find(problems.keySet().iterator().next()).orElseThrow();
-        failure = new Failure(first, "refused after the queue change: " + describe(problems));
-      }
+    /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
+    public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
+        HostFs fs = new HostFs(root);
+        return new ApplyEngine(
+                new Prober(fs, runner),
+                new Appliers(fs, runner),
+                new Validator(fs),
+                Journal.open(journalFile, Clock.systemUTC()));
     }
-    if (failure == null) {
-      Set<String> alreadyDone = new HashSet<>();
-      done.forEach(x -> alreadyDone.add(x.setting().name()));
-      failure = write(plan.changes().stream().filter(s -> !alreadyDone.contains(s.name())).toList(), done);
-    }
-    if (failure != null) {
-      Map<String, String> rollbackErrors = rollback(done, irqsBefore == null ? Map.of() : irqsBefore);
-      Plan marked = markFailed(plan, done, failure, rollbackErrors);
-      String error = failure.setting().name() + ": " + failure.message();
-      if (!rollbackErrors.isEmpty()) {
-        return result(PassResult.Outcome.ROLLBACK_INCOMPLETE, marked, facts, drifted, true,
-            error + "; restoring this pass's changes failed for " + describe(rollbackErrors), notes);
-      }
-      return result(PassResult.Outcome.ROLLED_BACK, marked, facts, drifted, false,
-          error + "; the " + done.size() + " change(s) of this pass were restored", notes);
-    }
-    forgetUnmovedIrqs(irqsBefore, done);
-    Plan applied = markApplied(plan, done);
-    try {
-      journal.setFingerprint(applied.fingerprint());
-    } catch (IOException e) {
-      LOG.warn("could not record the plan fingerprint in the journal: {}", e.toString());
-    }
-    return result(PassResult.Outcome.APPLIED, applied, facts, drifted, !done.isEmpty(), null, notes);
-  }
 
-  /** Writes the originals back, newest change first; each restored entry leaves the journal. */
-  public synchronized RevertResult revert() {
-    List<String> restored = new ArrayList<>();
-    List<String> gone = new ArrayList<>();
-    Map<String, String> failed = new LinkedHashMap<>();
-    for (Journal.Entry e : restoreOrder(journal.entries())) {
-      try {
-        if (restore(e)) {
-          restored.add(e.name());
-        } else {
-          gone.add(e.name());
+    /** A write this pass made: the setting and the value it replaced. */
+    private record Done(Setting setting, String before, boolean journaled, String actual) {}
+
+    private record Failure(Setting setting, String message) {}
+
+    public synchronized PassResult pass(Desired d) {
+        NodeFacts facts = prober.probe(Planner.request(d));
+        Plan plan = Planner.plan(d, facts);
+        List<Setting> drifted = drifted(plan);
+        if (d.mode() == TuningMode.PLAN) {
+            return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, List.of());
         }
-        journal.remove(e.name());
-      } catch (IOException ex) {
-        failed.put(e.name(), ex.getMessage());
-      }
-    }
-    try {
-      if (journal.isEmpty()) {
-        journal.setFingerprint(null);
-      }
-    } catch (IOException ex) {
-      failed.put("journal", ex.getMessage());
-    }
-    return new RevertResult(restored, gone, failed);
-  }
+        Map<String, String> problems = validator.validate(plan);
+        if (!problems.isEmpty()) {
+            return result(
+                    PassResult.Outcome.INVALID,
+                    refused(plan, problems),
+                    facts,
+                    drifted,
+                    false,
+                    "refused before any write: " + describe(problems),
+                    List.of());
+        }
+        List<String> notes = release(plan);
+        List<Done> done = new ArrayList<>();
 
-  /**
-   * Newest first, but queue counts before everything else: a queue change makes some drivers
-   * (virtio_net) rewrite every queue IRQ's affinity, which must come back after it, and queues that
-   * go away take their RPS settings with them.
-   */
-  private static List<Journal.Entry> restoreOrder(List<Journal.Entry> entries) {
-    List<Journal.Entry> newestFirst = new ArrayList<>(entries);
-    java.util.Collections.reverse(newestFirst);
-    List<Journal.Entry> out = new ArrayList<>();
-    newestFirst.stream().filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS).forEach(out::add);
-    newestFirst.stream().filter(e -> e.kind() != SettingKind.ETHTOOL_CHANNELS).forEach(out::add);
-    return out;
-  }
-
-  /**
-   * Before a queue change: journals the affinity of every queue IRQ the plan manages, as it is now.
-   * virtio_net rewrites all of them on a queue change (pair N to CPU N mod CPUs), so the values read
-   * after it are not the originals. Returns the settings journaled here (null when the journal failed).
-   */
-  private Map<String, Setting> journalIrqAffinities(Plan plan) {
-    Map<String, Setting> journaled = new LinkedHashMap<>();
-    for (Setting s : plan.settings()) {
-      if (s.kind() == SettingKind.IRQ_AFFINITY && s.current() != null) {
+        // channels first: they add or remove the queues and IRQs the other settings address
+        List<Setting> channels = plan.changes().stream()
+                .filter(s -> s.kind() == SettingKind.ETHTOOL_CHANNELS)
+                .toList();
+        Map<String, Setting> irqsBefore = channels.isEmpty() ? Map.of() : journalIrqAffinities(plan);
+        Failure failure = irqsBefore == null
+                ? new Failure(channels.getFirst(), "could not journal the IRQ affinities before the queue change")
+                : write(channels, done);
+        if (failure == null && !channels.isEmpty()) {
+            facts = prober.probe(Planner.request(d));
+            plan = Planner.plan(d, facts);
+            problems = validator.validate(plan);
+            if (!problems.isEmpty()) {
+                Setting first = plan.find(problems.keySet().iterator().next()).orElseThrow();
+                failure = new Failure(first, "refused after the queue change: " + describe(problems));
+            }
+        }
+        if (failure == null) {
+            Set<String> alreadyDone = new HashSet<>();
+            done.forEach(x -> alreadyDone.add(x.setting().name()));
+            failure = write(
+                    plan.changes().stream()
+                            .filter(s -> !alreadyDone.contains(s.name()))
+                            .toList(),
+                    done);
+        }
+        if (failure != null) {
+            Map<String, String> rollbackErrors = rollback(done, irqsBefore == null ? Map.of() : irqsBefore);
+            Plan marked = markFailed(plan, done, failure, rollbackErrors);
+            String error = failure.setting().name() + ": " + failure.message();
+            if (!rollbackErrors.isEmpty()) {
+                return result(
+                        PassResult.Outcome.ROLLBACK_INCOMPLETE,
+                        marked,
+                        facts,
+                        drifted,
+                        true,
+                        error + "; restoring this pass's changes failed for " + describe(rollbackErrors),
+                        notes);
+            }
+            return result(
+                    PassResult.Outcome.ROLLED_BACK,
+                    marked,
+                    facts,
+                    drifted,
+                    false,
+                    error + "; the " + done.size() + " change(s) of this pass were restored",
+                    notes);
+        }
+        forgetUnmovedIrqs(irqsBefore, done);
+        Plan applied = markApplied(plan, done);
         try {
-          if (journal.recordIfAbsent(s, s.current())) {
-            journaled.put(s.name(), s);
-          }
+            journal.setFingerprint(applied.fingerprint());
         } catch (IOException e) {
-          LOG.warn("could not journal {}: {}", s.name(), e.toString());
-          return null;
+            LOG.warn("could not record the plan fingerprint in the journal: {}", e.toString());
         }
-      }
+        return result(PassResult.Outcome.APPLIED, applied, facts, drifted, !done.isEmpty(), null, notes);
     }
-    return journaled;
-  }
 
-  /** Drops the entries journaled before the queue change whose IRQ this pass neither wrote nor moved. */
-  private void forgetUnmovedIrqs(Map<String, Setting> irqsBefore, List<Done> done) {
-    Set<String> written = new HashSet<>();
-    done.forEach(x -> written.add(x.setting().name()));
-    for (Setting s : irqsBefore.values()) {
-      if (written.contains(s.name())) {
-        continue;
-      }
-      try {
-        Optional<String> now = appliers.of(s.kind()).read(s);
-        if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
-          journal.remove(s.name());
+    /** Writes the originals back, newest change first; each restored entry leaves the journal. */
+    public synchronized RevertResult revert() {
+        List<String> restored = new ArrayList<>();
+        List<String> gone = new ArrayList<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        for (Journal.Entry e : restoreOrder(journal.entries())) {
+            try {
+                if (restore(e)) {
+                    restored.add(e.name());
+                } else {
+                    gone.add(e.name());
+                }
+                journal.remove(e.name());
+            } catch (IOException ex) {
+                failed.put(e.name(), ex.getMessage());
+            }
         }
-      } catch (IOException e) {
-        LOG.warn("could not check {} after the queue change: {}", s.name(), e.toString());
-      }
-    }
-  }
-
-  /** Writes one original back and checks it; false when the target is gone. */
-  private boolean restore(Journal.Entry e) throws IOException {
-    Setting s = e.asRestore();
-    Applier a = appliers.of(e.kind());
-    Optional<String> now = a.read(s);
-    if (now.isEmpty()) {
-      return false;
-    }
-    if (!Values.same(e.kind(), e.original(), now.get())) {
-      a.write(s, e.original());
-      String back = a.read(s).orElse(null);
-      if (!Values.same(e.kind(), e.original(), back)) {
-        throw new IOException("wrote original " + e.original() + ", read back " + back);
-      }
-    }
-    return true;
-  }
-
-  /** Settings of the same plan whose value someone changed since it was applied. */
-  private List<Setting> drifted(Plan plan) {
-    String last = journal.fingerprint();
-    if (last == null || !last.equals(plan.fingerprint())) {
-      return List.of();
-    }
-    return plan.changes();
-  }
-
-  /** Restores originals of journaled settings the plan no longer manages (spec changed, pod replaced). */
-  private List<String> release(Plan plan) {
-    Set<String> managed = new HashSet<>();
-    plan.settings().stream().filter(s -> s.kind() != null).forEach(s -> managed.add(s.name() + "|" + s.target()));
-    List<String> notes = new ArrayList<>();
-    List<Journal.Entry> entries = new ArrayList<>(journal.entries());
-    java.util.Collections.reverse(entries);
-    for (Journal.Entry e : entries) {
-      if (managed.contains(e.name() + "|" + e.target())) {
-        continue;
-      }
-      try {
-        notes.add(e.name() + (restore(e) ? ": no longer asked for, original " + e.original() + " restored"
-            : ": no longer asked for and gone"));
-        journal.remove(e.name());
-      } catch (IOException ex) {
-        notes.add(e.name() + ": no longer asked for, restoring " + e.original() + " failed: " + ex.getMessage());
-      }
-    }
-    return notes;
-  }
-
-  private Failure write(List<Setting> changes, List<Done> done) {
-    for (Setting s : changes) {
-      Applier a = appliers.of(s.kind());
-      boolean journaled;
-      try {
-        journaled = journal.recordIfAbsent(s, s.current());
-      } catch (IOException e) {
-        return new Failure(s, "could not journal the original before changing it: " + e.getMessage());
-      }
-      try {
-        a.write(s, s.desired());
-      } catch (IOException e) {
-        forgetIfJournaled(s, journaled);
-        return new Failure(s, e.getMessage());
-      }
-      String back;
-      try {
-        back = a.read(s).orElse(null);
-      } catch (IOException e) {
-        back = null;
-      }
-      done.add(new Done(s, s.current(), journaled, back));
-      if (!Values.same(s.kind(), s.desired(), back)) {
-        return new Failure(s, "wrote " + s.desired() + ", read back " + back);
-      }
-      LOG.info("{}: {} -> {}", s.name(), s.current(), s.desired());
-    }
-    return null;
-  }
-
-  private void forgetIfJournaled(Setting s, boolean journaled) {
-    if (journaled) {
-      try {
-        journal.remove(s.name()); // nothing was changed: the entry would claim an original for nothing
-      } catch (IOException e) {
-        LOG.warn("could not drop journal entry {}: {}", s.name(), e.toString());
-      }
-    }
-  }
-
-  /**
-   * Restores this pass's writes, queue counts first and then the rest newest first (see restoreOrder),
-   * and the IRQ affinities journaled before a queue change to those values; returns the ones that
-   * could not be restored.
-   */
-  private Map<String, String> rollback(List<Done> done, Map<String, Setting> irqsBefore) {
-    Map<String, String> errors = new LinkedHashMap<>();
-    List<Done> order = new ArrayList<>();
-    for (int i = done.size() - 1; i >= 0; i--) {
-      if (done.get(i).setting().kind() == SettingKind.ETHTOOL_CHANNELS) {
-        order.add(done.get(i));
-      }
-    }
-    for (int i = done.size() - 1; i >= 0; i--) {
-      if (done.get(i).setting().kind() != SettingKind.ETHTOOL_CHANNELS) {
-        order.add(done.get(i));
-      }
-    }
-    Set<String> restored = new HashSet<>();
-    for (Done x : order) {
-      Setting s = x.setting();
-      Setting early = irqsBefore.get(s.name());
-      String before = early != null ? early.current() : x.before();
-      try {
-        if (before == null) {
-          throw new IOException("no value before the change to restore");
+        try {
+            if (journal.isEmpty()) {
+                journal.setFingerprint(null);
+            }
+        } catch (IOException ex) {
+            failed.put("journal", ex.getMessage());
         }
-        if (appliers.of(s.kind()).read(s).isEmpty()) {
-          forgetIfJournaled(s, x.journaled() || early != null); // a queue the restored queue count removed
-          continue;
+        return new RevertResult(restored, gone, failed);
+    }
+
+    /**
+     * Newest first, but queue counts before everything else: a queue change makes some drivers
+     * (virtio_net) rewrite every queue IRQ's affinity, which must come back after it, and queues that
+     * go away take their RPS settings with them.
+     */
+    private static List<Journal.Entry> restoreOrder(List<Journal.Entry> entries) {
+        List<Journal.Entry> newestFirst = new ArrayList<>(entries);
+        java.util.Collections.reverse(newestFirst);
+        List<Journal.Entry> out = new ArrayList<>();
+        newestFirst.stream()
+                .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
+                .forEach(out::add);
+        newestFirst.stream()
+                .filter(e -> e.kind() != SettingKind.ETHTOOL_CHANNELS)
+                .forEach(out::add);
+        return out;
+    }
+
+    /**
+     * Before a queue change: journals the affinity of every queue IRQ the plan manages, as it is now.
+     * virtio_net rewrites all of them on a queue change (pair N to CPU N mod CPUs), so the values read
+     * after it are not the originals. Returns the settings journaled here (null when the journal failed).
+     */
+    private Map<String, Setting> journalIrqAffinities(Plan plan) {
+        Map<String, Setting> journaled = new LinkedHashMap<>();
+        for (Setting s : plan.settings()) {
+            if (s.kind() == SettingKind.IRQ_AFFINITY && s.current() != null) {
+                try {
+                    if (journal.recordIfAbsent(s, s.current())) {
+                        journaled.put(s.name(), s);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("could not journal {}: {}", s.name(), e.toString());
+                    return null;
+                }
+            }
         }
-        put(s, before);
-        forgetIfJournaled(s, x.journaled() || early != null);
-        restored.add(s.name());
-        LOG.warn("{}: rolled back to {}", s.name(), before);
-      } catch (IOException e) {
-        errors.put(s.name(), e.getMessage());
-      }
+        return journaled;
     }
-    // IRQs the driver moved on the queue change and this pass did not write
-    for (Setting s : irqsBefore.values()) {
-      if (restored.contains(s.name()) || errors.containsKey(s.name())) {
-        continue;
-      }
-      try {
-        Optional<String> now = appliers.of(s.kind()).read(s);
-        if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
-          put(s, s.current());
+
+    /** Drops the entries journaled before the queue change whose IRQ this pass neither wrote nor moved. */
+    private void forgetUnmovedIrqs(Map<String, Setting> irqsBefore, List<Done> done) {
+        Set<String> written = new HashSet<>();
+        done.forEach(x -> written.add(x.setting().name()));
+        for (Setting s : irqsBefore.values()) {
+            if (written.contains(s.name())) {
+                continue;
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
+                    journal.remove(s.name());
+                }
+            } catch (IOException e) {
+                LOG.warn("could not check {} after the queue change: {}", s.name(), e.toString());
+            }
         }
-        journal.remove(s.name());
-      } catch (IOException e) {
-        errors.put(s.name(), e.getMessage());
-      }
     }
-    return errors;
-  }
 
-  /** Writes a value and reads it back. */
-  private void put(Setting s, String value) throws IOException {
-    Applier a = appliers.of(s.kind());
-    a.write(s, value);
-    String back = a.read(s).orElse(null);
-    if (!Values.same(s.kind(), value, back)) {
-      throw new IOException("wrote " + value + ", read back " + back);
+    /** Writes one original back and checks it; false when the target is gone. */
+    private boolean restore(Journal.Entry e) throws IOException {
+        Setting s = e.asRestore();
+        Applier a = appliers.of(e.kind());
+        Optional<String> now = a.read(s);
+        if (now.isEmpty()) {
+            return false;
+        }
+        if (!Values.same(e.kind(), e.original(), now.get())) {
+            a.write(s, e.original());
+            String back = a.read(s).orElse(null);
+            if (!Values.same(e.kind(), e.original(), back)) {
+                throw new IOException("wrote original " + e.original() + ", read back " + back);
+            }
+        }
+        return true;
     }
-  }
 
-  private static Plan refused(Plan plan, Map<String, String> problems) {
-    return new Plan(plan.settings().stream().map(s -> problems.containsKey(s.name())
-        ? s.with(SettingState.FAILED, s.current(), "refused before any write: " + problems.get(s.name()))
-        : s.needsWrite() ? s.with(SettingState.PENDING, s.current(), "not applied: other values of this plan were refused")
-        : s).toList());
-  }
+    /** Settings of the same plan whose value someone changed since it was applied. */
+    private List<Setting> drifted(Plan plan) {
+        String last = journal.fingerprint();
+        if (last == null || !last.equals(plan.fingerprint())) {
+            return List.of();
+        }
+        return plan.changes();
+    }
 
-  private static Plan markApplied(Plan plan, List<Done> done) {
-    Map<String, Done> byName = new LinkedHashMap<>();
-    done.forEach(x -> byName.put(x.setting().name(), x));
-    return new Plan(plan.settings().stream().map(s -> {
-      Done x = byName.get(s.name());
-      return x == null ? s : s.with(SettingState.APPLIED, x.actual(), s.message());
-    }).toList());
-  }
+    /** Restores originals of journaled settings the plan no longer manages (spec changed, pod replaced). */
+    private List<String> release(Plan plan) {
+        Set<String> managed = new HashSet<>();
+        plan.settings().stream().filter(s -> s.kind() != null).forEach(s -> managed.add(s.name() + "|" + s.target()));
+        List<String> notes = new ArrayList<>();
+        List<Journal.Entry> entries = new ArrayList<>(journal.entries());
+        java.util.Collections.reverse(entries);
+        for (Journal.Entry e : entries) {
+            if (managed.contains(e.name() + "|" + e.target())) {
+                continue;
+            }
+            try {
+                notes.add(e.name()
+                        + (restore(e)
+                                ? ": no longer asked for, original " + e.original() + " restored"
+                                : ": no longer asked for and gone"));
+                journal.remove(e.name());
+            } catch (IOException ex) {
+                notes.add(
+                        e.name() + ": no longer asked for, restoring " + e.original() + " failed: " + ex.getMessage());
+            }
+        }
+        return notes;
+    }
 
-  private static Plan markFailed(Plan plan, List<Done> done, Failure failure, Map<String, String> rollbackErrors) {
-    Set<String> touched = new HashSet<>();
-    done.forEach(x -> touched.add(x.setting().name()));
-    String why = "not applied: the pass was rolled back after " + failure.setting().name() + " failed";
-    return new Plan(plan.settings().stream().map(s -> {
-      if (s.name().equals(failure.setting().name())) {
-        return s.with(SettingState.FAILED, s.current(), failure.message());
-      }
-      if (rollbackErrors.containsKey(s.name())) {
-        return s.with(SettingState.FAILED, s.desired(), "rollback failed: " + rollbackErrors.get(s.name()));
-      }
-      if (touched.contains(s.name()) || s.needsWrite()) {
-        return s.with(SettingState.PENDING, s.current(), why);
-      }
-      return s;
-    }).toList());
-  }
+    private Failure write(List<Setting> changes, List<Done> done) {
+        for (Setting s : changes) {
+            Applier a = appliers.of(s.kind());
+            boolean journaled;
+            try {
+                journaled = journal.recordIfAbsent(s, s.current());
+            } catch (IOException e) {
+                return new Failure(s, "could not journal the original before changing it: " + e.getMessage());
+            }
+            try {
+                a.write(s, s.desired());
+            } catch (IOException e) {
+                forgetIfJournaled(s, journaled);
+                return new Failure(s, e.getMessage());
+            }
+            String back;
+            try {
+                back = a.read(s).orElse(null);
+            } catch (IOException e) {
+                back = null;
+            }
+            done.add(new Done(s, s.current(), journaled, back));
+            if (!Values.same(s.kind(), s.desired(), back)) {
+                return new Failure(s, "wrote " + s.desired() + ", read back " + back);
+            }
+            LOG.info("{}: {} -> {}", s.name(), s.current(), s.desired());
+        }
+        return null;
+    }
 
-  private PassResult result(PassResult.Outcome o, Plan plan, NodeFacts facts, List<Setting> drifted, boolean wrote,
-      String error, List<String> notes) {
-    Map<String, String> originals = new LinkedHashMap<>();
-    journal.entries().forEach(e -> originals.put(e.name(), e.original()));
-    // a value the agent set earlier stays Applied on later passes (Unchanged means it was already so)
-    Plan shown = new Plan(plan.settings().stream().map(s -> s.state() == SettingState.UNCHANGED && originals.containsKey(s.name())
-        ? s.with(SettingState.APPLIED, s.current(), s.message()) : s).toList());
-    return new PassResult(o, shown, facts, drifted, wrote, error, notes, originals);
-  }
+    private void forgetIfJournaled(Setting s, boolean journaled) {
+        if (journaled) {
+            try {
+                journal.remove(s.name()); // nothing was changed: the entry would claim an original for nothing
+            } catch (IOException e) {
+                LOG.warn("could not drop journal entry {}: {}", s.name(), e.toString());
+            }
+        }
+    }
 
-  /** Problems by setting for a person: "name (why); name (why)". */
-  static String describe(Map<String, String> m) {
-    return String.join("; ", m.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList());
-  }
+    /**
+     * Restores this pass's writes, queue counts first and then the rest newest first (see restoreOrder),
+     * and the IRQ affinities journaled before a queue change to those values; returns the ones that
+     * could not be restored.
+     */
+    private Map<String, String> rollback(List<Done> done, Map<String, Setting> irqsBefore) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        List<Done> order = new ArrayList<>();
+        for (int i = done.size() - 1; i >= 0; i--) {
+            if (done.get(i).setting().kind() == SettingKind.ETHTOOL_CHANNELS) {
+                order.add(done.get(i));
+            }
+        }
+        for (int i = done.size() - 1; i >= 0; i--) {
+            if (done.get(i).setting().kind() != SettingKind.ETHTOOL_CHANNELS) {
+                order.add(done.get(i));
+            }
+        }
+        Set<String> restored = new HashSet<>();
+        for (Done x : order) {
+            Setting s = x.setting();
+            Setting early = irqsBefore.get(s.name());
+            String before = early != null ? early.current() : x.before();
+            try {
+                if (before == null) {
+                    throw new IOException("no value before the change to restore");
+                }
+                if (appliers.of(s.kind()).read(s).isEmpty()) {
+                    forgetIfJournaled(s, x.journaled() || early != null); // a queue the restored queue count removed
+                    continue;
+                }
+                put(s, before);
+                forgetIfJournaled(s, x.journaled() || early != null);
+                restored.add(s.name());
+                LOG.warn("{}: rolled back to {}", s.name(), before);
+            } catch (IOException e) {
+                errors.put(s.name(), e.getMessage());
+            }
+        }
+        // IRQs the driver moved on the queue change and this pass did not write
+        for (Setting s : irqsBefore.values()) {
+            if (restored.contains(s.name()) || errors.containsKey(s.name())) {
+                continue;
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
+                    put(s, s.current());
+                }
+                journal.remove(s.name());
+            } catch (IOException e) {
+                errors.put(s.name(), e.getMessage());
+            }
+        }
+        return errors;
+    }
+
+    /** Writes a value and reads it back. */
+    private void put(Setting s, String value) throws IOException {
+        Applier a = appliers.of(s.kind());
+        a.write(s, value);
+        String back = a.read(s).orElse(null);
+        if (!Values.same(s.kind(), value, back)) {
+            throw new IOException("wrote " + value + ", read back " + back);
+        }
+    }
+
+    private static Plan refused(Plan plan, Map<String, String> problems) {
+        return new Plan(plan.settings().stream()
+                .map(s -> problems.containsKey(s.name())
+                        ? s.with(
+                                SettingState.FAILED, s.current(), "refused before any write: " + problems.get(s.name()))
+                        : s.needsWrite()
+                                ? s.with(
+                                        SettingState.PENDING,
+                                        s.current(),
+                                        "not applied: other values of this plan were refused")
+                                : s)
+                .toList());
+    }
+
+    private static Plan markApplied(Plan plan, List<Done> done) {
+        Map<String, Done> byName = new LinkedHashMap<>();
+        done.forEach(x -> byName.put(x.setting().name(), x));
+        return new Plan(plan.settings().stream()
+                .map(s -> {
+                    Done x = byName.get(s.name());
+                    return x == null ? s : s.with(SettingState.APPLIED, x.actual(), s.message());
+                })
+                .toList());
+    }
+
+    private static Plan markFailed(Plan plan, List<Done> done, Failure failure, Map<String, String> rollbackErrors) {
+        Set<String> touched = new HashSet<>();
+        done.forEach(x -> touched.add(x.setting().name()));
+        String why = "not applied: the pass was rolled back after "
+                + failure.setting().name() + " failed";
+        return new Plan(plan.settings().stream()
+                .map(s -> {
+                    if (s.name().equals(failure.setting().name())) {
+                        return s.with(SettingState.FAILED, s.current(), failure.message());
+                    }
+                    if (rollbackErrors.containsKey(s.name())) {
+                        return s.with(
+                                SettingState.FAILED, s.desired(), "rollback failed: " + rollbackErrors.get(s.name()));
+                    }
+                    if (touched.contains(s.name()) || s.needsWrite()) {
+                        return s.with(SettingState.PENDING, s.current(), why);
+                    }
+                    return s;
+                })
+                .toList());
+    }
+
+    private PassResult result(
+            PassResult.Outcome o,
+            Plan plan,
+            NodeFacts facts,
+            List<Setting> drifted,
+            boolean wrote,
+            String error,
+            List<String> notes) {
+        Map<String, String> originals = new LinkedHashMap<>();
+        journal.entries().forEach(e -> originals.put(e.name(), e.original()));
+        // a value the agent set earlier stays Applied on later passes (Unchanged means it was already so)
+        Plan shown = new Plan(plan.settings().stream()
+                .map(s -> s.state() == SettingState.UNCHANGED && originals.containsKey(s.name())
+                        ? s.with(SettingState.APPLIED, s.current(), s.message())
+                        : s)
+                .toList());
+        return new PassResult(o, shown, facts, drifted, wrote, error, notes, originals);
+    }
+
+    /** Problems by setting for a person: "name (why); name (why)". */
+    static String describe(Map<String, String> m) {
+        return String.join(
+                "; ",
+                m.entrySet().stream()
+                        .map(e -> e.getKey() + " (" + e.getValue() + ")")
+                        .toList());
+    }
 }

@@ -16,23 +16,30 @@ import java.util.Map;
  * @param notes things a person may want to know (originals restored for settings no longer asked for)
  * @param originals the journal's original value per setting name, after the pass
  */
-public record PassResult(Outcome outcome, Plan plan, NodeFacts facts, List<Setting> drifted, boolean wrote, String error,
-    List<String> notes, Map<String, String> originals) {
+public record PassResult(
+        Outcome outcome,
+        Plan plan,
+        NodeFacts facts,
+        List<Setting> drifted,
+        boolean wrote,
+        String error,
+        List<String> notes,
+        Map<String, String> originals) {
 
-  public enum Outcome {
-    /** Everything the node can take is in place. */
-    APPLIED,
-    /** Plan mode: nothing changed. */
-    PLANNED,
-    /** A value was refused before any write. */
-    INVALID,
-    /** A write failed; everything this pass changed was restored. */
-    ROLLED_BACK,
-    /** A write failed and restoring this pass's changes failed too. */
-    ROLLBACK_INCOMPLETE
-  }
+    public enum Outcome {
+        /** Everything the node can take is in place. */
+        APPLIED,
+        /** Plan mode: nothing changed. */
+        PLANNED,
+        /** A value was refused before any write. */
+        INVALID,
+        /** A write failed; everything this pass changed was restored. */
+        ROLLED_BACK,
+        /** A write failed and restoring this pass's changes failed too. */
+        ROLLBACK_INCOMPLETE
+    }
 
-  public String fingerprint() {
-    return plan.fingerprint();
-  }
+    public String fingerprint() {
+        return plan.fingerprint();
+    }
 }

@@ -11,12 +11,12 @@ import java.util.Map;
  * @param failed settings that could not be restored, with why; still in the journal
  */
 public record RevertResult(List<String> restored, List<String> gone, Map<String, String> failed) {
-  public boolean complete() {
-    return failed.isEmpty();
-  }
+    public boolean complete() {
+        return failed.isEmpty();
+    }
 
-  /** The failures for a person: "name (why); name (why)". */
-  public String describeFailures() {
-    return ApplyEngine.describe(failed);
-  }
+    /** The failures for a person: "name (why); name (why)". */
+    public String describeFailures() {
+        return ApplyEngine.describe(failed);
+    }
 }

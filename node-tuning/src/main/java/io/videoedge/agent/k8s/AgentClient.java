@@ -23,51 +23,52 @@ import java.util.concurrent.atomic.AtomicInteger;
  * list+watch, retries) is Fabric8's, unchanged.
  */
 public final class AgentClient {
-  /** How long an idle pool thread lives (Fabric8's cached pools: 60 s). */
-  static final long KEEP_ALIVE_SECONDS = 5;
+    /** How long an idle pool thread lives (Fabric8's cached pools: 60 s). */
+    static final long KEEP_ALIVE_SECONDS = 5;
 
-  private AgentClient() {
-  }
+    private AgentClient() {}
 
-  public static KubernetesClient create(Config config) {
-    // HTTP/1.1: one connection for the watch, one kept for the few writes; HTTP/2 and HPACK
-    // cost the idle agent about 2 MiB (node-tuning/README.md, footprint)
-    config.setHttp2Disable(true);
-    ExecutorService http = pool("kube-http");
-    return new KubernetesClientBuilder().withConfig(config)
-        .withHttpClientFactory(new JdkHttpClientFactory() {
-          @Override
-          protected void additionalConfig(HttpClient.Builder builder) {
-            builder.executor(http);
-          }
+    public static KubernetesClient create(Config config) {
+        // HTTP/1.1: one connection for the watch, one kept for the few writes; HTTP/2 and HPACK
+        // cost the idle agent about 2 MiB (node-tuning/README.md, footprint)
+        config.setHttp2Disable(true);
+        ExecutorService http = pool("kube-http");
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory() {
+                    @Override
+                    protected void additionalConfig(HttpClient.Builder builder) {
+                        builder.executor(http);
+                    }
 
-          @Override
-          protected void closeHttpClient(JdkHttpClientImpl client) {
-            super.closeHttpClient(client);
-            http.shutdown();
-          }
-        })
-        .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
-          @Override
-          public ExecutorService get() {
-            return pool("kube-task");
-          }
+                    @Override
+                    protected void closeHttpClient(JdkHttpClientImpl client) {
+                        super.closeHttpClient(client);
+                        http.shutdown();
+                    }
+                })
+                .withTaskExecutorSupplier(new KubernetesClientBuilder.ExecutorSupplier() {
+                    @Override
+                    public ExecutorService get() {
+                        return pool("kube-task");
+                    }
 
-          @Override
-          public void onClose(Executor executor) {
-            ((ExecutorService) executor).shutdownNow();
-          }
-        })
-        .build();
-  }
+                    @Override
+                    public void onClose(Executor executor) {
+                        ((ExecutorService) executor).shutdownNow();
+                    }
+                })
+                .build();
+    }
 
-  /** A cached pool (no queue, no bound) of daemon threads that end after KEEP_ALIVE_SECONDS idle. */
-  static ExecutorService pool(String name) {
-    AtomicInteger n = new AtomicInteger();
-    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-  }
+    /** A cached pool (no queue, no bound) of daemon threads that end after KEEP_ALIVE_SECONDS idle. */
+    static ExecutorService pool(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(
+                0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
 }

@@ -16,47 +16,65 @@ import org.slf4j.LoggerFactory;
  * cluster-scoped, as the kubelet does for Nodes). A failed event never fails a pass.
  */
 public final class EventRecorder {
-  private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
-  public static final String COMPONENT = "videoedge-node-agent";
+    private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+    public static final String COMPONENT = "videoedge-node-agent";
 
-  private final KubernetesClient client;
-  private final String namespace;
-  private final String node;
-  private final Clock clock;
-  private final AtomicLong seq = new AtomicLong();
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String node;
+    private final Clock clock;
+    private final AtomicLong seq = new AtomicLong();
 
-  public EventRecorder(KubernetesClient client, String namespace, String node, Clock clock) {
-    this.client = client;
-    this.namespace = namespace;
-    this.node = node;
-    this.clock = clock;
-  }
-
-  public void normal(NodeTuning nt, String reason, String message) {
-    emit(nt, "Normal", reason, message);
-  }
-
-  public void warning(NodeTuning nt, String reason, String message) {
-    emit(nt, "Warning", reason, message);
-  }
-
-  private void emit(NodeTuning nt, String type, String reason, String message) {
-    String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
-    String name = nt.getMetadata().getName() + "." + Long.toHexString(clock.millis()) + seq.incrementAndGet();
-    try {
-      client.v1().events().inNamespace(namespace).resource(new EventBuilder()
-          .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-          .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(nt.getApiVersion()).withKind(nt.getKind())
-              .withName(nt.getMetadata().getName()).withUid(nt.getMetadata().getUid())
-              .withResourceVersion(nt.getMetadata().getResourceVersion()).build())
-          .withType(type).withReason(reason)
-          .withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
-          .withNewSource().withComponent(COMPONENT).withHost(node).endSource()
-          .withReportingComponent(COMPONENT).withReportingInstance(node)
-          .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-          .build()).create();
-    } catch (KubernetesClientException e) {
-      LOG.warn("event {} {} not recorded: {}", reason, message, e.getMessage());
+    public EventRecorder(KubernetesClient client, String namespace, String node, Clock clock) {
+        this.client = client;
+        this.namespace = namespace;
+        this.node = node;
+        this.clock = clock;
     }
-  }
+
+    public void normal(NodeTuning nt, String reason, String message) {
+        emit(nt, "Normal", reason, message);
+    }
+
+    public void warning(NodeTuning nt, String reason, String message) {
+        emit(nt, "Warning", reason, message);
+    }
+
+    private void emit(NodeTuning nt, String type, String reason, String message) {
+        String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+        String name = nt.getMetadata().getName() + "." + Long.toHexString(clock.millis()) + seq.incrementAndGet();
+        try {
+            client.v1()
+                    .events()
+                    .inNamespace(namespace)
+                    .resource(new EventBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .endMetadata()
+                            .withInvolvedObject(new ObjectReferenceBuilder()
+                                    .withApiVersion(nt.getApiVersion())
+                                    .withKind(nt.getKind())
+                                    .withName(nt.getMetadata().getName())
+                                    .withUid(nt.getMetadata().getUid())
+                                    .withResourceVersion(nt.getMetadata().getResourceVersion())
+                                    .build())
+                            .withType(type)
+                            .withReason(reason)
+                            .withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
+                            .withNewSource()
+                            .withComponent(COMPONENT)
+                            .withHost(node)
+                            .endSource()
+                            .withReportingComponent(COMPONENT)
+                            .withReportingInstance(node)
+                            .withFirstTimestamp(now)
+                            .withLastTimestamp(now)
+                            .withCount(1)
+                            .build())
+                    .create();
+        } catch (KubernetesClientException e) {
+            LOG.warn("event {} {} not recorded: {}", reason, message, e.getMessage());
+        }
+    }
 }

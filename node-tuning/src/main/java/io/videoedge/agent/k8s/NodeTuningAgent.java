@@ -41,222 +41,256 @@ import org.slf4j.LoggerFactory;
  * caused outages elsewhere.
  */
 public final class NodeTuningAgent implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(NodeTuningAgent.class);
-  private static final Duration MIN_RETRY = Duration.ofSeconds(2);
-  private static final Duration MAX_RETRY = Duration.ofMinutes(2);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeTuningAgent.class);
+    private static final Duration MIN_RETRY = Duration.ofSeconds(2);
+    private static final Duration MAX_RETRY = Duration.ofMinutes(2);
 
-  private final KubernetesClient client;
-  private final String node;
-  private final ApplyEngine engine;
-  private final AgentMetrics metrics;
-  private final EventRecorder events;
-  private final Duration driftInterval;
-  private final Clock clock;
-  private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "node-tuning");
-    t.setDaemon(true);
-    return t;
-  });
-  private final AtomicBoolean queued = new AtomicBoolean();
-  private SharedIndexInformer<NodeTuning> informer;
-  private ScheduledFuture<?> retry;
-  private Duration backoff = MIN_RETRY;
-  private String lastEventKey;
-
-  public NodeTuningAgent(KubernetesClient client, String node, ApplyEngine engine, AgentMetrics metrics,
-      EventRecorder events, Duration driftInterval, Clock clock) {
-    this.client = client;
-    this.node = node;
-    this.engine = engine;
-    this.metrics = metrics;
-    this.events = events;
-    this.driftInterval = driftInterval;
-    this.clock = clock;
-  }
-
-  public void start() {
-    // resync 0: no periodic replay of the cache; the drift check below is the agent's own timer
-    informer = client.resources(NodeTuning.class).withField("metadata.name", node).runnableInformer(0);
-    // keep list+watch going through any failure (API server away at start-up, a watch error other
-    // than 410): Fabric8 logs each one and reconnects with its backoff; the default would stop the
-    // informer for good, and /healthz would only say so
-    informer.exceptionHandler((started, t) -> true);
-    informer.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(NodeTuning obj) {
-        trigger();
-      }
-
-      @Override
-      public void onUpdate(NodeTuning oldObj, NodeTuning newObj) {
-        trigger();
-      }
-
-      @Override
-      public void onDelete(NodeTuning obj, boolean deletedFinalStateUnknown) {
-        LOG.info("NodeTuning {} is gone", node);
-      }
+    private final KubernetesClient client;
+    private final String node;
+    private final ApplyEngine engine;
+    private final AgentMetrics metrics;
+    private final EventRecorder events;
+    private final Duration driftInterval;
+    private final Clock clock;
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "node-tuning");
+        t.setDaemon(true);
+        return t;
     });
-    informer.start(); // not waited for: the first list (or relist) triggers the first pass
-    // drift: periodic re-check of every value; events trigger one too
-    worker.scheduleWithFixedDelay(this::trigger, driftInterval.toMillis(), driftInterval.toMillis(), TimeUnit.MILLISECONDS);
-    LOG.info("watching NodeTuning {} (drift check every {} s)", node, driftInterval.toSeconds());
-  }
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private SharedIndexInformer<NodeTuning> informer;
+    private ScheduledFuture<?> retry;
+    private Duration backoff = MIN_RETRY;
+    private String lastEventKey;
 
-  /** Whether the agent is watching its NodeTuning (for /healthz). */
-  public boolean healthy() {
-    return informer != null && informer.isRunning() && informer.hasSynced() && !worker.isShutdown();
-  }
+    public NodeTuningAgent(
+            KubernetesClient client,
+            String node,
+            ApplyEngine engine,
+            AgentMetrics metrics,
+            EventRecorder events,
+            Duration driftInterval,
+            Clock clock) {
+        this.client = client;
+        this.node = node;
+        this.engine = engine;
+        this.metrics = metrics;
+        this.events = events;
+        this.driftInterval = driftInterval;
+        this.clock = clock;
+    }
 
-  /** Queues one pass; passes requested while one is queued collapse into it. */
-  public void trigger() {
-    if (queued.compareAndSet(false, true)) {
-      worker.execute(() -> {
-        queued.set(false);
-        try {
-          reconcile();
-        } catch (RuntimeException e) {
-          LOG.error("pass failed", e);
-          retryLater();
+    public void start() {
+        // resync 0: no periodic replay of the cache; the drift check below is the agent's own timer
+        informer = client.resources(NodeTuning.class)
+                .withField("metadata.name", node)
+                .runnableInformer(0);
+        // keep list+watch going through any failure (API server away at start-up, a watch error other
+        // than 410): Fabric8 logs each one and reconnects with its backoff; the default would stop the
+        // informer for good, and /healthz would only say so
+        informer.exceptionHandler((started, t) -> true);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(NodeTuning obj) {
+                trigger();
+            }
+
+            @Override
+            public void onUpdate(NodeTuning oldObj, NodeTuning newObj) {
+                trigger();
+            }
+
+            @Override
+            public void onDelete(NodeTuning obj, boolean deletedFinalStateUnknown) {
+                LOG.info("NodeTuning {} is gone", node);
+            }
+        });
+        informer.start(); // not waited for: the first list (or relist) triggers the first pass
+        // drift: periodic re-check of every value; events trigger one too
+        worker.scheduleWithFixedDelay(
+                this::trigger, driftInterval.toMillis(), driftInterval.toMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("watching NodeTuning {} (drift check every {} s)", node, driftInterval.toSeconds());
+    }
+
+    /** Whether the agent is watching its NodeTuning (for /healthz). */
+    public boolean healthy() {
+        return informer != null && informer.isRunning() && informer.hasSynced() && !worker.isShutdown();
+    }
+
+    /** Queues one pass; passes requested while one is queued collapse into it. */
+    public void trigger() {
+        if (queued.compareAndSet(false, true)) {
+            worker.execute(() -> {
+                queued.set(false);
+                try {
+                    reconcile();
+                } catch (RuntimeException e) {
+                    LOG.error("pass failed", e);
+                    retryLater();
+                }
+            });
         }
-      });
     }
-  }
 
-  private void reconcile() {
-    NodeTuning nt = informer.getStore().getByKey(node); // cluster-scoped: the key is the name
-    if (nt == null) {
-      return; // nothing asked; the journal stays for whoever comes next
+    private void reconcile() {
+        NodeTuning nt = informer.getStore().getByKey(node); // cluster-scoped: the key is the name
+        if (nt == null) {
+            return; // nothing asked; the journal stays for whoever comes next
+        }
+        if (nt.getMetadata().getDeletionTimestamp() != null) {
+            if (hasFinalizer(nt)) {
+                restoreAndRelease(nt);
+            }
+            return;
+        }
+        if (!hasFinalizer(nt)) {
+            addFinalizer(nt); // before the first change, so a deletion always waits for the restore
+            return; // the update event brings the next pass
+        }
+        Desired desired = Desired.of(nt.getSpec());
+        PassResult r = engine.pass(desired);
+        metrics.recordPass(r, clock.instant());
+        long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
+        NodeTuningStatus status =
+                StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant());
+        metrics.recordConditions(status.conditions());
+        recordEvents(nt, r);
+        writeStatus(nt, status);
+        boolean waiting = r.outcome() != PassResult.Outcome.APPLIED && r.outcome() != PassResult.Outcome.PLANNED
+                || Conditions.APPLYING.equals(status.conditions().getFirst().getReason());
+        if (waiting) {
+            retryLater();
+        } else {
+            backoff = MIN_RETRY;
+        }
     }
-    if (nt.getMetadata().getDeletionTimestamp() != null) {
-      if (hasFinalizer(nt)) {
-        restoreAndRelease(nt);
-      }
-      return;
-    }
-    if (!hasFinalizer(nt)) {
-      addFinalizer(nt); // before the first change, so a deletion always waits for the restore
-      return; // the update event brings the next pass
-    }
-    Desired desired = Desired.of(nt.getSpec());
-    PassResult r = engine.pass(desired);
-    metrics.recordPass(r, clock.instant());
-    long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
-    NodeTuningStatus status = StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant());
-    metrics.recordConditions(status.conditions());
-    recordEvents(nt, r);
-    writeStatus(nt, status);
-    boolean waiting = r.outcome() != PassResult.Outcome.APPLIED && r.outcome() != PassResult.Outcome.PLANNED
-        || Conditions.APPLYING.equals(status.conditions().getFirst().getReason());
-    if (waiting) {
-      retryLater();
-    } else {
-      backoff = MIN_RETRY;
-    }
-  }
 
-  private void recordEvents(NodeTuning nt, PassResult r) {
-    if (!r.drifted().isEmpty()) {
-      events.warning(nt, Conditions.DRIFT_CORRECTED, "settings rewritten on the node, re-applied: "
-          + r.drifted().stream().map(s -> s.name() + " was " + s.current()).collect(Collectors.joining(", ")));
+    private void recordEvents(NodeTuning nt, PassResult r) {
+        if (!r.drifted().isEmpty()) {
+            events.warning(
+                    nt,
+                    Conditions.DRIFT_CORRECTED,
+                    "settings rewritten on the node, re-applied: "
+                            + r.drifted().stream()
+                                    .map(s -> s.name() + " was " + s.current())
+                                    .collect(Collectors.joining(", ")));
+        }
+        String key = switch (r.outcome()) {
+            case APPLIED -> r.wrote() ? "Applied:" + r.fingerprint() : null;
+            case PLANNED -> "PlanOnly:" + r.fingerprint();
+            default -> r.outcome() + ":" + r.error();
+        };
+        // one event per outcome, not one per retry
+        if (key == null || key.equals(lastEventKey)) {
+            return;
+        }
+        lastEventKey = key;
+        switch (r.outcome()) {
+            case APPLIED ->
+                events.normal(
+                        nt,
+                        "Applied",
+                        "applied "
+                                + r.plan().inState(io.videoedge.api.SettingState.APPLIED).stream()
+                                        .map(Setting::name)
+                                        .collect(Collectors.joining(", ")));
+            case PLANNED ->
+                events.normal(nt, Conditions.PLAN_ONLY, r.plan().changes().size() + " setting(s) would change");
+            case INVALID -> events.warning(nt, Conditions.INVALID_SPEC, r.error());
+            case ROLLED_BACK -> events.warning(nt, Conditions.ROLLED_BACK, r.error());
+            case ROLLBACK_INCOMPLETE -> events.warning(nt, Conditions.APPLY_FAILED, r.error());
+        }
+        r.notes().forEach(n -> events.normal(nt, "Released", n));
     }
-    String key = switch (r.outcome()) {
-      case APPLIED -> r.wrote() ? "Applied:" + r.fingerprint() : null;
-      case PLANNED -> "PlanOnly:" + r.fingerprint();
-      default -> r.outcome() + ":" + r.error();
-    };
-    // one event per outcome, not one per retry
-    if (key == null || key.equals(lastEventKey)) {
-      return;
-    }
-    lastEventKey = key;
-    switch (r.outcome()) {
-      case APPLIED -> events.normal(nt, "Applied", "applied " + r.plan().inState(io.videoedge.api.SettingState.APPLIED)
-          .stream().map(Setting::name).collect(Collectors.joining(", ")));
-      case PLANNED -> events.normal(nt, Conditions.PLAN_ONLY, r.plan().changes().size() + " setting(s) would change");
-      case INVALID -> events.warning(nt, Conditions.INVALID_SPEC, r.error());
-      case ROLLED_BACK -> events.warning(nt, Conditions.ROLLED_BACK, r.error());
-      case ROLLBACK_INCOMPLETE -> events.warning(nt, Conditions.APPLY_FAILED, r.error());
-    }
-    r.notes().forEach(n -> events.normal(nt, "Released", n));
-  }
 
-  private void restoreAndRelease(NodeTuning nt) {
-    RevertResult r = engine.revert();
-    if (!r.complete()) {
-      events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());
-      NodeTuningStatus restoring = StatusBuilder.restoring(r, nt.getStatus(),
-          Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L), clock.instant());
-      metrics.recordConditions(restoring.conditions());
-      writeStatus(nt, restoring);
-      retryLater();
-      return;
+    private void restoreAndRelease(NodeTuning nt) {
+        RevertResult r = engine.revert();
+        if (!r.complete()) {
+            events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());
+            NodeTuningStatus restoring = StatusBuilder.restoring(
+                    r,
+                    nt.getStatus(),
+                    Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L),
+                    clock.instant());
+            metrics.recordConditions(restoring.conditions());
+            writeStatus(nt, restoring);
+            retryLater();
+            return;
+        }
+        metrics.recordRevert();
+        events.normal(nt, "Restored", "originals restored (" + r.restored().size() + " settings); finalizer released");
+        List<String> finalizers = nt.getMetadata().getFinalizers();
+        int i = finalizers.indexOf(VideoEdgeApi.AGENT_FINALIZER);
+        patchJson(
+                nt,
+                "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/" + i + "\",\"value\":\""
+                        + VideoEdgeApi.AGENT_FINALIZER + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/" + i
+                        + "\"}]");
+        LOG.info("originals restored ({}), finalizer released", r.restored().size());
     }
-    metrics.recordRevert();
-    events.normal(nt, "Restored", "originals restored (" + r.restored().size() + " settings); finalizer released");
-    List<String> finalizers = nt.getMetadata().getFinalizers();
-    int i = finalizers.indexOf(VideoEdgeApi.AGENT_FINALIZER);
-    patchJson(nt, "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/" + i + "\",\"value\":\"" + VideoEdgeApi.AGENT_FINALIZER
-        + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/" + i + "\"}]");
-    LOG.info("originals restored ({}), finalizer released", r.restored().size());
-  }
 
-  private void addFinalizer(NodeTuning nt) {
-    String patch = nt.getMetadata().getFinalizers() == null || nt.getMetadata().getFinalizers().isEmpty()
-        ? "[{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":[\"" + VideoEdgeApi.AGENT_FINALIZER + "\"]}]"
-        : "[{\"op\":\"add\",\"path\":\"/metadata/finalizers/-\",\"value\":\"" + VideoEdgeApi.AGENT_FINALIZER + "\"}]";
-    patchJson(nt, patch);
-  }
-
-  private void patchJson(NodeTuning nt, String patch) {
-    try {
-      client.resources(NodeTuning.class).withName(nt.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON), patch);
-    } catch (KubernetesClientException e) {
-      // a concurrent change failed the test op: the informer brings the new object and another pass
-      LOG.warn("patch of {} failed ({}), retrying", node, e.getMessage());
-      retryLater();
+    private void addFinalizer(NodeTuning nt) {
+        String patch = nt.getMetadata().getFinalizers() == null
+                        || nt.getMetadata().getFinalizers().isEmpty()
+                ? "[{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":[\"" + VideoEdgeApi.AGENT_FINALIZER
+                        + "\"]}]"
+                : "[{\"op\":\"add\",\"path\":\"/metadata/finalizers/-\",\"value\":\"" + VideoEdgeApi.AGENT_FINALIZER
+                        + "\"}]";
+        patchJson(nt, patch);
     }
-  }
 
-  private void writeStatus(NodeTuning nt, NodeTuningStatus status) {
-    if (status.equals(nt.getStatus())) {
-      return; // written only when it changed
+    private void patchJson(NodeTuning nt, String patch) {
+        try {
+            client.resources(NodeTuning.class)
+                    .withName(nt.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), patch);
+        } catch (KubernetesClientException e) {
+            // a concurrent change failed the test op: the informer brings the new object and another pass
+            LOG.warn("patch of {} failed ({}), retrying", node, e.getMessage());
+            retryLater();
+        }
     }
-    // a copy: the informer's object is its cache. The whole status is replaced (fields that became
-    // empty do not linger), at the resourceVersion the pass saw
-    NodeTuning update = client.getKubernetesSerialization().clone(nt);
-    update.setStatus(status);
-    try {
-      client.resource(update).updateStatus();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-        // the object changed since this pass read it (often: our own last status write): the
-        // informer delivers the newer one, and its event brings another pass
-        LOG.debug("status of {} not written: the object changed meanwhile", node);
-        return;
-      }
-      LOG.warn("status of {} not written ({}), retrying", node, e.getMessage());
-      retryLater();
-    }
-  }
 
-  private static boolean hasFinalizer(NodeTuning nt) {
-    return nt.getMetadata().getFinalizers() != null && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
-  }
-
-  private void retryLater() {
-    if (retry != null && !retry.isDone()) {
-      return;
+    private void writeStatus(NodeTuning nt, NodeTuningStatus status) {
+        if (status.equals(nt.getStatus())) {
+            return; // written only when it changed
+        }
+        // a copy: the informer's object is its cache. The whole status is replaced (fields that became
+        // empty do not linger), at the resourceVersion the pass saw
+        NodeTuning update = client.getKubernetesSerialization().clone(nt);
+        update.setStatus(status);
+        try {
+            client.resource(update).updateStatus();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+                // the object changed since this pass read it (often: our own last status write): the
+                // informer delivers the newer one, and its event brings another pass
+                LOG.debug("status of {} not written: the object changed meanwhile", node);
+                return;
+            }
+            LOG.warn("status of {} not written ({}), retrying", node, e.getMessage());
+            retryLater();
+        }
     }
-    retry = worker.schedule(this::trigger, backoff.toMillis(), TimeUnit.MILLISECONDS);
-    backoff = backoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : backoff.multipliedBy(2);
-  }
 
-  @Override
-  public void close() {
-    worker.shutdownNow();
-    if (informer != null) {
-      informer.close();
+    private static boolean hasFinalizer(NodeTuning nt) {
+        return nt.getMetadata().getFinalizers() != null
+                && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
     }
-  }
+
+    private void retryLater() {
+        if (retry != null && !retry.isDone()) {
+            return;
+        }
+        retry = worker.schedule(this::trigger, backoff.toMillis(), TimeUnit.MILLISECONDS);
+        backoff = backoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : backoff.multipliedBy(2);
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        if (informer != null) {
+            informer.close();
+        }
+    }
 }

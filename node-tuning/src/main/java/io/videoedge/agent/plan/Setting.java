@@ -13,27 +13,43 @@ import io.videoedge.api.SettingState;
  *     (tls-hw-tx-offload), else null
  * @param podScoped depends on the edge server pod (its cgroup or its CPUs)
  */
-public record Setting(String name, SettingKind kind, String target, String param, String desired, String current,
-    SettingState state, String message, boolean podScoped) {
+public record Setting(
+        String name,
+        SettingKind kind,
+        String target,
+        String param,
+        String desired,
+        String current,
+        SettingState state,
+        String message,
+        boolean podScoped) {
 
-  /** A setting the planner could fully decide: Planned when the value differs, Unchanged when not. */
-  public static Setting of(String name, SettingKind kind, String target, String param, String desired, String current,
-      boolean podScoped, String message) {
-    SettingState s = current != null && Values.same(kind, desired, current) ? SettingState.UNCHANGED : SettingState.PLANNED;
-    return new Setting(name, kind, target, param, desired, current, s, message, podScoped);
-  }
+    /** A setting the planner could fully decide: Planned when the value differs, Unchanged when not. */
+    public static Setting of(
+            String name,
+            SettingKind kind,
+            String target,
+            String param,
+            String desired,
+            String current,
+            boolean podScoped,
+            String message) {
+        SettingState s =
+                current != null && Values.same(kind, desired, current) ? SettingState.UNCHANGED : SettingState.PLANNED;
+        return new Setting(name, kind, target, param, desired, current, s, message, podScoped);
+    }
 
-  /** A finding: the node cannot take it (Unsupported) or it waits for the server pod (Pending). */
-  public static Setting finding(String name, SettingState state, String desired, String current, boolean podScoped,
-      String message) {
-    return new Setting(name, null, null, null, desired, current, state, message, podScoped);
-  }
+    /** A finding: the node cannot take it (Unsupported) or it waits for the server pod (Pending). */
+    public static Setting finding(
+            String name, SettingState state, String desired, String current, boolean podScoped, String message) {
+        return new Setting(name, null, null, null, desired, current, state, message, podScoped);
+    }
 
-  public boolean needsWrite() {
-    return state == SettingState.PLANNED;
-  }
+    public boolean needsWrite() {
+        return state == SettingState.PLANNED;
+    }
 
-  public Setting with(SettingState newState, String newCurrent, String newMessage) {
-    return new Setting(name, kind, target, param, desired, newCurrent, newState, newMessage, podScoped);
-  }
+    public Setting with(SettingState newState, String newCurrent, String newMessage) {
+        return new Setting(name, kind, target, param, desired, newCurrent, newState, newMessage, podScoped);
+    }
 }

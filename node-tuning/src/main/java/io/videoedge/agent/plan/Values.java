@@ -4,27 +4,26 @@ import io.videoedge.agent.probe.CpuSet;
 
 /** Whether two values of a setting mean the same to the kernel (it prints them its own way). */
 public final class Values {
-  private Values() {
-  }
+    private Values() {}
 
-  public static boolean same(SettingKind kind, String a, String b) {
-    if (a == null || b == null) {
-      return a == b;
+    public static boolean same(SettingKind kind, String a, String b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        try {
+            return switch (kind) {
+                case IRQ_AFFINITY -> CpuSet.parseList(a).equals(CpuSet.parseList(b));
+                case RPS_CPUS -> CpuSet.parseMask(a).equals(CpuSet.parseMask(b));
+                case ETHTOOL_COALESCE, ETHTOOL_FEATURE, MODULE -> a.strip().equalsIgnoreCase(b.strip());
+                case null -> a.equals(b);
+                default -> normalize(a).equals(normalize(b)); // sysctl triplets print tab-separated
+            };
+        } catch (IllegalArgumentException e) {
+            return normalize(a).equals(normalize(b));
+        }
     }
-    try {
-      return switch (kind) {
-        case IRQ_AFFINITY -> CpuSet.parseList(a).equals(CpuSet.parseList(b));
-        case RPS_CPUS -> CpuSet.parseMask(a).equals(CpuSet.parseMask(b));
-        case ETHTOOL_COALESCE, ETHTOOL_FEATURE, MODULE -> a.strip().equalsIgnoreCase(b.strip());
-        case null -> a.equals(b);
-        default -> normalize(a).equals(normalize(b)); // sysctl triplets print tab-separated
-      };
-    } catch (IllegalArgumentException e) {
-      return normalize(a).equals(normalize(b));
-    }
-  }
 
-  public static String normalize(String v) {
-    return v.strip().replaceAll("\\s+", " ");
-  }
+    public static String normalize(String v) {
+        return v.strip().replaceAll("\\s+", " ");
+    }
 }

@@ -23,57 +23,61 @@ import java.util.Map;
  *     same number; an IRQ whose name carries no number is absent
  */
 public record NicFacts(
-    String name,
-    String driver,
-    int numaNode,
-    List<String> rxQueues,
-    int txQueues,
-    List<Integer> queueIrqs,
-    Map<Integer, String> irqAffinity,
-    Map<String, String> rpsCpus,
-    Map<String, String> rpsFlowCnt,
-    Channels channels,
-    Map<String, String> coalescing,
-    Feature tlsTxOffload,
-    Map<Integer, Integer> irqQueues) {
+        String name,
+        String driver,
+        int numaNode,
+        List<String> rxQueues,
+        int txQueues,
+        List<Integer> queueIrqs,
+        Map<Integer, String> irqAffinity,
+        Map<String, String> rpsCpus,
+        Map<String, String> rpsFlowCnt,
+        Channels channels,
+        Map<String, String> coalescing,
+        Feature tlsTxOffload,
+        Map<Integer, Integer> irqQueues) {
 
-  /** The ethtool -k feature the agent turns on for NIC TLS offload. */
-  public static final String TLS_TX_OFFLOAD = "tls-hw-tx-offload";
+    /** The ethtool -k feature the agent turns on for NIC TLS offload. */
+    public static final String TLS_TX_OFFLOAD = "tls-hw-tx-offload";
 
-  /**
-   * One ethtool -k feature: on or off now, whether the driver lets it change ({@code [fixed]} when not), and
-   * what was last asked for ({@code [requested on]}: asked on, but the kernel keeps it off, e.g. for a feature
-   * it depends on).
-   */
-  public record Feature(boolean on, boolean fixed, boolean requestedOn) {
-    /** The NIC offers it: on now, or off but changeable. */
-    public boolean offered() {
-      return on || !fixed;
+    /**
+     * One ethtool -k feature: on or off now, whether the driver lets it change ({@code [fixed]} when not), and
+     * what was last asked for ({@code [requested on]}: asked on, but the kernel keeps it off, e.g. for a feature
+     * it depends on).
+     */
+    public record Feature(boolean on, boolean fixed, boolean requestedOn) {
+        /** The NIC offers it: on now, or off but changeable. */
+        public boolean offered() {
+            return on || !fixed;
+        }
+
+        /** Asked on, kept off by the kernel: writing on again would fail the same way. */
+        public boolean refused() {
+            return requestedOn && !on;
+        }
+
+        /** As ethtool -k prints it after the name. */
+        @Override
+        public String toString() {
+            return (on ? "on" : "off")
+                    + (fixed
+                            ? " [fixed]"
+                            : requestedOn != on ? " [requested " + (requestedOn ? "on" : "off") + "]" : "");
+        }
     }
 
-    /** Asked on, kept off by the kernel: writing on again would fail the same way. */
-    public boolean refused() {
-      return requestedOn && !on;
-    }
+    /**
+     * ethtool -l: maximum and current channel counts; a null count is "n/a" (the NIC has no
+     * such channel kind: veth has separate rx/tx, most multi-queue NICs have combined).
+     */
+    public record Channels(
+            Integer maxCombined, Integer combined, Integer maxRx, Integer rx, Integer maxTx, Integer tx) {
+        public boolean hasCombined() {
+            return maxCombined != null && maxCombined > 0;
+        }
 
-    /** As ethtool -k prints it after the name. */
-    @Override
-    public String toString() {
-      return (on ? "on" : "off") + (fixed ? " [fixed]" : requestedOn != on ? " [requested " + (requestedOn ? "on" : "off") + "]" : "");
+        public boolean hasSeparate() {
+            return maxRx != null && maxRx > 0 && maxTx != null && maxTx > 0;
+        }
     }
-  }
-
-  /**
-   * ethtool -l: maximum and current channel counts; a null count is "n/a" (the NIC has no
-   * such channel kind: veth has separate rx/tx, most multi-queue NICs have combined).
-   */
-  public record Channels(Integer maxCombined, Integer combined, Integer maxRx, Integer rx, Integer maxTx, Integer tx) {
-    public boolean hasCombined() {
-      return maxCombined != null && maxCombined > 0;
-    }
-
-    public boolean hasSeparate() {
-      return maxRx != null && maxRx > 0 && maxTx != null && maxTx > 0;
-    }
-  }
 }

@@ -21,39 +21,42 @@ import java.util.Set;
  * @param pod the edge server pod's cgroup, when the spec names a pod
  */
 public record NodeFacts(
-    String kernel,
-    List<String> congestionControls,
-    Set<String> loadableModules,
-    Set<String> loadedModules,
-    boolean tlsUlp,
-    String cgroupVersion,
-    int possibleCpus,
-    CpuSet onlineCpus,
-    Map<Integer, CpuSet> numaNodes,
-    String defaultRouteInterface,
-    Map<String, NicFacts> nics,
-    boolean sysfsReadOnly,
-    Map<String, String> sysctls,
-    boolean ethtoolAvailable,
-    boolean modprobeAvailable,
-    Optional<PodFacts> pod) {
+        String kernel,
+        List<String> congestionControls,
+        Set<String> loadableModules,
+        Set<String> loadedModules,
+        boolean tlsUlp,
+        String cgroupVersion,
+        int possibleCpus,
+        CpuSet onlineCpus,
+        Map<Integer, CpuSet> numaNodes,
+        String defaultRouteInterface,
+        Map<String, NicFacts> nics,
+        boolean sysfsReadOnly,
+        Map<String, String> sysctls,
+        boolean ethtoolAvailable,
+        boolean modprobeAvailable,
+        Optional<PodFacts> pod) {
 
-  /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
-  public String ktls() {
-    if (tlsUlp) {
-      return "available";
+    /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
+    public String ktls() {
+        if (tlsUlp) {
+            return "available";
+        }
+        return loadableModules.contains("tls") ? "loadable" : "unavailable";
     }
-    return loadableModules.contains("tls") ? "loadable" : "unavailable";
-  }
 
-  /** A congestion control the kernel offers now, or can load (tcp_NAME module present). */
-  public boolean congestionControlUsable(String name) {
-    return congestionControls.contains(name) || loadableModules.contains("tcp_" + name);
-  }
+    /** A congestion control the kernel offers now, or can load (tcp_NAME module present). */
+    public boolean congestionControlUsable(String name) {
+        return congestionControls.contains(name) || loadableModules.contains("tcp_" + name);
+    }
 
-  /** The NUMA node of a CPU, 0 when unknown. */
-  public int nodeOf(int cpu) {
-    return numaNodes.entrySet().stream().filter(e -> e.getValue().contains(cpu)).map(Map.Entry::getKey)
-        .findFirst().orElse(0);
-  }
+    /** The NUMA node of a CPU, 0 when unknown. */
+    public int nodeOf(int cpu) {
+        return numaNodes.entrySet().stream()
+                .filter(e -> e.getValue().contains(cpu))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(0);
+    }
 }

@@ -11,7 +11,7 @@ package io.videoedge.agent.probe;
  * @param memorySpreadPage current cpuset.memory_spread_page (v1), null when absent
  */
 public record PodFacts(String uid, String cpusetDir, CpuSet cpus, String relaxDomainLevel, String memorySpreadPage) {
-  public boolean found() {
-    return cpusetDir != null;
-  }
+    public boolean found() {
+        return cpusetDir != null;
+    }
 }

@@ -21,377 +21,431 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Appliers and the engine against a fake /proc and /sys tree and fake ethtool/modprobe. */
 class ApplyEngineTest {
-  @TempDir
-  Path tmp;
-  FakeNode node;
-  FakeCommands cmds;
-  Path journal;
+    @TempDir
+    Path tmp;
 
-  @BeforeEach
-  void node() throws IOException {
-    node = new FakeNode(Files.createDirectories(tmp.resolve("root"))).cpus(8).defaultRoute("eth0")
-        .nic("eth0", "mlx5_core", 4, 40, 0);
-    cmds = new FakeCommands(node).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
-    journal = tmp.resolve("state/journal.json");
-  }
+    FakeNode node;
+    FakeCommands cmds;
+    Path journal;
 
-  private static Specs seed() {
-    return spec().queues(4).rfs(32768).sysctls(Map.of("net.ipv4.tcp_mem", "15000000 15000000 15000000",
-        "net.ipv4.tcp_notsent_lowat", "262144", "vm.min_free_kbytes", "1048576", "vm.swappiness", "0"));
-  }
-
-  private ApplyEngine engine() {
-    return ApplyEngine.onHost(node.root(), cmds, journal);
-  }
-
-  /** Every file of the fake tree with its content: to prove a pass or a revert left it exactly so. */
-  private Map<String, String> snapshot() throws IOException {
-    Map<String, String> m = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(node.root())) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        m.put(node.root().relativize(p).toString(), Files.readString(p));
-      }
+    @BeforeEach
+    void node() throws IOException {
+        node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
+                .cpus(8)
+                .defaultRoute("eth0")
+                .nic("eth0", "mlx5_core", 4, 40, 0);
+        cmds = new FakeCommands(node).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
+        journal = tmp.resolve("state/journal.json");
     }
-    return m;
-  }
 
-  @Test
-  void appliesEverySettingJournalsOriginalsAndReadsBack() throws IOException {
-    PassResult r = engine().pass(seed().desired());
+    private static Specs seed() {
+        return spec().queues(4)
+                .rfs(32768)
+                .sysctls(Map.of(
+                        "net.ipv4.tcp_mem",
+                        "15000000 15000000 15000000",
+                        "net.ipv4.tcp_notsent_lowat",
+                        "262144",
+                        "vm.min_free_kbytes",
+                        "1048576",
+                        "vm.swappiness",
+                        "0"));
+    }
 
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    assertThat(r.error()).isNull();
-    assertThat(node.value("proc/sys/net/ipv4/tcp_congestion_control")).isEqualTo("cubic"); // bbr not available here
-    assertThat(r.plan().find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow().state()).isEqualTo(SettingState.UNSUPPORTED);
-    assertThat(node.value("proc/sys/net/ipv4/tcp_mem")).isEqualTo("15000000 15000000 15000000");
-    assertThat(node.value("proc/sys/vm/min_free_kbytes")).isEqualTo("1048576");
-    assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("2");
-    assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_cpus")).isEqualTo("ff");
-    assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_flow_cnt")).isEqualTo("8192");
-    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("off");
-    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("64");
-    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
-    assertThat(r.originals()).containsEntry("sysctl/net.ipv4.tcp_mem", "287901\t383869\t575802")
-        .containsEntry("irq/eth0/41", "0-7").containsEntry("ethtool/eth0/rx-usecs", "8");
-    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).fingerprint()).isEqualTo(r.fingerprint());
-  }
+    private ApplyEngine engine() {
+        return ApplyEngine.onHost(node.root(), cmds, journal);
+    }
 
-  @Test
-  void secondPassWithNothingChangedWritesNothing() {
-    ApplyEngine e = engine();
-    e.pass(seed().desired());
-    int commands = cmds.log().size();
-    PassResult again = e.pass(seed().desired());
-    assertThat(again.wrote()).isFalse();
-    assertThat(again.drifted()).isEmpty();
-    assertThat(again.plan().changes()).isEmpty();
-    assertThat(cmds.log().subList(commands, cmds.log().size())).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
-  }
+    /** Every file of the fake tree with its content: to prove a pass or a revert left it exactly so. */
+    private Map<String, String> snapshot() throws IOException {
+        Map<String, String> m = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(node.root())) {
+            for (Path p : s.filter(Files::isRegularFile).toList()) {
+                m.put(node.root().relativize(p).toString(), Files.readString(p));
+            }
+        }
+        return m;
+    }
 
-  @Test
-  void queueCountChangeIsAppliedFirstAndTheNewQueuesGetRpsAndRfs() {
-    PassResult r = engine().pass(seed().queues(8).desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
-    assertThat(r.plan().find("ethtool/eth0/combined").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
-    assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_cpus")).isEqualTo("ff");
-    assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_flow_cnt")).isEqualTo("4096"); // 32768 / 8 queues
-  }
+    @Test
+    void appliesEverySettingJournalsOriginalsAndReadsBack() throws IOException {
+        PassResult r = engine().pass(seed().desired());
 
-  @Test
-  void failedWriteMidPassRestoresEverythingThisPassChanged() throws IOException {
-    Map<String, String> coalescingBefore = Map.of("adaptive-rx", cmds.coalesce("eth0", "adaptive-rx"),
-        "rx-usecs", cmds.coalesce("eth0", "rx-usecs"));
-    node.refuseWrites("sys/class/net/eth0/queues/rx-2/rps_cpus");
-    Map<String, String> before = snapshot();
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.error()).isNull();
+        assertThat(node.value("proc/sys/net/ipv4/tcp_congestion_control")).isEqualTo("cubic"); // bbr not available here
+        assertThat(r.plan()
+                        .find("sysctl/net.ipv4.tcp_congestion_control")
+                        .orElseThrow()
+                        .state())
+                .isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(node.value("proc/sys/net/ipv4/tcp_mem")).isEqualTo("15000000 15000000 15000000");
+        assertThat(node.value("proc/sys/vm/min_free_kbytes")).isEqualTo("1048576");
+        assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("2");
+        assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_cpus")).isEqualTo("ff");
+        assertThat(node.value("sys/class/net/eth0/queues/rx-3/rps_flow_cnt")).isEqualTo("8192");
+        assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("off");
+        assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("64");
+        assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+        assertThat(r.originals())
+                .containsEntry("sysctl/net.ipv4.tcp_mem", "287901\t383869\t575802")
+                .containsEntry("irq/eth0/41", "0-7")
+                .containsEntry("ethtool/eth0/rx-usecs", "8");
+        assertThat(Journal.open(journal, java.time.Clock.systemUTC()).fingerprint())
+                .isEqualTo(r.fingerprint());
+    }
 
-    PassResult r = engine().pass(seed().desired());
+    @Test
+    void secondPassWithNothingChangedWritesNothing() {
+        ApplyEngine e = engine();
+        e.pass(seed().desired());
+        int commands = cmds.log().size();
+        PassResult again = e.pass(seed().desired());
+        assertThat(again.wrote()).isFalse();
+        assertThat(again.drifted()).isEmpty();
+        assertThat(again.plan().changes()).isEmpty();
+        assertThat(cmds.log().subList(commands, cmds.log().size()))
+                .noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
+    }
 
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
-    assertThat(r.error()).startsWith("rps/eth0/rx-2: write ff to /sys/class/net/eth0/queues/rx-2/rps_cpus");
-    assertThat(r.plan().find("rps/eth0/rx-2").orElseThrow().state()).isEqualTo(SettingState.FAILED);
-    Setting sysctl = r.plan().find("sysctl/vm.swappiness").orElseThrow();
-    assertThat(sysctl.state()).isEqualTo(SettingState.PENDING);
-    assertThat(sysctl.message()).contains("rolled back after rps/eth0/rx-2 failed");
-    assertThat(snapshot()).isEqualTo(before); // sysctls, IRQs, RPS of rx-0/1: all as they were
-    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo(coalescingBefore.get("adaptive-rx"));
-    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo(coalescingBefore.get("rx-usecs"));
-    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
-  }
+    @Test
+    void queueCountChangeIsAppliedFirstAndTheNewQueuesGetRpsAndRfs() {
+        PassResult r = engine().pass(seed().queues(8).desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
+        assertThat(r.plan().find("ethtool/eth0/combined").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+        assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_cpus")).isEqualTo("ff");
+        assertThat(node.value("sys/class/net/eth0/queues/rx-7/rps_flow_cnt")).isEqualTo("4096"); // 32768 / 8 queues
+    }
 
-  @Test
-  void valueTheNicRoundsIsAFailedReadBackAndRollsBack() {
-    cmds.clamp("eth0", "rx-usecs", "64", "62");
-    PassResult r = engine().pass(seed().desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
-    assertThat(r.plan().find("ethtool/eth0/rx-usecs").orElseThrow().message()).isEqualTo("wrote 64, read back 62");
-    assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("8");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
-  }
+    @Test
+    void failedWriteMidPassRestoresEverythingThisPassChanged() throws IOException {
+        Map<String, String> coalescingBefore = Map.of(
+                "adaptive-rx", cmds.coalesce("eth0", "adaptive-rx"), "rx-usecs", cmds.coalesce("eth0", "rx-usecs"));
+        node.refuseWrites("sys/class/net/eth0/queues/rx-2/rps_cpus");
+        Map<String, String> before = snapshot();
 
-  /**
-   * virtio_net as make vm-test found it: 4 queue pairs, 2 on, and on every channel change the driver
-   * rewrites every queue IRQ's affinity (pair N to CPU N mod 2), so pair 2's vectors go from CPU 1
-   * (their value since boot) to 0 without the agent writing them.
-   */
-  private void virtioNode(int nicNode) throws IOException {
-    node = new FakeNode(Files.createDirectories(tmp.resolve("virtio"))).numa(2, 2).defaultRoute("eth0")
-        .nic("eth0", "virtio_net", 4, 28, nicNode);
-    node.setQueues("eth0", 2);
-    Map<Integer, String> boot = Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "1", 34, "1", 35, "1", 36, "1");
-    boot.forEach((irq, cpus) -> node.file("proc/irq/" + irq + "/smp_affinity_list", cpus));
-    cmds = new FakeCommands(node).combined("eth0", 4, 2).driverResetsIrqAffinity("eth0",
-        Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "0", 34, "0", 35, "1", 36, "1"));
-  }
+        PassResult r = engine().pass(seed().desired());
 
-  @Test
-  void revertRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
-    virtioNode(1);
-    Map<String, String> before = snapshot();
-    PassResult r = engine().pass(spec().queues(4).desired());
-    assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
-    assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1"); // spread: pair 2 on the NIC's node (CPU 1)
-    assertThat(r.originals()).containsEntry("irq/eth0/33", "1"); // the value before the pass, not the driver's 0
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(r.error()).startsWith("rps/eth0/rx-2: write ff to /sys/class/net/eth0/queues/rx-2/rps_cpus");
+        assertThat(r.plan().find("rps/eth0/rx-2").orElseThrow().state()).isEqualTo(SettingState.FAILED);
+        Setting sysctl = r.plan().find("sysctl/vm.swappiness").orElseThrow();
+        assertThat(sysctl.state()).isEqualTo(SettingState.PENDING);
+        assertThat(sysctl.message()).contains("rolled back after rps/eth0/rx-2 failed");
+        assertThat(snapshot()).isEqualTo(before); // sysctls, IRQs, RPS of rx-0/1: all as they were
+        assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo(coalescingBefore.get("adaptive-rx"));
+        assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo(coalescingBefore.get("rx-usecs"));
+        assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
+    }
 
-    RevertResult back = engine().revert();
-    assertThat(back.complete()).isTrue();
-    assertThat(snapshot()).isEqualTo(before);
-  }
+    @Test
+    void valueTheNicRoundsIsAFailedReadBackAndRollsBack() {
+        cmds.clamp("eth0", "rx-usecs", "64", "62");
+        PassResult r = engine().pass(seed().desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(r.plan().find("ethtool/eth0/rx-usecs").orElseThrow().message())
+                .isEqualTo("wrote 64, read back 62");
+        assertThat(cmds.coalesce("eth0", "rx-usecs")).isEqualTo("8");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+    }
 
-  @Test
-  void rollbackRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
-    virtioNode(1);
-    node.refuseWrites("sys/class/net/eth0/queues/rx-1/rps_cpus"); // after the channels and every IRQ
-    Map<String, String> before = snapshot();
-    PassResult r = engine().pass(spec().queues(4).desired());
-    assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
-    assertThat(snapshot()).isEqualTo(before);
-    assertThat(r.originals()).isEmpty();
-  }
+    /**
+     * virtio_net as make vm-test found it: 4 queue pairs, 2 on, and on every channel change the driver
+     * rewrites every queue IRQ's affinity (pair N to CPU N mod 2), so pair 2's vectors go from CPU 1
+     * (their value since boot) to 0 without the agent writing them.
+     */
+    private void virtioNode(int nicNode) throws IOException {
+        node = new FakeNode(Files.createDirectories(tmp.resolve("virtio")))
+                .numa(2, 2)
+                .defaultRoute("eth0")
+                .nic("eth0", "virtio_net", 4, 28, nicNode);
+        node.setQueues("eth0", 2);
+        Map<Integer, String> boot = Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "1", 34, "1", 35, "1", 36, "1");
+        boot.forEach((irq, cpus) -> node.file("proc/irq/" + irq + "/smp_affinity_list", cpus));
+        cmds = new FakeCommands(node)
+                .combined("eth0", 4, 2)
+                .driverResetsIrqAffinity(
+                        "eth0", Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "0", 34, "0", 35, "1", 36, "1"));
+    }
 
-  @Test
-  void onlyIrqAffinitiesThePassChangedKeepAJournalEntry() throws IOException {
-    // NIC on node 0: spread wants pairs 0-3 on CPUs 0, 1, 0, 1; the driver's reset already puts them so,
-    // and it moved pair 2 (IRQs 33, 34) from 1 to 0: that change is the pass's, the others were no change
-    virtioNode(0);
-    PassResult r = engine().pass(spec().queues(4).desired());
-    assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
-    assertThat(r.originals()).containsEntry("irq/eth0/33", "1").containsEntry("irq/eth0/34", "1")
-        .doesNotContainKeys("irq/eth0/29", "irq/eth0/30", "irq/eth0/31", "irq/eth0/32", "irq/eth0/35", "irq/eth0/36");
-    engine().revert();
-    assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
-  }
+    @Test
+    void revertRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
+        virtioNode(1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/33/smp_affinity_list"))
+                .isEqualTo("1"); // spread: pair 2 on the NIC's node (CPU 1)
+        assertThat(r.originals()).containsEntry("irq/eth0/33", "1"); // the value before the pass, not the driver's 0
 
-  @Test
-  void invalidValueIsRefusedBeforeAnyWrite() throws IOException {
-    Map<String, String> before = snapshot();
-    PassResult r = engine().pass(spec().sysctls(Map.of("net.ipv4.tcp_mem", "300 200 100", "vm.swappiness", "0")).desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.INVALID);
-    assertThat(r.plan().find("sysctl/net.ipv4.tcp_mem").orElseThrow().message()).contains("non-decreasing");
-    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PENDING);
-    assertThat(snapshot()).isEqualTo(before);
-    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C"));
-  }
+        RevertResult back = engine().revert();
+        assertThat(back.complete()).isTrue();
+        assertThat(snapshot()).isEqualTo(before);
+    }
 
-  @Test
-  void planModeReportsTheDiffAndChangesNothing() throws IOException {
-    Map<String, String> before = snapshot();
-    PassResult r = engine().pass(seed().plan().desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.PLANNED);
-    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PLANNED);
-    assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().current()).isEqualTo("60");
-    assertThat(snapshot()).isEqualTo(before);
-    assertThat(journal).doesNotExist();
-    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
-  }
+    @Test
+    void rollbackRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
+        virtioNode(1);
+        node.refuseWrites("sys/class/net/eth0/queues/rx-1/rps_cpus"); // after the channels and every IRQ
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(r.originals()).isEmpty();
+    }
 
-  @Test
-  void driftIsDetectedReportedAndReapplied() {
-    ApplyEngine e = engine();
-    e.pass(seed().desired());
-    node.file("proc/sys/vm/swappiness", "30");
-    node.file("proc/irq/42/smp_affinity_list", "0-7");
+    @Test
+    void onlyIrqAffinitiesThePassChangedKeepAJournalEntry() throws IOException {
+        // NIC on node 0: spread wants pairs 0-3 on CPUs 0, 1, 0, 1; the driver's reset already puts them so,
+        // and it moved pair 2 (IRQs 33, 34) from 1 to 0: that change is the pass's, the others were no change
+        virtioNode(0);
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.originals())
+                .containsEntry("irq/eth0/33", "1")
+                .containsEntry("irq/eth0/34", "1")
+                .doesNotContainKeys(
+                        "irq/eth0/29", "irq/eth0/30", "irq/eth0/31", "irq/eth0/32", "irq/eth0/35", "irq/eth0/36");
+        engine().revert();
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
+    }
 
-    PassResult r = e.pass(seed().desired());
+    @Test
+    void invalidValueIsRefusedBeforeAnyWrite() throws IOException {
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().sysctls(Map.of("net.ipv4.tcp_mem", "300 200 100", "vm.swappiness", "0"))
+                .desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.INVALID);
+        assertThat(r.plan().find("sysctl/net.ipv4.tcp_mem").orElseThrow().message())
+                .contains("non-decreasing");
+        assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PENDING);
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C"));
+    }
 
-    assertThat(r.drifted()).extracting(Setting::name).containsExactly("sysctl/vm.swappiness", "irq/eth0/42");
-    assertThat(r.drifted()).extracting(Setting::current).containsExactly("30", "0-7");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("1");
-    assertThat(r.originals()).containsEntry("sysctl/vm.swappiness", "60"); // still the value from before the agent
-  }
+    @Test
+    void planModeReportsTheDiffAndChangesNothing() throws IOException {
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(seed().plan().desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.PLANNED);
+        assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PLANNED);
+        assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().current())
+                .isEqualTo("60");
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(journal).doesNotExist();
+        assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
+    }
 
-  @Test
-  void journalSurvivesARestartAndTheNewAgentRevertsExactly() throws IOException {
-    Map<String, String> before = snapshot();
-    engine().pass(seed().queues(8).desired());
-    assertThat(snapshot()).isNotEqualTo(before);
+    @Test
+    void driftIsDetectedReportedAndReapplied() {
+        ApplyEngine e = engine();
+        e.pass(seed().desired());
+        node.file("proc/sys/vm/swappiness", "30");
+        node.file("proc/irq/42/smp_affinity_list", "0-7");
 
-    // a new agent process: only the journal file carries the originals over
-    ApplyEngine restarted = engine();
-    PassResult again = restarted.pass(seed().queues(8).desired());
-    assertThat(again.wrote()).isFalse();
-    assertThat(again.originals()).containsEntry("sysctl/vm.swappiness", "60").containsEntry("ethtool/eth0/combined", "4");
+        PassResult r = e.pass(seed().desired());
 
-    RevertResult rev = engine().revert();
+        assertThat(r.drifted()).extracting(Setting::name).containsExactly("sysctl/vm.swappiness", "irq/eth0/42");
+        assertThat(r.drifted()).extracting(Setting::current).containsExactly("30", "0-7");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("1");
+        assertThat(r.originals()).containsEntry("sysctl/vm.swappiness", "60"); // still the value from before the agent
+    }
 
-    assertThat(rev.complete()).isTrue();
-    assertThat(rev.restored()).contains("sysctl/net.ipv4.tcp_mem", "ethtool/eth0/combined", "irq/eth0/41");
-    assertThat(snapshot()).isEqualTo(before); // byte for byte, tabs of tcp_mem included; queues 4-7 gone again
-    assertThat(cmds.combinedNow("eth0")).isEqualTo(4);
-    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
-    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
-  }
+    @Test
+    void journalSurvivesARestartAndTheNewAgentRevertsExactly() throws IOException {
+        Map<String, String> before = snapshot();
+        engine().pass(seed().queues(8).desired());
+        assertThat(snapshot()).isNotEqualTo(before);
 
-  @Test
-  void settingNoLongerAskedForGetsItsOriginalBack() {
-    ApplyEngine e = engine();
-    e.pass(seed().desired());
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+        // a new agent process: only the journal file carries the originals over
+        ApplyEngine restarted = engine();
+        PassResult again = restarted.pass(seed().queues(8).desired());
+        assertThat(again.wrote()).isFalse();
+        assertThat(again.originals())
+                .containsEntry("sysctl/vm.swappiness", "60")
+                .containsEntry("ethtool/eth0/combined", "4");
 
-    PassResult r = e.pass(seed().sysctls(Map.of("vm.min_free_kbytes", "1048576")).irq(IrqAffinity.NONE).desired());
+        RevertResult rev = engine().revert();
 
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
-    assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("0-7");
-    assertThat(r.notes()).contains("sysctl/vm.swappiness: no longer asked for, original 60 restored");
-    assertThat(r.originals()).doesNotContainKey("sysctl/vm.swappiness").containsKey("sysctl/vm.min_free_kbytes");
-  }
+        assertThat(rev.complete()).isTrue();
+        assertThat(rev.restored()).contains("sysctl/net.ipv4.tcp_mem", "ethtool/eth0/combined", "irq/eth0/41");
+        assertThat(snapshot()).isEqualTo(before); // byte for byte, tabs of tcp_mem included; queues 4-7 gone again
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(4);
+        assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
+        assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
+    }
 
-  @Test
-  void serverPodSettingsApplyOnceItsCgroupExistsAndAreRestoredOnRevert() {
-    node.pod("uid-7", "0-7", "0-7", "4-5");
-    PassResult r = engine().pass(seed().irq(IrqAffinity.SERVER_CORES).relax(1).interleave().pod("uid-7").desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("4");
-    assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("5");
-    assertThat(node.value("sys/class/net/eth0/queues/rx-0/rps_cpus")).isEqualTo("30");
-    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level")).isEqualTo("1");
-    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.memory_spread_page")).isEqualTo("1");
+    @Test
+    void settingNoLongerAskedForGetsItsOriginalBack() {
+        ApplyEngine e = engine();
+        e.pass(seed().desired());
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
 
-    assertThat(engine().revert().complete()).isTrue();
-    assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level")).isEqualTo("-1");
-  }
+        PassResult r = e.pass(seed().sysctls(Map.of("vm.min_free_kbytes", "1048576"))
+                .irq(IrqAffinity.NONE)
+                .desired());
 
-  @Test
-  void revertOfAPodThatIsGoneDropsItsEntries() {
-    node.pod("uid-7", "0-7", "2-3");
-    engine().pass(spec().relax(1).pod("uid-7").desired());
-    node.delete("sys/fs/cgroup/cpuset/kubepods/poduid-7");
-    RevertResult r = engine().revert();
-    assertThat(r.complete()).isTrue();
-    // the queue count comes back first, so queues 4-7 (the agent's) are gone with their RPS settings
-    assertThat(r.gone()).containsExactly("cpuset/sched_relax_domain_level", "rps/eth0/rx-7", "rps/eth0/rx-6",
-        "rps/eth0/rx-5", "rps/eth0/rx-4");
-  }
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("0-7");
+        assertThat(r.notes()).contains("sysctl/vm.swappiness: no longer asked for, original 60 restored");
+        assertThat(r.originals()).doesNotContainKey("sysctl/vm.swappiness").containsKey("sysctl/vm.min_free_kbytes");
+    }
 
-  @Test
-  void kernelModuleIsLoadedWithModprobeAndUnloadedOnRevert() {
-    node.installedModule("tls", "kernel/net/tls/tls.ko.xz");
-    PassResult r = engine().pass(spec().modules("tls").desired());
-    assertThat(r.plan().find("module/tls").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
-    assertThat(cmds.log()).contains("modprobe -d " + node.root() + " tls");
-    engine().revert();
-    assertThat(cmds.log()).contains("modprobe -r -d " + node.root() + " tls");
-  }
+    @Test
+    void serverPodSettingsApplyOnceItsCgroupExistsAndAreRestoredOnRevert() {
+        node.pod("uid-7", "0-7", "0-7", "4-5");
+        PassResult r = engine().pass(seed().irq(IrqAffinity.SERVER_CORES)
+                .relax(1)
+                .interleave()
+                .pod("uid-7")
+                .desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("4");
+        assertThat(node.value("proc/irq/42/smp_affinity_list")).isEqualTo("5");
+        assertThat(node.value("sys/class/net/eth0/queues/rx-0/rps_cpus")).isEqualTo("30");
+        assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level"))
+                .isEqualTo("1");
+        assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.memory_spread_page"))
+                .isEqualTo("1");
 
-  @Test
-  void failedRevertKeepsTheEntryForTheNextTry() {
-    engine().pass(seed().desired());
-    cmds.failOn("ethtool -C eth0 adaptive-rx", "Cannot set device coalesce parameters: Device or resource busy");
-    RevertResult r = engine().revert();
-    assertThat(r.complete()).isFalse();
-    assertThat(r.failed()).containsKey("ethtool/eth0/adaptive-rx");
-    assertThat(r.failed().get("ethtool/eth0/adaptive-rx")).contains("Device or resource busy");
-    assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).extracting(Journal.Entry::name)
-        .containsExactly("ethtool/eth0/adaptive-rx");
-    cmds.clearFailures();
-    assertThat(engine().revert().complete()).isTrue();
-    assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
-  }
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(node.value("sys/fs/cgroup/cpuset/kubepods/poduid-7/cpuset.sched_relax_domain_level"))
+                .isEqualTo("-1");
+    }
 
-  static final String OFFLOAD = "ethtool/eth0/tls-hw-tx-offload";
+    @Test
+    void revertOfAPodThatIsGoneDropsItsEntries() {
+        node.pod("uid-7", "0-7", "2-3");
+        engine().pass(spec().relax(1).pod("uid-7").desired());
+        node.delete("sys/fs/cgroup/cpuset/kubepods/poduid-7");
+        RevertResult r = engine().revert();
+        assertThat(r.complete()).isTrue();
+        // the queue count comes back first, so queues 4-7 (the agent's) are gone with their RPS settings
+        assertThat(r.gone())
+                .containsExactly(
+                        "cpuset/sched_relax_domain_level",
+                        "rps/eth0/rx-7",
+                        "rps/eth0/rx-6",
+                        "rps/eth0/rx-5",
+                        "rps/eth0/rx-4");
+    }
 
-  @Test
-  void tlsTxOffloadIsTurnedOnJournaledKeptAndTurnedOffOnRevert() {
-    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
-    ApplyEngine e = engine();
-    PassResult r = e.pass(seed().tlsTxOffload(true).desired());
+    @Test
+    void kernelModuleIsLoadedWithModprobeAndUnloadedOnRevert() {
+        node.installedModule("tls", "kernel/net/tls/tls.ko.xz");
+        PassResult r = engine().pass(spec().modules("tls").desired());
+        assertThat(r.plan().find("module/tls").orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+        assertThat(cmds.log()).contains("modprobe -d " + node.root() + " tls");
+        engine().revert();
+        assertThat(cmds.log()).contains("modprobe -r -d " + node.root() + " tls");
+    }
 
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    Setting s = r.plan().find(OFFLOAD).orElseThrow();
-    assertThat(s.state()).isEqualTo(SettingState.APPLIED);
-    assertThat(s.current()).isEqualTo("on");
-    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
-    assertThat(cmds.log()).contains("ethtool -K eth0 tls-hw-tx-offload on");
-    assertThat(r.originals()).containsEntry(OFFLOAD, "off");
+    @Test
+    void failedRevertKeepsTheEntryForTheNextTry() {
+        engine().pass(seed().desired());
+        cmds.failOn("ethtool -C eth0 adaptive-rx", "Cannot set device coalesce parameters: Device or resource busy");
+        RevertResult r = engine().revert();
+        assertThat(r.complete()).isFalse();
+        assertThat(r.failed()).containsKey("ethtool/eth0/adaptive-rx");
+        assertThat(r.failed().get("ethtool/eth0/adaptive-rx")).contains("Device or resource busy");
+        assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries())
+                .extracting(Journal.Entry::name)
+                .containsExactly("ethtool/eth0/adaptive-rx");
+        cmds.clearFailures();
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(cmds.coalesce("eth0", "adaptive-rx")).isEqualTo("on");
+    }
 
-    // the next pass finds it on: nothing written, still reported Applied (the agent set it)
-    int commands = cmds.log().size();
-    PassResult again = e.pass(seed().tlsTxOffload(true).desired());
-    assertThat(again.wrote()).isFalse();
-    assertThat(again.plan().find(OFFLOAD).orElseThrow().state()).isEqualTo(SettingState.APPLIED);
-    assertThat(cmds.log().subList(commands, cmds.log().size())).noneMatch(c -> c.startsWith("ethtool -K"));
+    static final String OFFLOAD = "ethtool/eth0/tls-hw-tx-offload";
 
-    // someone turns it off: drift, put back
-    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
-    PassResult drift = e.pass(seed().tlsTxOffload(true).desired());
-    assertThat(drift.drifted()).extracting(Setting::name).containsExactly(OFFLOAD);
-    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
-    assertThat(drift.originals()).containsEntry(OFFLOAD, "off");
+    @Test
+    void tlsTxOffloadIsTurnedOnJournaledKeptAndTurnedOffOnRevert() {
+        cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+        ApplyEngine e = engine();
+        PassResult r = e.pass(seed().tlsTxOffload(true).desired());
 
-    RevertResult rev = engine().revert();
-    assertThat(rev.complete()).isTrue();
-    assertThat(rev.restored()).contains(OFFLOAD);
-    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
-    assertThat(cmds.log()).endsWith("ethtool -k eth0", "ethtool -K eth0 tls-hw-tx-offload off", "ethtool -k eth0");
-  }
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        Setting s = r.plan().find(OFFLOAD).orElseThrow();
+        assertThat(s.state()).isEqualTo(SettingState.APPLIED);
+        assertThat(s.current()).isEqualTo("on");
+        assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+        assertThat(cmds.log()).contains("ethtool -K eth0 tls-hw-tx-offload on");
+        assertThat(r.originals()).containsEntry(OFFLOAD, "off");
 
-  @Test
-  void offloadNoLongerAskedForIsTurnedBackOff() {
-    cmds.feature("eth0", "tls-hw-tx-offload", false, false);
-    ApplyEngine e = engine();
-    e.pass(seed().tlsTxOffload(true).desired());
-    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+        // the next pass finds it on: nothing written, still reported Applied (the agent set it)
+        int commands = cmds.log().size();
+        PassResult again = e.pass(seed().tlsTxOffload(true).desired());
+        assertThat(again.wrote()).isFalse();
+        assertThat(again.plan().find(OFFLOAD).orElseThrow().state()).isEqualTo(SettingState.APPLIED);
+        assertThat(cmds.log().subList(commands, cmds.log().size())).noneMatch(c -> c.startsWith("ethtool -K"));
 
-    PassResult r = e.pass(seed().desired());
+        // someone turns it off: drift, put back
+        cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+        PassResult drift = e.pass(seed().tlsTxOffload(true).desired());
+        assertThat(drift.drifted()).extracting(Setting::name).containsExactly(OFFLOAD);
+        assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
+        assertThat(drift.originals()).containsEntry(OFFLOAD, "off");
 
-    assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
-    assertThat(r.notes()).contains(OFFLOAD + ": no longer asked for, original off restored");
-    assertThat(r.originals()).doesNotContainKey(OFFLOAD);
-    assertThat(r.plan().find(OFFLOAD)).isEmpty();
-  }
+        RevertResult rev = engine().revert();
+        assertThat(rev.complete()).isTrue();
+        assertThat(rev.restored()).contains(OFFLOAD);
+        assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
+        assertThat(cmds.log()).endsWith("ethtool -k eth0", "ethtool -K eth0 tls-hw-tx-offload off", "ethtool -k eth0");
+    }
 
-  @Test
-  void fixedOffNicIsUnsupportedAndTheRestOfThePassApplies() {
-    // no feature set up: the fake NIC shows tls-hw-tx-offload: off [fixed], as virtio and veth do
-    PassResult r = engine().pass(seed().tlsTxOffload(true).desired());
-    assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    Setting s = r.plan().find(OFFLOAD).orElseThrow();
-    assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
-    assertThat(s.message()).isEqualTo("eth0 (mlx5_core) has no TLS TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): "
-        + "the edge server uses kernel TLS in software");
-    assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -K"));
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(r.originals()).doesNotContainKey(OFFLOAD);
-  }
+    @Test
+    void offloadNoLongerAskedForIsTurnedBackOff() {
+        cmds.feature("eth0", "tls-hw-tx-offload", false, false);
+        ApplyEngine e = engine();
+        e.pass(seed().tlsTxOffload(true).desired());
+        assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("on");
 
-  @Test
-  void nicThatRefusesRollsThePassBackOnceThenTheNextPassReportsItAndAppliesTheRest() {
-    cmds.featureKeptOff("eth0", "tls-hw-tx-offload");
-    ApplyEngine e = engine();
-    PassResult first = e.pass(seed().queues(8).tlsTxOffload(true).desired());
-    assertThat(first.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
-    assertThat(first.error()).startsWith(OFFLOAD + ": ethtool -K eth0 tls-hw-tx-offload on: exit 1: Could not change any device features");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
-    assertThat(cmds.combinedNow("eth0")).as("the queue change before it was rolled back").isEqualTo(4);
+        PassResult r = e.pass(seed().desired());
 
-    // the kernel now shows it asked on and kept off: the planner knows a write would fail again
-    PassResult second = e.pass(seed().queues(8).tlsTxOffload(true).desired());
-    assertThat(second.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
-    Setting s = second.plan().find(OFFLOAD).orElseThrow();
-    assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
-    assertThat(s.message()).contains("off [requested on]");
-    assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
-  }
+        assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
+        assertThat(r.notes()).contains(OFFLOAD + ": no longer asked for, original off restored");
+        assertThat(r.originals()).doesNotContainKey(OFFLOAD);
+        assertThat(r.plan().find(OFFLOAD)).isEmpty();
+    }
+
+    @Test
+    void fixedOffNicIsUnsupportedAndTheRestOfThePassApplies() {
+        // no feature set up: the fake NIC shows tls-hw-tx-offload: off [fixed], as virtio and veth do
+        PassResult r = engine().pass(seed().tlsTxOffload(true).desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        Setting s = r.plan().find(OFFLOAD).orElseThrow();
+        assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(s.message())
+                .isEqualTo("eth0 (mlx5_core) has no TLS TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): "
+                        + "the edge server uses kernel TLS in software");
+        assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -K"));
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(r.originals()).doesNotContainKey(OFFLOAD);
+    }
+
+    @Test
+    void nicThatRefusesRollsThePassBackOnceThenTheNextPassReportsItAndAppliesTheRest() {
+        cmds.featureKeptOff("eth0", "tls-hw-tx-offload");
+        ApplyEngine e = engine();
+        PassResult first = e.pass(seed().queues(8).tlsTxOffload(true).desired());
+        assertThat(first.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(first.error())
+                .startsWith(OFFLOAD
+                        + ": ethtool -K eth0 tls-hw-tx-offload on: exit 1: Could not change any device features");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(cmds.combinedNow("eth0"))
+                .as("the queue change before it was rolled back")
+                .isEqualTo(4);
+
+        // the kernel now shows it asked on and kept off: the planner knows a write would fail again
+        PassResult second = e.pass(seed().queues(8).tlsTxOffload(true).desired());
+        assertThat(second.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        Setting s = second.plan().find(OFFLOAD).orElseThrow();
+        assertThat(s.state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(s.message()).contains("off [requested on]");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
+    }
 }

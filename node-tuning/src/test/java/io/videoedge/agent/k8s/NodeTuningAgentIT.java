@@ -56,317 +56,388 @@ import org.junit.jupiter.api.io.TempDir;
  * over a fake /proc and /sys tree (never the host's).
  */
 class NodeTuningAgentIT {
-  private static final String SA = "node-agent";
-  private static RealApiServer api;
-  private static KubernetesClient admin;
-  /** The agent's client (built as in production), acting as the ServiceAccount. */
-  private static KubernetesClient asAgent;
+    private static final String SA = "node-agent";
+    private static RealApiServer api;
+    private static KubernetesClient admin;
+    /** The agent's client (built as in production), acting as the ServiceAccount. */
+    private static KubernetesClient asAgent;
 
-  @TempDir
-  Path tmp;
-  private final List<NodeTuningAgent> agents = new ArrayList<>();
+    @TempDir
+    Path tmp;
 
-  @BeforeAll
-  static void apiServerWithTheAgentsRole() throws IOException {
-    api = RealApiServer.shared();
-    admin = api.newClient();
-    String ns = api.createNamespace("agent");
-    admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName(SA).endMetadata()
-        .build()).create();
-    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("videoedge-node-agent-it")
-        .endMetadata().withRules(rulesFile()).build()).createOr(r -> r.update());
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-        .withName("videoedge-node-agent-it").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "videoedge-node-agent-it")
-        .addNewSubject().withKind("ServiceAccount").withName(SA).withNamespace(ns).endSubject().build()).createOr(r -> r.update());
-    Config config = Config.fromKubeconfig(api.kubeconfigYaml());
-    config.setImpersonateUsername("system:serviceaccount:" + ns + ":" + SA);
-    config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
-    asAgent = AgentClient.create(config);
-  }
+    private final List<NodeTuningAgent> agents = new ArrayList<>();
 
-  /** The chart's rules file, as the chart will include it. */
-  static List<PolicyRule> rulesFile() throws IOException {
-    Path file = Path.of(System.getProperty("maven.multiModuleProjectDirectory", ".."))
-        .resolve("charts/videoedge/files/rbac/node-agent-rules.yaml");
-    if (!Files.exists(file)) {
-      file = Path.of("../charts/videoedge/files/rbac/node-agent-rules.yaml");
+    @BeforeAll
+    static void apiServerWithTheAgentsRole() throws IOException {
+        api = RealApiServer.shared();
+        admin = api.newClient();
+        String ns = api.createNamespace("agent");
+        admin.serviceAccounts()
+                .inNamespace(ns)
+                .resource(new ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName(SA)
+                        .endMetadata()
+                        .build())
+                .create();
+        admin.rbac()
+                .clusterRoles()
+                .resource(new ClusterRoleBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-node-agent-it")
+                        .endMetadata()
+                        .withRules(rulesFile())
+                        .build())
+                .createOr(r -> r.update());
+        admin.rbac()
+                .clusterRoleBindings()
+                .resource(new ClusterRoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-node-agent-it")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "videoedge-node-agent-it")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SA)
+                        .withNamespace(ns)
+                        .endSubject()
+                        .build())
+                .createOr(r -> r.update());
+        Config config = Config.fromKubeconfig(api.kubeconfigYaml());
+        config.setImpersonateUsername("system:serviceaccount:" + ns + ":" + SA);
+        config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
+        asAgent = AgentClient.create(config);
     }
-    return Arrays.asList(new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), PolicyRule[].class));
-  }
 
-  @AfterAll
-  static void close() {
-    asAgent.close();
-    admin.close();
-  }
-
-  @AfterEach
-  void stopAgents() {
-    agents.forEach(NodeTuningAgent::close); // that this changes nothing on the node: stoppingChangesNothingOnTheNode
-  }
-
-  /** One node: its fake tree, fake ethtool and an agent watching it. */
-  private record Node(String name, FakeNode fs, FakeCommands cmds, AgentMetrics metrics, NodeTuningAgent agent) {
-  }
-
-  private Node startAgent(String name, Duration driftInterval) throws IOException {
-    FakeNode fs = new FakeNode(Files.createDirectories(tmp.resolve(name))).cpus(8).defaultRoute("eth0")
-        .nic("eth0", "mlx5_core", 4, 40, 0);
-    FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
-    AgentMetrics metrics = new AgentMetrics();
-    NodeTuningAgent agent = new NodeTuningAgent(asAgent, name, ApplyEngine.onHost(fs.root(), cmds, tmp.resolve(name + "-journal.json")),
-        metrics, new EventRecorder(asAgent, "default", name, Clock.systemUTC()), driftInterval, Clock.systemUTC());
-    agents.add(agent);
-    agent.start();
-    return new Node(name, fs, cmds, metrics, agent);
-  }
-
-  private static String nodeName() {
-    return "node-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
-  private static NodeTuning create(String name, Specs spec) {
-    NodeTuning nt = new NodeTuning();
-    nt.getMetadata().setName(name);
-    nt.setSpec(spec.build());
-    return admin.resource(nt).create();
-  }
-
-  private static NodeTuning get(String name) {
-    return admin.resources(NodeTuning.class).withName(name).get();
-  }
-
-  private static Optional<Condition> condition(NodeTuning nt, String type) {
-    if (nt == null || nt.getStatus() == null || nt.getStatus().conditions() == null) {
-      return Optional.empty();
+    /** The chart's rules file, as the chart will include it. */
+    static List<PolicyRule> rulesFile() throws IOException {
+        Path file = Path.of(System.getProperty("maven.multiModuleProjectDirectory", ".."))
+                .resolve("charts/videoedge/files/rbac/node-agent-rules.yaml");
+        if (!Files.exists(file)) {
+            file = Path.of("../charts/videoedge/files/rbac/node-agent-rules.yaml");
+        }
+        return Arrays.asList(new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), PolicyRule[].class));
     }
-    return nt.getStatus().conditions().stream().filter(c -> c.getType().equals(type)).findFirst();
-  }
 
-  /** What the operator waits for: status for this generation and Applied=True. */
-  private static boolean tuned(NodeTuning nt) {
-    return nt.getStatus() != null && nt.getMetadata().getGeneration().equals(nt.getStatus().observedGeneration())
-        && condition(nt, Conditions.APPLIED).map(c -> c.getStatus().equals("True")).orElse(false);
-  }
-
-  private static NodeTuningStatus.Setting setting(NodeTuning nt, String name) {
-    return nt.getStatus().settings().stream().filter(s -> s.name().equals(name)).findFirst()
-        .orElseThrow(() -> new AssertionError(name + " not in status"));
-  }
-
-  private static Specs seed() {
-    return spec().queues(4).rfs(32768).sysctls(Map.of("net.ipv4.tcp_notsent_lowat", "262144", "vm.swappiness", "0"));
-  }
-
-  private static String scrape(AgentMetrics m) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    m.write(out);
-    return out.toString();
-  }
-
-  @Test
-  void tunesItsOwnNodeTuningOnlyAndReportsStatusCapabilitiesAndEvents() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofHours(1));
-    String other = nodeName();
-    create(other, seed());
-    create(n.name(), seed());
-
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    NodeTuning nt = get(n.name());
-    assertThat(nt.getMetadata().getFinalizers()).containsExactly(VideoEdgeApi.AGENT_FINALIZER);
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(setting(nt, "sysctl/vm.swappiness").original()).isEqualTo("60");
-    assertThat(setting(nt, "sysctl/vm.swappiness").state()).isEqualTo(SettingState.APPLIED);
-    assertThat(setting(nt, "irq/eth0/42").actual()).isEqualTo("1");
-    assertThat(nt.getStatus().capabilities().nics()).singleElement().satisfies(nic -> {
-      assertThat(nic.driver()).isEqualTo("mlx5_core");
-      assertThat(nic.irqs()).containsExactly(41, 42, 43, 44);
-    });
-    assertThat(nt.getStatus().capabilities().ktls()).isEqualTo("unavailable");
-    assertThat(nt.getStatus().fingerprint()).hasSize(16);
-    // bbr is not in the fake kernel: reported, Applied still True, Degraded says what and why
-    assertThat(condition(nt, Conditions.DEGRADED).orElseThrow().getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
-    assertThat(condition(nt, Conditions.DEGRADED).orElseThrow().getMessage()).contains("congestion control bbr is not available");
-
-    NodeTuning untouched = get(other);
-    assertThat(untouched.getMetadata().getFinalizers()).isNullOrEmpty();
-    assertThat(untouched.getStatus()).isNull();
-
-    await().atMost(Duration.ofSeconds(30)).until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
-        .anyMatch(e -> e.getInvolvedObject().getName().equals(n.name()) && e.getReason().equals("Applied")));
-    assertThat(scrape(n.metrics())).contains("videoedge_agent_settings{state=\"Applied\"}")
-        .contains("videoedge_agent_last_apply_timestamp_seconds")
-        // what the chart's VideoEdgeNodeTuningDegraded alert reads: bbr is unsupported here
-        .contains("videoedge_agent_condition{type=\"Applied\"} 1.0", "videoedge_agent_condition{type=\"Degraded\"} 1.0");
-    admin.resources(NodeTuning.class).withName(other).delete();
-  }
-
-  @Test
-  void writesStatusOnlyWhenItChanged() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofHours(1));
-    create(n.name(), seed());
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    String version = get(n.name()).getMetadata().getResourceVersion();
-    String passes = "videoedge_agent_apply_passes_total ";
-    double before = counter(scrape(n.metrics()), passes);
-    for (int i = 0; i < 3; i++) {
-      n.agent().trigger();
-      double want = before + i + 1;
-      await().atMost(Duration.ofSeconds(30)).until(() -> counter(scrape(n.metrics()), passes) >= want);
+    @AfterAll
+    static void close() {
+        asAgent.close();
+        admin.close();
     }
-    assertThat(get(n.name()).getMetadata().getResourceVersion()).isEqualTo(version);
-  }
 
-  private static double counter(String text, String prefix) {
-    return text.lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
-        .findFirst().orElse(0);
-  }
-
-  @Test
-  void planModeReportsTheDiffAndChangesNothing() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofHours(1));
-    create(n.name(), seed().plan());
-    await().atMost(Duration.ofSeconds(60)).until(() -> condition(get(n.name()), Conditions.APPLIED)
-        .map(c -> c.getReason().equals(Conditions.PLAN_ONLY)).orElse(false));
-    NodeTuning nt = get(n.name());
-    assertThat(condition(nt, Conditions.APPLIED).orElseThrow().getStatus()).isEqualTo("False");
-    assertThat(nt.getStatus().observedGeneration()).isEqualTo(nt.getMetadata().getGeneration());
-    NodeTuningStatus.Setting swappiness = setting(nt, "sysctl/vm.swappiness");
-    assertThat(swappiness.state()).isEqualTo(SettingState.PLANNED);
-    assertThat(swappiness.actual()).isEqualTo("60");
-    assertThat(swappiness.desired()).isEqualTo("0");
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("60");
-    assertThat(n.cmds().log()).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
-  }
-
-  @Test
-  void podSpecificSettingsWaitForThePodThenApplyForTheNewGeneration() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofHours(1));
-    n.fs().file("proc/sys/net/ipv4/tcp_available_congestion_control", "reno cubic bbr");
-    create(n.name(), seed().irq(IrqAffinity.HOUSEKEEPING).relax(1));
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    NodeTuning first = get(n.name());
-    assertThat(setting(first, "irq/eth0").state()).isEqualTo(SettingState.PENDING);
-    assertThat(condition(first, Conditions.DEGRADED).orElseThrow().getReason()).isEqualTo("WaitingForServerPod");
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0"); // the node is tuned before the server runs
-
-    // the operator fills in the scheduled pod (a new generation); kubelet has made its cgroup
-    n.fs().pod("uid-42", "0-7", "0-7", "6-7");
-    admin.resources(NodeTuning.class).withName(n.name()).edit(nt -> {
-      nt.setSpec(seed().irq(IrqAffinity.HOUSEKEEPING).relax(1).pod("uid-42").build());
-      return nt;
-    });
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())) && get(n.name()).getMetadata().getGeneration() == 2);
-    NodeTuning second = get(n.name());
-    assertThat(setting(second, "cpuset/sched_relax_domain_level").state()).isEqualTo(SettingState.APPLIED);
-    assertThat(n.fs().value("proc/irq/41/smp_affinity_list")).isEqualTo("0"); // housekeeping: CPUs 0-5
-    assertThat(n.fs().value("sys/fs/cgroup/cpuset/kubepods/poduid-42/cpuset.sched_relax_domain_level")).isEqualTo("1");
-    assertThat(n.fs().value("proc/sys/net/ipv4/tcp_congestion_control")).isEqualTo("bbr");
-    assertThat(condition(second, Conditions.DEGRADED).orElseThrow().getStatus()).isEqualTo("False");
-  }
-
-  @Test
-  void driftIsDetectedPeriodicallyReportedAndReapplied() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofSeconds(1));
-    create(n.name(), seed());
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    n.fs().file("proc/sys/vm/swappiness", "60");
-    await().atMost(Duration.ofSeconds(60)).until(() -> get(n.name()).getStatus().lastDrift() != null);
-    NodeTuning nt = get(n.name());
-    assertThat(nt.getStatus().lastDrift().settings()).containsExactly("sysctl/vm.swappiness: found 60, want 0");
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
-    assertThat(scrape(n.metrics())).contains("videoedge_agent_drift_detections_total 1.0");
-  }
-
-  /**
-   * Stopping the agent (pod deleted, node drained, DaemonSet rolled) leaves the node as it is: no value
-   * restored, no journal entry dropped, no command run, the finalizer kept, so the originals are restored only
-   * when the NodeTuning is deleted, by the agent that runs then. The drift check runs every second here: an agent
-   * still at work after close() would show within the wait.
-   */
-  @Test
-  void stoppingChangesNothingOnTheNode() throws IOException, InterruptedException {
-    Node n = startAgent(nodeName(), Duration.ofSeconds(1));
-    create(n.name(), seed());
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0"); // tuned: a restore would show
-    Path journal = tmp.resolve(n.name() + "-journal.json");
-    Map<String, String> tree = files(n.fs().root());
-    String journalBefore = Files.readString(journal);
-    assertThat(journalBefore).contains("sysctl/vm.swappiness");
-    List<String> commands = List.copyOf(n.cmds().log());
-    NodeTuning before = get(n.name());
-
-    n.agent().close();
-    Thread.sleep(3000); // three drift intervals
-
-    assertThat(changes(tree, files(n.fs().root()))).as("files of the node's /proc and /sys changed after the agent stopped")
-        .isEmpty();
-    assertThat(journal).content().as("the journal of originals").isEqualTo(journalBefore);
-    assertThat(n.cmds().log()).as("ethtool and modprobe commands").isEqualTo(commands);
-    NodeTuning after = get(n.name());
-    assertThat(after.getMetadata().getFinalizers()).containsExactly(VideoEdgeApi.AGENT_FINALIZER);
-    assertThat(after.getStatus()).isEqualTo(before.getStatus());
-  }
-
-  /** "path: before -> after" for each file that differs (null: absent). */
-  private static List<String> changes(Map<String, String> before, Map<String, String> after) {
-    SortedSet<String> paths = new TreeSet<>(before.keySet());
-    paths.addAll(after.keySet());
-    return paths.stream().filter(p -> !Objects.equals(before.get(p), after.get(p)))
-        .map(p -> p + ": " + strip(before.get(p)) + " -> " + strip(after.get(p))).toList();
-  }
-
-  private static String strip(String s) {
-    return s == null ? null : s.strip();
-  }
-
-  /** Path (relative to the fake root) to content of every regular file; links are not followed. */
-  private static Map<String, String> files(Path root) throws IOException {
-    Map<String, String> out = new TreeMap<>();
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).toList()) {
-        out.put(root.relativize(p).toString(), Files.readString(p));
-      }
+    @AfterEach
+    void stopAgents() {
+        agents.forEach(
+                NodeTuningAgent::close); // that this changes nothing on the node: stoppingChangesNothingOnTheNode
     }
-    return out;
-  }
 
-  @Test
-  void deletionRestoresEveryOriginalThenReleasesTheFinalizer() throws IOException {
-    Node n = startAgent(nodeName(), Duration.ofHours(1));
-    String swappiness = n.fs().value("proc/sys/vm/swappiness");
-    String irq = n.fs().value("proc/irq/41/smp_affinity_list");
-    create(n.name(), seed());
-    await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isNotEqualTo(swappiness);
+    /** One node: its fake tree, fake ethtool and an agent watching it. */
+    private record Node(String name, FakeNode fs, FakeCommands cmds, AgentMetrics metrics, NodeTuningAgent agent) {}
 
-    admin.resources(NodeTuning.class).withName(n.name()).delete();
+    private Node startAgent(String name, Duration driftInterval) throws IOException {
+        FakeNode fs = new FakeNode(Files.createDirectories(tmp.resolve(name)))
+                .cpus(8)
+                .defaultRoute("eth0")
+                .nic("eth0", "mlx5_core", 4, 40, 0);
+        FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
+        AgentMetrics metrics = new AgentMetrics();
+        NodeTuningAgent agent = new NodeTuningAgent(
+                asAgent,
+                name,
+                ApplyEngine.onHost(fs.root(), cmds, tmp.resolve(name + "-journal.json")),
+                metrics,
+                new EventRecorder(asAgent, "default", name, Clock.systemUTC()),
+                driftInterval,
+                Clock.systemUTC());
+        agents.add(agent);
+        agent.start();
+        return new Node(name, fs, cmds, metrics, agent);
+    }
 
-    await().atMost(Duration.ofSeconds(60)).until(() -> get(n.name()) == null);
-    assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo(swappiness);
-    assertThat(n.fs().value("proc/irq/41/smp_affinity_list")).isEqualTo(irq);
-    assertThat(n.cmds().coalesce("eth0", "adaptive-rx")).isEqualTo("on");
-    assertThat(tmp.resolve(n.name() + "-journal.json")).content().doesNotContain("sysctl/");
-  }
+    private static String nodeName() {
+        return "node-" + UUID.randomUUID().toString().substring(0, 8);
+    }
 
-  @Test
-  void agentsRoleGrantsNothingBeyondItsNodeTuningsAndEvents() {
-    assertThatThrownBy(() -> asAgent.pods().inAnyNamespace().list())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("403");
-    assertThatThrownBy(() -> asAgent.secrets().inNamespace("default").list())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("403");
-    assertThatThrownBy(() -> asAgent.resources(NodeTuning.class).resource(nodeTuning(nodeName())).create())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("403");
-    assertThatThrownBy(() -> asAgent.resources(NodeTuning.class).withName("any").delete())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("403");
-  }
+    private static NodeTuning create(String name, Specs spec) {
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName(name);
+        nt.setSpec(spec.build());
+        return admin.resource(nt).create();
+    }
 
-  private static NodeTuning nodeTuning(String name) {
-    NodeTuning nt = new NodeTuning();
-    nt.getMetadata().setName(name);
-    nt.setSpec(seed().build());
-    return nt;
-  }
+    private static NodeTuning get(String name) {
+        return admin.resources(NodeTuning.class).withName(name).get();
+    }
+
+    private static Optional<Condition> condition(NodeTuning nt, String type) {
+        if (nt == null || nt.getStatus() == null || nt.getStatus().conditions() == null) {
+            return Optional.empty();
+        }
+        return nt.getStatus().conditions().stream()
+                .filter(c -> c.getType().equals(type))
+                .findFirst();
+    }
+
+    /** What the operator waits for: status for this generation and Applied=True. */
+    private static boolean tuned(NodeTuning nt) {
+        return nt.getStatus() != null
+                && nt.getMetadata().getGeneration().equals(nt.getStatus().observedGeneration())
+                && condition(nt, Conditions.APPLIED)
+                        .map(c -> c.getStatus().equals("True"))
+                        .orElse(false);
+    }
+
+    private static NodeTuningStatus.Setting setting(NodeTuning nt, String name) {
+        return nt.getStatus().settings().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " not in status"));
+    }
+
+    private static Specs seed() {
+        return spec().queues(4)
+                .rfs(32768)
+                .sysctls(Map.of("net.ipv4.tcp_notsent_lowat", "262144", "vm.swappiness", "0"));
+    }
+
+    private static String scrape(AgentMetrics m) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        m.write(out);
+        return out.toString();
+    }
+
+    @Test
+    void tunesItsOwnNodeTuningOnlyAndReportsStatusCapabilitiesAndEvents() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofHours(1));
+        String other = nodeName();
+        create(other, seed());
+        create(n.name(), seed());
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        NodeTuning nt = get(n.name());
+        assertThat(nt.getMetadata().getFinalizers()).containsExactly(VideoEdgeApi.AGENT_FINALIZER);
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(setting(nt, "sysctl/vm.swappiness").original()).isEqualTo("60");
+        assertThat(setting(nt, "sysctl/vm.swappiness").state()).isEqualTo(SettingState.APPLIED);
+        assertThat(setting(nt, "irq/eth0/42").actual()).isEqualTo("1");
+        assertThat(nt.getStatus().capabilities().nics()).singleElement().satisfies(nic -> {
+            assertThat(nic.driver()).isEqualTo("mlx5_core");
+            assertThat(nic.irqs()).containsExactly(41, 42, 43, 44);
+        });
+        assertThat(nt.getStatus().capabilities().ktls()).isEqualTo("unavailable");
+        assertThat(nt.getStatus().fingerprint()).hasSize(16);
+        // bbr is not in the fake kernel: reported, Applied still True, Degraded says what and why
+        assertThat(condition(nt, Conditions.DEGRADED).orElseThrow().getReason())
+                .isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
+        assertThat(condition(nt, Conditions.DEGRADED).orElseThrow().getMessage())
+                .contains("congestion control bbr is not available");
+
+        NodeTuning untouched = get(other);
+        assertThat(untouched.getMetadata().getFinalizers()).isNullOrEmpty();
+        assertThat(untouched.getStatus()).isNull();
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
+                        .anyMatch(e -> e.getInvolvedObject().getName().equals(n.name())
+                                && e.getReason().equals("Applied")));
+        assertThat(scrape(n.metrics()))
+                .contains("videoedge_agent_settings{state=\"Applied\"}")
+                .contains("videoedge_agent_last_apply_timestamp_seconds")
+                // what the chart's VideoEdgeNodeTuningDegraded alert reads: bbr is unsupported here
+                .contains(
+                        "videoedge_agent_condition{type=\"Applied\"} 1.0",
+                        "videoedge_agent_condition{type=\"Degraded\"} 1.0");
+        admin.resources(NodeTuning.class).withName(other).delete();
+    }
+
+    @Test
+    void writesStatusOnlyWhenItChanged() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofHours(1));
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        String version = get(n.name()).getMetadata().getResourceVersion();
+        String passes = "videoedge_agent_apply_passes_total ";
+        double before = counter(scrape(n.metrics()), passes);
+        for (int i = 0; i < 3; i++) {
+            n.agent().trigger();
+            double want = before + i + 1;
+            await().atMost(Duration.ofSeconds(30)).until(() -> counter(scrape(n.metrics()), passes) >= want);
+        }
+        assertThat(get(n.name()).getMetadata().getResourceVersion()).isEqualTo(version);
+    }
+
+    private static double counter(String text, String prefix) {
+        return text.lines()
+                .filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
+                .findFirst()
+                .orElse(0);
+    }
+
+    @Test
+    void planModeReportsTheDiffAndChangesNothing() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofHours(1));
+        create(n.name(), seed().plan());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> condition(get(n.name()), Conditions.APPLIED)
+                        .map(c -> c.getReason().equals(Conditions.PLAN_ONLY))
+                        .orElse(false));
+        NodeTuning nt = get(n.name());
+        assertThat(condition(nt, Conditions.APPLIED).orElseThrow().getStatus()).isEqualTo("False");
+        assertThat(nt.getStatus().observedGeneration())
+                .isEqualTo(nt.getMetadata().getGeneration());
+        NodeTuningStatus.Setting swappiness = setting(nt, "sysctl/vm.swappiness");
+        assertThat(swappiness.state()).isEqualTo(SettingState.PLANNED);
+        assertThat(swappiness.actual()).isEqualTo("60");
+        assertThat(swappiness.desired()).isEqualTo("0");
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(n.cmds().log()).noneMatch(c -> c.startsWith("ethtool -C") || c.startsWith("ethtool -L"));
+    }
+
+    @Test
+    void podSpecificSettingsWaitForThePodThenApplyForTheNewGeneration() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofHours(1));
+        n.fs().file("proc/sys/net/ipv4/tcp_available_congestion_control", "reno cubic bbr");
+        create(n.name(), seed().irq(IrqAffinity.HOUSEKEEPING).relax(1));
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        NodeTuning first = get(n.name());
+        assertThat(setting(first, "irq/eth0").state()).isEqualTo(SettingState.PENDING);
+        assertThat(condition(first, Conditions.DEGRADED).orElseThrow().getReason())
+                .isEqualTo("WaitingForServerPod");
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0"); // the node is tuned before the server runs
+
+        // the operator fills in the scheduled pod (a new generation); kubelet has made its cgroup
+        n.fs().pod("uid-42", "0-7", "0-7", "6-7");
+        admin.resources(NodeTuning.class).withName(n.name()).edit(nt -> {
+            nt.setSpec(
+                    seed().irq(IrqAffinity.HOUSEKEEPING).relax(1).pod("uid-42").build());
+            return nt;
+        });
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> tuned(get(n.name())) && get(n.name()).getMetadata().getGeneration() == 2);
+        NodeTuning second = get(n.name());
+        assertThat(setting(second, "cpuset/sched_relax_domain_level").state()).isEqualTo(SettingState.APPLIED);
+        assertThat(n.fs().value("proc/irq/41/smp_affinity_list")).isEqualTo("0"); // housekeeping: CPUs 0-5
+        assertThat(n.fs().value("sys/fs/cgroup/cpuset/kubepods/poduid-42/cpuset.sched_relax_domain_level"))
+                .isEqualTo("1");
+        assertThat(n.fs().value("proc/sys/net/ipv4/tcp_congestion_control")).isEqualTo("bbr");
+        assertThat(condition(second, Conditions.DEGRADED).orElseThrow().getStatus())
+                .isEqualTo("False");
+    }
+
+    @Test
+    void driftIsDetectedPeriodicallyReportedAndReapplied() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofSeconds(1));
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        n.fs().file("proc/sys/vm/swappiness", "60");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> get(n.name()).getStatus().lastDrift() != null);
+        NodeTuning nt = get(n.name());
+        assertThat(nt.getStatus().lastDrift().settings()).containsExactly("sysctl/vm.swappiness: found 60, want 0");
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
+        assertThat(scrape(n.metrics())).contains("videoedge_agent_drift_detections_total 1.0");
+    }
+
+    /**
+     * Stopping the agent (pod deleted, node drained, DaemonSet rolled) leaves the node as it is: no value
+     * restored, no journal entry dropped, no command run, the finalizer kept, so the originals are restored only
+     * when the NodeTuning is deleted, by the agent that runs then. The drift check runs every second here: an agent
+     * still at work after close() would show within the wait.
+     */
+    @Test
+    void stoppingChangesNothingOnTheNode() throws IOException, InterruptedException {
+        Node n = startAgent(nodeName(), Duration.ofSeconds(1));
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0"); // tuned: a restore would show
+        Path journal = tmp.resolve(n.name() + "-journal.json");
+        Map<String, String> tree = files(n.fs().root());
+        String journalBefore = Files.readString(journal);
+        assertThat(journalBefore).contains("sysctl/vm.swappiness");
+        List<String> commands = List.copyOf(n.cmds().log());
+        NodeTuning before = get(n.name());
+
+        n.agent().close();
+        Thread.sleep(3000); // three drift intervals
+
+        assertThat(changes(tree, files(n.fs().root())))
+                .as("files of the node's /proc and /sys changed after the agent stopped")
+                .isEmpty();
+        assertThat(journal).content().as("the journal of originals").isEqualTo(journalBefore);
+        assertThat(n.cmds().log()).as("ethtool and modprobe commands").isEqualTo(commands);
+        NodeTuning after = get(n.name());
+        assertThat(after.getMetadata().getFinalizers()).containsExactly(VideoEdgeApi.AGENT_FINALIZER);
+        assertThat(after.getStatus()).isEqualTo(before.getStatus());
+    }
+
+    /** "path: before -> after" for each file that differs (null: absent). */
+    private static List<String> changes(Map<String, String> before, Map<String, String> after) {
+        SortedSet<String> paths = new TreeSet<>(before.keySet());
+        paths.addAll(after.keySet());
+        return paths.stream()
+                .filter(p -> !Objects.equals(before.get(p), after.get(p)))
+                .map(p -> p + ": " + strip(before.get(p)) + " -> " + strip(after.get(p)))
+                .toList();
+    }
+
+    private static String strip(String s) {
+        return s == null ? null : s.strip();
+    }
+
+    /** Path (relative to the fake root) to content of every regular file; links are not followed. */
+    private static Map<String, String> files(Path root) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .toList()) {
+                out.put(root.relativize(p).toString(), Files.readString(p));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void deletionRestoresEveryOriginalThenReleasesTheFinalizer() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofHours(1));
+        String swappiness = n.fs().value("proc/sys/vm/swappiness");
+        String irq = n.fs().value("proc/irq/41/smp_affinity_list");
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isNotEqualTo(swappiness);
+
+        admin.resources(NodeTuning.class).withName(n.name()).delete();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(n.name()) == null);
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo(swappiness);
+        assertThat(n.fs().value("proc/irq/41/smp_affinity_list")).isEqualTo(irq);
+        assertThat(n.cmds().coalesce("eth0", "adaptive-rx")).isEqualTo("on");
+        assertThat(tmp.resolve(n.name() + "-journal.json")).content().doesNotContain("sysctl/");
+    }
+
+    @Test
+    void agentsRoleGrantsNothingBeyondItsNodeTuningsAndEvents() {
+        assertThatThrownBy(() -> asAgent.pods().inAnyNamespace().list())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("403");
+        assertThatThrownBy(() -> asAgent.secrets().inNamespace("default").list())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("403");
+        assertThatThrownBy(() -> asAgent.resources(NodeTuning.class)
+                        .resource(nodeTuning(nodeName()))
+                        .create())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("403");
+        assertThatThrownBy(() ->
+                        asAgent.resources(NodeTuning.class).withName("any").delete())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("403");
+    }
+
+    private static NodeTuning nodeTuning(String name) {
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName(name);
+        nt.setSpec(seed().build());
+        return nt;
+    }
 }

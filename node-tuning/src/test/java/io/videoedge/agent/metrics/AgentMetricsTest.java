@@ -26,57 +26,75 @@ import org.junit.jupiter.api.Test;
  * the node as much as a Failed one does.
  */
 class AgentMetricsTest {
-  static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
-  static final String APPLIED = "videoedge_agent_condition{type=\"Applied\"} ";
-  static final String DEGRADED = "videoedge_agent_condition{type=\"Degraded\"} ";
+    static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    static final String APPLIED = "videoedge_agent_condition{type=\"Applied\"} ";
+    static final String DEGRADED = "videoedge_agent_condition{type=\"Degraded\"} ";
 
-  private static PassResult applied(Plan p, NodeFacts f) {
-    List<Setting> done = p.settings().stream().map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s).toList();
-    return new PassResult(PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), Map.of());
-  }
+    private static PassResult applied(Plan p, NodeFacts f) {
+        List<Setting> done = p.settings().stream()
+                .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
+                .toList();
+        return new PassResult(
+                PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), Map.of());
+    }
 
-  private static String scrape(AgentMetrics m) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    m.write(out);
-    return out.toString();
-  }
+    private static String scrape(AgentMetrics m) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        m.write(out);
+        return out.toString();
+    }
 
-  @Test
-  void bothConditionsAreZeroBeforeAnyNodeTuning() throws IOException {
-    assertThat(scrape(new AgentMetrics())).contains(APPLIED + "0.0", DEGRADED + "0.0");
-  }
+    @Test
+    void bothConditionsAreZeroBeforeAnyNodeTuning() throws IOException {
+        assertThat(scrape(new AgentMetrics())).contains(APPLIED + "0.0", DEGRADED + "0.0");
+    }
 
-  @Test
-  void anUnsupportedSettingReportsDegradedWhileApplied() throws IOException {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build(); // no tls module on this node
-    NodeTuningStatus s = StatusBuilder.build(applied(Planner.plan(spec().modules("tls").desired(), f), f), null, 1, false, T0);
-    AgentMetrics m = new AgentMetrics();
-    m.recordConditions(s.conditions());
-    assertThat(scrape(m)).contains(APPLIED + "1.0", DEGRADED + "1.0");
-  }
+    @Test
+    void anUnsupportedSettingReportsDegradedWhileApplied() throws IOException {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build(); // no tls module on this node
+        NodeTuningStatus s =
+                StatusBuilder.build(applied(Planner.plan(spec().modules("tls").desired(), f), f), null, 1, false, T0);
+        AgentMetrics m = new AgentMetrics();
+        m.recordConditions(s.conditions());
+        assertThat(scrape(m)).contains(APPLIED + "1.0", DEGRADED + "1.0");
+    }
 
-  @Test
-  void aFailedPassIsNeitherAppliedNorHealthy() throws IOException {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    Plan p = Planner.plan(spec().desired(), f);
-    List<Setting> marked = p.settings().stream().map(s -> s.name().equals("rps/eth0/rx-0")
-        ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument") : s).toList();
-    PassResult r = new PassResult(PassResult.Outcome.ROLLED_BACK, new Plan(marked), f, List.of(), false,
-        "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument", List.of(), Map.of());
-    AgentMetrics m = new AgentMetrics();
-    m.recordConditions(StatusBuilder.build(r, null, 1, false, T0).conditions());
-    assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "1.0");
-  }
+    @Test
+    void aFailedPassIsNeitherAppliedNorHealthy() throws IOException {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        List<Setting> marked = p.settings().stream()
+                .map(s -> s.name().equals("rps/eth0/rx-0")
+                        ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument")
+                        : s)
+                .toList();
+        PassResult r = new PassResult(
+                PassResult.Outcome.ROLLED_BACK,
+                new Plan(marked),
+                f,
+                List.of(),
+                false,
+                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument",
+                List.of(),
+                Map.of());
+        AgentMetrics m = new AgentMetrics();
+        m.recordConditions(StatusBuilder.build(r, null, 1, false, T0).conditions());
+        assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "1.0");
+    }
 
-  @Test
-  void aCleanPassClearsDegradedAndARestoreClearsBoth() throws IOException {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).congestionControls("reno", "cubic", "bbr").build();
-    NodeTuningStatus clean = StatusBuilder.build(applied(Planner.plan(spec().desired(), f), f), null, 1, false, T0);
-    AgentMetrics m = new AgentMetrics();
-    m.recordConditions(List.of(new ConditionBuilder().withType("Degraded").withStatus("True").build()));
-    m.recordConditions(clean.conditions());
-    assertThat(scrape(m)).contains(APPLIED + "1.0", DEGRADED + "0.0");
-    m.recordRevert();
-    assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "0.0");
-  }
+    @Test
+    void aCleanPassClearsDegradedAndARestoreClearsBoth() throws IOException {
+        NodeFacts f = Facts.cpus(2)
+                .nic("eth0", "virtio_net", 1, 1, -1)
+                .congestionControls("reno", "cubic", "bbr")
+                .build();
+        NodeTuningStatus clean = StatusBuilder.build(applied(Planner.plan(spec().desired(), f), f), null, 1, false, T0);
+        AgentMetrics m = new AgentMetrics();
+        m.recordConditions(List.of(
+                new ConditionBuilder().withType("Degraded").withStatus("True").build()));
+        m.recordConditions(clean.conditions());
+        assertThat(scrape(m)).contains(APPLIED + "1.0", DEGRADED + "0.0");
+        m.recordRevert();
+        assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "0.0");
+    }
 }

@@ -22,134 +22,179 @@ import org.junit.jupiter.api.Test;
 
 /** Conditions and status from a pass: pure, so every rule is a small case. */
 class StatusBuilderTest {
-  static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
-  static final Instant T1 = Instant.parse("2026-01-01T10:05:00Z");
+    static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    static final Instant T1 = Instant.parse("2026-01-01T10:05:00Z");
 
-  private static PassResult applied(Plan p, NodeFacts f) {
-    List<Setting> done = p.settings().stream().map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s).toList();
-    return new PassResult(PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), Map.of());
-  }
+    private static PassResult applied(Plan p, NodeFacts f) {
+        List<Setting> done = p.settings().stream()
+                .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
+                .toList();
+        return new PassResult(
+                PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), Map.of());
+    }
 
-  private static Condition cond(NodeTuningStatus s, String type) {
-    return s.conditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
-  }
+    private static Condition cond(NodeTuningStatus s, String type) {
+        return s.conditions().stream()
+                .filter(c -> c.getType().equals(type))
+                .findFirst()
+                .orElseThrow();
+    }
 
-  @Test
-  void appliedTrueWhilePodSettingsWaitForAnUnknownPod() {
-    NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).build();
-    PassResult r = applied(Planner.plan(spec().irq(IrqAffinity.SERVER_CORES).desired(), f), f);
-    NodeTuningStatus s = StatusBuilder.build(r, null, 3, false, T0);
-    assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
-    assertThat(cond(s, Conditions.APPLIED).getObservedGeneration()).isEqualTo(3L);
-    assertThat(cond(s, Conditions.DEGRADED).getStatus()).isEqualTo("True");
-    assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(StatusBuilder.WAITING_FOR_SERVER_POD);
-    assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("irq/eth0 (waiting for the edge-server pod");
-    assertThat(s.observedGeneration()).isEqualTo(3L);
-    assertThat(s.fingerprint()).isEqualTo(r.fingerprint());
-  }
+    @Test
+    void appliedTrueWhilePodSettingsWaitForAnUnknownPod() {
+        NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).build();
+        PassResult r = applied(Planner.plan(spec().irq(IrqAffinity.SERVER_CORES).desired(), f), f);
+        NodeTuningStatus s = StatusBuilder.build(r, null, 3, false, T0);
+        assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
+        assertThat(cond(s, Conditions.APPLIED).getObservedGeneration()).isEqualTo(3L);
+        assertThat(cond(s, Conditions.DEGRADED).getStatus()).isEqualTo("True");
+        assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(StatusBuilder.WAITING_FOR_SERVER_POD);
+        assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("irq/eth0 (waiting for the edge-server pod");
+        assertThat(s.observedGeneration()).isEqualTo(3L);
+        assertThat(s.fingerprint()).isEqualTo(r.fingerprint());
+    }
 
-  @Test
-  void appliedFalseOnceThePodIsKnownUntilItsSettingsAreIn() {
-    NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).podWithoutCgroup("p1").build();
-    PassResult r = applied(Planner.plan(spec().irq(IrqAffinity.SERVER_CORES).pod("p1").desired(), f), f);
-    NodeTuningStatus s = StatusBuilder.build(r, null, 4, true, T0);
-    assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("False");
-    assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.APPLYING);
-  }
+    @Test
+    void appliedFalseOnceThePodIsKnownUntilItsSettingsAreIn() {
+        NodeFacts f = Facts.cpus(8)
+                .nic("eth0", "mlx5_core", 4, 8, 0)
+                .podWithoutCgroup("p1")
+                .build();
+        PassResult r = applied(
+                Planner.plan(spec().irq(IrqAffinity.SERVER_CORES).pod("p1").desired(), f), f);
+        NodeTuningStatus s = StatusBuilder.build(r, null, 4, true, T0);
+        assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("False");
+        assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.APPLYING);
+    }
 
-  @Test
-  void unsupportedSettingsDegradeButDoNotHoldAppliedBack() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    PassResult r = applied(Planner.plan(spec().modules("tls").desired(), f), f);
-    NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
-    assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
-    assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
-    assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("module/tls (module tls is not built");
-    assertThat(s.capabilities().ktls()).isEqualTo("unavailable");
-    NodeTuningStatus.Setting tls = s.settings().stream().filter(x -> x.name().equals("module/tls")).findFirst().orElseThrow();
-    assertThat(tls.state()).isEqualTo(SettingState.UNSUPPORTED);
-  }
+    @Test
+    void unsupportedSettingsDegradeButDoNotHoldAppliedBack() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        PassResult r = applied(Planner.plan(spec().modules("tls").desired(), f), f);
+        NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
+        assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
+        assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
+        assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("module/tls (module tls is not built");
+        assertThat(s.capabilities().ktls()).isEqualTo("unavailable");
+        NodeTuningStatus.Setting tls = s.settings().stream()
+                .filter(x -> x.name().equals("module/tls"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(tls.state()).isEqualTo(SettingState.UNSUPPORTED);
+    }
 
-  @Test
-  void nicCapabilitiesTellWhetherTheNicCanOffloadTlsAndWhetherItDoesNow() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "mlx5_core", 1, 1, 0).nic("eth1", "mlx5_core", 1, 1, 0)
-        .nic("eth2", "virtio_net", 1, 1, -1).nic("eth3", "ixgbe", 1, 1, 0)
-        .tlsTxOffload("eth0", new NicFacts.Feature(false, false, false))
-        .tlsTxOffload("eth1", new NicFacts.Feature(true, false, true))
-        .tlsTxOffload("eth3", null).build();
-    PassResult r = applied(Planner.plan(spec().desired(), f), f);
-    Map<String, List<Boolean>> offload = new java.util.TreeMap<>();
-    StatusBuilder.build(r, null, 1, false, T0).capabilities().nics()
-        .forEach(n -> offload.put(n.name(), java.util.Arrays.asList(n.tlsOffload(), n.tlsOffloadOn())));
-    assertThat(offload).containsEntry("eth0", List.of(true, false)).containsEntry("eth1", List.of(true, true))
-        .containsEntry("eth2", List.of(false, false)).containsEntry("eth3", java.util.Arrays.asList(null, null));
-  }
+    @Test
+    void nicCapabilitiesTellWhetherTheNicCanOffloadTlsAndWhetherItDoesNow() {
+        NodeFacts f = Facts.cpus(2)
+                .nic("eth0", "mlx5_core", 1, 1, 0)
+                .nic("eth1", "mlx5_core", 1, 1, 0)
+                .nic("eth2", "virtio_net", 1, 1, -1)
+                .nic("eth3", "ixgbe", 1, 1, 0)
+                .tlsTxOffload("eth0", new NicFacts.Feature(false, false, false))
+                .tlsTxOffload("eth1", new NicFacts.Feature(true, false, true))
+                .tlsTxOffload("eth3", null)
+                .build();
+        PassResult r = applied(Planner.plan(spec().desired(), f), f);
+        Map<String, List<Boolean>> offload = new java.util.TreeMap<>();
+        StatusBuilder.build(r, null, 1, false, T0)
+                .capabilities()
+                .nics()
+                .forEach(n -> offload.put(n.name(), java.util.Arrays.asList(n.tlsOffload(), n.tlsOffloadOn())));
+        assertThat(offload)
+                .containsEntry("eth0", List.of(true, false))
+                .containsEntry("eth1", List.of(true, true))
+                .containsEntry("eth2", List.of(false, false))
+                .containsEntry("eth3", java.util.Arrays.asList(null, null));
+    }
 
-  @Test
-  void tlsOffloadTheNicCannotTakeIsUnsupportedWithItsReasonAndDoesNotHoldAppliedBack() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    PassResult r = applied(Planner.plan(spec().tlsTxOffload(true).desired(), f), f);
-    NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
-    assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
-    assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
-    assertThat(cond(s, Conditions.DEGRADED).getMessage()).contains("ethtool/eth0/tls-hw-tx-offload (eth0 (virtio_net) has no TLS "
-        + "TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): the edge server uses kernel TLS in software)");
-    NodeTuningStatus.Setting t = s.settings().stream().filter(x -> x.name().endsWith("/tls-hw-tx-offload")).findFirst().orElseThrow();
-    assertThat(t.state()).isEqualTo(SettingState.UNSUPPORTED);
-    assertThat(t.desired()).isEqualTo("on");
-  }
+    @Test
+    void tlsOffloadTheNicCannotTakeIsUnsupportedWithItsReasonAndDoesNotHoldAppliedBack() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        PassResult r = applied(Planner.plan(spec().tlsTxOffload(true).desired(), f), f);
+        NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
+        assertThat(cond(s, Conditions.APPLIED).getStatus()).isEqualTo("True");
+        assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.UNSUPPORTED_SETTINGS);
+        assertThat(cond(s, Conditions.DEGRADED).getMessage())
+                .contains(
+                        "ethtool/eth0/tls-hw-tx-offload (eth0 (virtio_net) has no TLS "
+                                + "TX offload (ethtool -k: tls-hw-tx-offload off [fixed]): the edge server uses kernel TLS in software)");
+        NodeTuningStatus.Setting t = s.settings().stream()
+                .filter(x -> x.name().endsWith("/tls-hw-tx-offload"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(t.state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(t.desired()).isEqualTo("on");
+    }
 
-  @Test
-  void planModeIsAppliedFalsePlanOnlyWithTheDiff() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    Plan p = Planner.plan(spec().plan().desired(), f);
-    NodeTuningStatus s = StatusBuilder.build(new PassResult(PassResult.Outcome.PLANNED, p, f, List.of(), false, null,
-        List.of(), Map.of()), null, 2, false, T0);
-    assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
-    NodeTuningStatus.Setting cc = s.settings().stream().filter(x -> x.name().equals("sysctl/net.ipv4.tcp_congestion_control"))
-        .findFirst().orElseThrow();
-    assertThat(cc.state()).isEqualTo(SettingState.PLANNED);
-    assertThat(cc.actual()).isEqualTo("cubic");
-    assertThat(cc.original()).isEqualTo("cubic");
-    assertThat(cc.desired()).isEqualTo("bbr");
-    assertThat(s.fingerprint()).isNull(); // nothing applied
-  }
+    @Test
+    void planModeIsAppliedFalsePlanOnlyWithTheDiff() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().plan().desired(), f);
+        NodeTuningStatus s = StatusBuilder.build(
+                new PassResult(PassResult.Outcome.PLANNED, p, f, List.of(), false, null, List.of(), Map.of()),
+                null,
+                2,
+                false,
+                T0);
+        assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
+        NodeTuningStatus.Setting cc = s.settings().stream()
+                .filter(x -> x.name().equals("sysctl/net.ipv4.tcp_congestion_control"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(cc.state()).isEqualTo(SettingState.PLANNED);
+        assertThat(cc.actual()).isEqualTo("cubic");
+        assertThat(cc.original()).isEqualTo("cubic");
+        assertThat(cc.desired()).isEqualTo("bbr");
+        assertThat(s.fingerprint()).isNull(); // nothing applied
+    }
 
-  @Test
-  void sameResultLaterGivesAnEqualStatusSoNothingIsWritten() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    Plan p = Planner.plan(spec().desired(), f);
-    PassResult first = applied(p, f);
-    NodeTuningStatus s0 = StatusBuilder.build(first, null, 1, false, T0);
-    PassResult quiet = new PassResult(PassResult.Outcome.APPLIED, first.plan(), f, List.of(), false, null, List.of(), Map.of());
-    NodeTuningStatus s1 = StatusBuilder.build(quiet, s0, 1, false, T1);
-    assertThat(s1).isEqualTo(s0);
-  }
+    @Test
+    void sameResultLaterGivesAnEqualStatusSoNothingIsWritten() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        PassResult first = applied(p, f);
+        NodeTuningStatus s0 = StatusBuilder.build(first, null, 1, false, T0);
+        PassResult quiet = new PassResult(
+                PassResult.Outcome.APPLIED, first.plan(), f, List.of(), false, null, List.of(), Map.of());
+        NodeTuningStatus s1 = StatusBuilder.build(quiet, s0, 1, false, T1);
+        assertThat(s1).isEqualTo(s0);
+    }
 
-  @Test
-  void driftIsRecordedAndCounted() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    Plan p = Planner.plan(spec().desired(), f);
-    Setting cc = p.find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow();
-    PassResult r = new PassResult(PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null, List.of(), Map.of());
-    NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
-    NodeTuningStatus s2 = StatusBuilder.build(r, s, 1, false, T1);
-    assertThat(s2.lastDrift().settings()).containsExactly("sysctl/net.ipv4.tcp_congestion_control: found cubic, want bbr");
-    assertThat(s2.lastDrift().count()).isEqualTo(2L);
-    assertThat(s2.lastDrift().detectedTime()).isEqualTo(T1.toString());
-  }
+    @Test
+    void driftIsRecordedAndCounted() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        Setting cc = p.find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow();
+        PassResult r = new PassResult(PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null, List.of(), Map.of());
+        NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
+        NodeTuningStatus s2 = StatusBuilder.build(r, s, 1, false, T1);
+        assertThat(s2.lastDrift().settings())
+                .containsExactly("sysctl/net.ipv4.tcp_congestion_control: found cubic, want bbr");
+        assertThat(s2.lastDrift().count()).isEqualTo(2L);
+        assertThat(s2.lastDrift().detectedTime()).isEqualTo(T1.toString());
+    }
 
-  @Test
-  void rolledBackPassNamesTheFailedSetting() {
-    NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
-    Plan p = Planner.plan(spec().desired(), f);
-    List<Setting> marked = p.settings().stream().map(s -> s.name().equals("rps/eth0/rx-0")
-        ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument") : s).toList();
-    PassResult r = new PassResult(PassResult.Outcome.ROLLED_BACK, new Plan(marked), f, List.of(), false,
-        "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument; the 2 change(s) of this pass were restored", List.of(), Map.of());
-    NodeTuningStatus s = StatusBuilder.build(r, null, 5, false, T0);
-    assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.ROLLED_BACK);
-    assertThat(cond(s, Conditions.DEGRADED).getMessage()).startsWith("failed: rps/eth0/rx-0 (write 3");
-    assertThat(s.message()).contains("were restored");
-  }
+    @Test
+    void rolledBackPassNamesTheFailedSetting() {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        List<Setting> marked = p.settings().stream()
+                .map(s -> s.name().equals("rps/eth0/rx-0")
+                        ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument")
+                        : s)
+                .toList();
+        PassResult r = new PassResult(
+                PassResult.Outcome.ROLLED_BACK,
+                new Plan(marked),
+                f,
+                List.of(),
+                false,
+                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument; the 2 change(s) of this pass were restored",
+                List.of(),
+                Map.of());
+        NodeTuningStatus s = StatusBuilder.build(r, null, 5, false, T0);
+        assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.ROLLED_BACK);
+        assertThat(cond(s, Conditions.DEGRADED).getMessage()).startsWith("failed: rps/eth0/rx-0 (write 3");
+        assertThat(s.message()).contains("were restored");
+    }
 }

@@ -20,27 +20,32 @@ import javax.net.ssl.TrustManagerFactory;
  * <p>Usage: TlsClientFloor API_SERVER_URL CA_PEM_FILE; prints "idle" after 20 requests.
  */
 public final class TlsClientFloor {
-  private TlsClientFloor() {
-  }
+    private TlsClientFloor() {}
 
-  public static void main(String[] args) throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    try (InputStream ca = new FileInputStream(args[1])) {
-      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(ca));
+    public static void main(String[] args) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (InputStream ca = new FileInputStream(args[1])) {
+            trust.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(ca));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, tmf.getTrustManagers(), null);
+        HttpClient http = HttpClient.newBuilder()
+                .sslContext(tls)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        HttpRequest version =
+                HttpRequest.newBuilder(URI.create(args[0] + "/version")).build();
+        for (int i = 0; i < 20; i++) {
+            // any status will do (anonymous requests may be refused): the handshake and exchange happened
+            System.out.println(
+                    http.send(version, HttpResponse.BodyHandlers.ofString()).statusCode());
+            Thread.sleep(50);
+        }
+        System.out.println("idle");
+        Thread.sleep(Long.MAX_VALUE);
     }
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, tmf.getTrustManagers(), null);
-    HttpClient http = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
-    HttpRequest version = HttpRequest.newBuilder(URI.create(args[0] + "/version")).build();
-    for (int i = 0; i < 20; i++) {
-      // any status will do (anonymous requests may be refused): the handshake and exchange happened
-      System.out.println(http.send(version, HttpResponse.BodyHandlers.ofString()).statusCode());
-      Thread.sleep(50);
-    }
-    System.out.println("idle");
-    Thread.sleep(Long.MAX_VALUE);
-  }
 }

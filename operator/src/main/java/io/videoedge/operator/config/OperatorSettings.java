@@ -11,15 +11,15 @@ import java.time.Duration;
  *     (its TLS Secret) is looked at again
  * @param identity this instance's name in Events and in the leader-election Lease
  */
-public record OperatorSettings(String edgeServerImage, String edgeServerJavaOptions, Duration recheckInterval,
-    String identity) {
-  public static final String DEFAULT_EDGE_SERVER_IMAGE = "videoedge/edge-server:dev";
+public record OperatorSettings(
+        String edgeServerImage, String edgeServerJavaOptions, Duration recheckInterval, String identity) {
+    public static final String DEFAULT_EDGE_SERVER_IMAGE = "videoedge/edge-server:dev";
 
-  public static OperatorSettings defaults(String identity) {
-    return new OperatorSettings(DEFAULT_EDGE_SERVER_IMAGE, "", Duration.ofSeconds(30), identity);
-  }
+    public static OperatorSettings defaults(String identity) {
+        return new OperatorSettings(DEFAULT_EDGE_SERVER_IMAGE, "", Duration.ofSeconds(30), identity);
+    }
 
-  public OperatorSettings withRecheckInterval(Duration interval) {
-    return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, interval, identity);
-  }
+    public OperatorSettings withRecheckInterval(Duration interval) {
+        return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, interval, identity);
+    }
 }

@@ -28,41 +28,49 @@ import java.util.SortedSet;
  * @param excludedNodes nodes the selector matches but that are not (yet) ours: no server pod there
  * @param podsByNode our edge-server pod on each node, when there is one
  */
-public record EdgePlan(String config, String configChecksum, PodTemplateSpec podTemplate,
-    SortedMap<String, NodeDecision> tunings, SortedSet<String> excludedNodes, Map<String, Pod> podsByNode) {
-  static final String KEY = EdgePlan.class.getName();
-
-  public static EdgePlan of(Context<VideoEdge> context) {
-    return context.managedWorkflowAndDependentResourceContext().getMandatory(KEY, EdgePlan.class);
-  }
-
-  public void putInto(Context<VideoEdge> context) {
-    context.managedWorkflowAndDependentResourceContext().put(KEY, this);
-  }
-
-  /** The config and pod template of a VideoEdge (the rollout needs the pod revision before the nodes are decided). */
-  public record Server(String config, String configChecksum, PodTemplateSpec podTemplate) {
-    public String podRevision() {
-      return podTemplate.getMetadata().getAnnotations().get(Names.POD_REVISION);
-    }
-
-    /**
-     * @param originCa the Secret server.origin.caSecretName names, as read this pass (empty without one):
-     *     its bundle's checksum goes into the pod template, so a new bundle rolls the servers
-     */
-    public static Server of(VideoEdge ve, OperatorSettings settings, Optional<Secret> originCa) {
-      String source = Names.namespacedName(ve);
-      String config = EdgeServerConfigRenderer.render(source, ve.getSpec());
-      String javaOptions = JvmOptions.forServer(ve.getSpec().server()).flags(settings.edgeServerJavaOptions());
-      PodTemplateSpec template = EdgeServerPod.template(ve, settings.edgeServerImage(), javaOptions,
-          EdgeServerConfigRenderer.restartChecksum(source, ve.getSpec()),
-          originCa.map(EdgeServerPod::originCaChecksum).orElse(null));
-      return new Server(config, Hashes.sha256(config), template);
-    }
-
-    public EdgePlan with(SortedMap<String, NodeDecision> tunings, SortedSet<String> excludedNodes,
+public record EdgePlan(
+        String config,
+        String configChecksum,
+        PodTemplateSpec podTemplate,
+        SortedMap<String, NodeDecision> tunings,
+        SortedSet<String> excludedNodes,
         Map<String, Pod> podsByNode) {
-      return new EdgePlan(config, configChecksum, podTemplate, tunings, excludedNodes, podsByNode);
+    static final String KEY = EdgePlan.class.getName();
+
+    public static EdgePlan of(Context<VideoEdge> context) {
+        return context.managedWorkflowAndDependentResourceContext().getMandatory(KEY, EdgePlan.class);
     }
-  }
+
+    public void putInto(Context<VideoEdge> context) {
+        context.managedWorkflowAndDependentResourceContext().put(KEY, this);
+    }
+
+    /** The config and pod template of a VideoEdge (the rollout needs the pod revision before the nodes are decided). */
+    public record Server(String config, String configChecksum, PodTemplateSpec podTemplate) {
+        public String podRevision() {
+            return podTemplate.getMetadata().getAnnotations().get(Names.POD_REVISION);
+        }
+
+        /**
+         * @param originCa the Secret server.origin.caSecretName names, as read this pass (empty without one):
+         *     its bundle's checksum goes into the pod template, so a new bundle rolls the servers
+         */
+        public static Server of(VideoEdge ve, OperatorSettings settings, Optional<Secret> originCa) {
+            String source = Names.namespacedName(ve);
+            String config = EdgeServerConfigRenderer.render(source, ve.getSpec());
+            String javaOptions = JvmOptions.forServer(ve.getSpec().server()).flags(settings.edgeServerJavaOptions());
+            PodTemplateSpec template = EdgeServerPod.template(
+                    ve,
+                    settings.edgeServerImage(),
+                    javaOptions,
+                    EdgeServerConfigRenderer.restartChecksum(source, ve.getSpec()),
+                    originCa.map(EdgeServerPod::originCaChecksum).orElse(null));
+            return new Server(config, Hashes.sha256(config), template);
+        }
+
+        public EdgePlan with(
+                SortedMap<String, NodeDecision> tunings, SortedSet<String> excludedNodes, Map<String, Pod> podsByNode) {
+            return new EdgePlan(config, configChecksum, podTemplate, tunings, excludedNodes, podsByNode);
+        }
+    }
 }

@@ -22,41 +22,54 @@ import java.util.List;
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Names.EDGE_SERVER_SELECTOR))
 public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonSet, VideoEdge> {
-  public EdgeServerDaemonSet() {
-    super(DaemonSet.class);
-  }
-
-  @Override
-  protected DaemonSet desired(VideoEdge ve, Context<VideoEdge> context) {
-    return desired(ve, EdgePlan.of(context));
-  }
-
-  static DaemonSet desired(VideoEdge ve, EdgePlan plan) {
-    PodTemplateSpec template = new PodTemplateSpecBuilder(plan.podTemplate()).build();
-    if (!plan.excludedNodes().isEmpty()) {
-      // nodes an older VideoEdge keeps, or whose tuning another one has not released yet: not part of
-      // the pod revision (the DaemonSet controller removes the pod there; the others stay)
-      template = new PodTemplateSpecBuilder(template).editSpec()
-          .withNewAffinity().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
-          .addNewNodeSelectorTerm()
-            .withMatchFields(new NodeSelectorRequirementBuilder()
-                .withKey("metadata.name").withOperator("NotIn").withValues(List.copyOf(plan.excludedNodes())).build())
-          .endNodeSelectorTerm()
-          .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().endAffinity()
-          .endSpec().build();
+    public EdgeServerDaemonSet() {
+        super(DaemonSet.class);
     }
-    return new DaemonSetBuilder()
-        .withNewMetadata()
-          .withName(Names.edgeServer(ve))
-          .withNamespace(ve.getMetadata().getNamespace())
-          .withLabels(Names.ownerLabels(ve, Names.COMPONENT_EDGE_SERVER))
-        .endMetadata()
-        .withNewSpec()
-          .withNewSelector().withMatchLabels(Names.edgeServerSelector(ve)).endSelector()
-          // the rollout replaces pods, node by node: never the controller on its own
-          .withNewUpdateStrategy().withType("OnDelete").endUpdateStrategy()
-          .withTemplate(template)
-        .endSpec()
-        .build();
-  }
+
+    @Override
+    protected DaemonSet desired(VideoEdge ve, Context<VideoEdge> context) {
+        return desired(ve, EdgePlan.of(context));
+    }
+
+    static DaemonSet desired(VideoEdge ve, EdgePlan plan) {
+        PodTemplateSpec template = new PodTemplateSpecBuilder(plan.podTemplate()).build();
+        if (!plan.excludedNodes().isEmpty()) {
+            // nodes an older VideoEdge keeps, or whose tuning another one has not released yet: not part of
+            // the pod revision (the DaemonSet controller removes the pod there; the others stay)
+            template = new PodTemplateSpecBuilder(template)
+                    .editSpec()
+                    .withNewAffinity()
+                    .withNewNodeAffinity()
+                    .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                    .addNewNodeSelectorTerm()
+                    .withMatchFields(new NodeSelectorRequirementBuilder()
+                            .withKey("metadata.name")
+                            .withOperator("NotIn")
+                            .withValues(List.copyOf(plan.excludedNodes()))
+                            .build())
+                    .endNodeSelectorTerm()
+                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                    .endNodeAffinity()
+                    .endAffinity()
+                    .endSpec()
+                    .build();
+        }
+        return new DaemonSetBuilder()
+                .withNewMetadata()
+                .withName(Names.edgeServer(ve))
+                .withNamespace(ve.getMetadata().getNamespace())
+                .withLabels(Names.ownerLabels(ve, Names.COMPONENT_EDGE_SERVER))
+                .endMetadata()
+                .withNewSpec()
+                .withNewSelector()
+                .withMatchLabels(Names.edgeServerSelector(ve))
+                .endSelector()
+                // the rollout replaces pods, node by node: never the controller on its own
+                .withNewUpdateStrategy()
+                .withType("OnDelete")
+                .endUpdateStrategy()
+                .withTemplate(template)
+                .endSpec()
+                .build();
+    }
 }

@@ -29,64 +29,77 @@ import org.slf4j.LoggerFactory;
  * release that finalizer. Uses the reconciler's NodeTuning informer (mapped back by owner labels).
  */
 public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEdge>
-    implements CRUDBulkDependentResource<NodeTuning, VideoEdge, String> {
-  private static final Logger log = LoggerFactory.getLogger(NodeTunings.class);
+        implements CRUDBulkDependentResource<NodeTuning, VideoEdge, String> {
+    private static final Logger log = LoggerFactory.getLogger(NodeTunings.class);
 
-  public NodeTunings() {
-    super(NodeTuning.class);
-  }
-
-  @Override
-  public Map<String, NodeTuning> desiredResources(VideoEdge ve, Context<VideoEdge> context) {
-    return desired(ve, EdgePlan.of(context));
-  }
-
-  static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
-    Map<String, NodeTuning> desired = new TreeMap<>();
-    plan.tunings().forEach((node, d) -> desired.put(node, NodeTuningRenderer.render(ve, node, d.tuning(),
-        Map.of(Names.TUNING_REVISION, d.tuningRevision(), Names.ROLLOUT_STATE, d.state().toJson()),
-        plan.podsByNode().get(node))));
-    return desired;
-  }
-
-  @Override
-  public Map<String, NodeTuning> getSecondaryResources(VideoEdge ve, Context<VideoEdge> context) {
-    return eventSource().orElseThrow().list(nt -> Names.ownedBy(nt, ve))
-        .collect(Collectors.toMap(nt -> nt.getMetadata().getName(), Function.identity()));
-  }
-
-  @Override
-  public void deleteTargetResource(VideoEdge ve, NodeTuning nt, String node, Context<VideoEdge> context) {
-    var client = context.getClient();
-    if (nt.getMetadata().getDeletionTimestamp() == null) {
-      log.info("Deleting NodeTuning {}: the node left the VideoEdge; its agent restores the node", node);
-      client.resource(nt).delete();
+    public NodeTunings() {
+        super(NodeTuning.class);
     }
-    if (nt.hasFinalizer(VideoEdgeApi.AGENT_FINALIZER) && nodeGone(node, context)) {
-      // no node, no agent: nobody else will ever release it
-      log.info("Releasing the agent finalizer of NodeTuning {}: node {} no longer exists", node, node);
-      try {
-        client.resources(NodeTuning.class).withName(node).edit(n -> {
-          n.removeFinalizer(VideoEdgeApi.AGENT_FINALIZER);
-          return n;
-        });
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 404) {
-          throw e;
+
+    @Override
+    public Map<String, NodeTuning> desiredResources(VideoEdge ve, Context<VideoEdge> context) {
+        return desired(ve, EdgePlan.of(context));
+    }
+
+    static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
+        Map<String, NodeTuning> desired = new TreeMap<>();
+        plan.tunings()
+                .forEach((node, d) -> desired.put(
+                        node,
+                        NodeTuningRenderer.render(
+                                ve,
+                                node,
+                                d.tuning(),
+                                Map.of(
+                                        Names.TUNING_REVISION,
+                                        d.tuningRevision(),
+                                        Names.ROLLOUT_STATE,
+                                        d.state().toJson()),
+                                plan.podsByNode().get(node))));
+        return desired;
+    }
+
+    @Override
+    public Map<String, NodeTuning> getSecondaryResources(VideoEdge ve, Context<VideoEdge> context) {
+        return eventSource()
+                .orElseThrow()
+                .list(nt -> Names.ownedBy(nt, ve))
+                .collect(Collectors.toMap(nt -> nt.getMetadata().getName(), Function.identity()));
+    }
+
+    @Override
+    public void deleteTargetResource(VideoEdge ve, NodeTuning nt, String node, Context<VideoEdge> context) {
+        var client = context.getClient();
+        if (nt.getMetadata().getDeletionTimestamp() == null) {
+            log.info("Deleting NodeTuning {}: the node left the VideoEdge; its agent restores the node", node);
+            client.resource(nt).delete();
         }
-      }
+        if (nt.hasFinalizer(VideoEdgeApi.AGENT_FINALIZER) && nodeGone(node, context)) {
+            // no node, no agent: nobody else will ever release it
+            log.info("Releasing the agent finalizer of NodeTuning {}: node {} no longer exists", node, node);
+            try {
+                client.resources(NodeTuning.class).withName(node).edit(n -> {
+                    n.removeFinalizer(VideoEdgeApi.AGENT_FINALIZER);
+                    return n;
+                });
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
+            }
+        }
     }
-  }
 
-  /** Gone from the cache and, to be sure before releasing a finalizer, from the API server too. */
-  private static boolean nodeGone(String node, Context<VideoEdge> context) {
-    var nodes = (InformerEventSource<Node, VideoEdge>) context.eventSourceRetriever()
-        .getEventSourceFor(Node.class, EventSources.NODES);
-    return nodes.get(new ResourceID(node)).isEmpty() && context.getClient().nodes().withName(node).get() == null;
-  }
+    /** Gone from the cache and, to be sure before releasing a finalizer, from the API server too. */
+    private static boolean nodeGone(String node, Context<VideoEdge> context) {
+        var nodes = (InformerEventSource<Node, VideoEdge>)
+                context.eventSourceRetriever().getEventSourceFor(Node.class, EventSources.NODES);
+        return nodes.get(new ResourceID(node)).isEmpty()
+                && context.getClient().nodes().withName(node).get() == null;
+    }
 
-  @Override
-  protected void addReferenceHandlingMetadata(NodeTuning desired, VideoEdge primary) {
-    // the owner is in the labels (a cluster-scoped object cannot have a namespaced owner)
-  }
+    @Override
+    protected void addReferenceHandlingMetadata(NodeTuning desired, VideoEdge primary) {
+        // the owner is in the labels (a cluster-scoped object cannot have a namespaced owner)
+    }
 }

@@ -20,11 +20,9 @@ import java.util.List;
 @Plural("podmonitors")
 public class PodMonitor extends CustomResource<PodMonitor.Spec, Void> implements Namespaced {
 
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Spec(LabelSelector selector, List<Endpoint> podMetricsEndpoints) {
-  }
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Spec(LabelSelector selector, List<Endpoint> podMetricsEndpoints) {}
 
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Endpoint(String port, String path, String interval) {
-  }
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Endpoint(String port, String path, String interval) {}
 }

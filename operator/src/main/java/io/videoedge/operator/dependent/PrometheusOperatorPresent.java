@@ -8,7 +8,6 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.VideoEdge;
 
-
 /**
  * Activation condition of {@link EdgePodMonitor}: the podmonitors.monitoring.coreos.com CRD is
  * established. Read from the reconciler's informer on that one CRD (watched by name, so the
@@ -16,21 +15,24 @@ import io.videoedge.api.VideoEdge;
  * Prometheus Operator is installed or removed later.
  */
 public class PrometheusOperatorPresent implements Condition<PodMonitor, VideoEdge> {
-  public static final String CRD_NAME = "podmonitors.monitoring.coreos.com";
+    public static final String CRD_NAME = "podmonitors.monitoring.coreos.com";
 
-  @Override
-  public boolean isMet(DependentResource<PodMonitor, VideoEdge> dependent, VideoEdge ve,
-      Context<VideoEdge> context) {
-    @SuppressWarnings("unchecked")
-    var crds = (InformerEventSource<CustomResourceDefinition, VideoEdge>) context.eventSourceRetriever()
-        .getEventSourceFor(CustomResourceDefinition.class, EventSources.MONITORING_CRD);
-    return crds.get(new ResourceID(CRD_NAME)).map(PrometheusOperatorPresent::established).orElse(false);
-  }
+    @Override
+    public boolean isMet(DependentResource<PodMonitor, VideoEdge> dependent, VideoEdge ve, Context<VideoEdge> context) {
+        @SuppressWarnings("unchecked")
+        var crds = (InformerEventSource<CustomResourceDefinition, VideoEdge>) context.eventSourceRetriever()
+                .getEventSourceFor(CustomResourceDefinition.class, EventSources.MONITORING_CRD);
+        return crds.get(new ResourceID(CRD_NAME))
+                .map(PrometheusOperatorPresent::established)
+                .orElse(false);
+    }
 
-  /** Established and not being deleted (a CRD being deleted stops serving its resources). */
-  static boolean established(CustomResourceDefinition crd) {
-    return crd.getMetadata().getDeletionTimestamp() == null && crd.getStatus() != null && crd.getStatus().getConditions() != null
-        && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
+    /** Established and not being deleted (a CRD being deleted stops serving its resources). */
+    static boolean established(CustomResourceDefinition crd) {
+        return crd.getMetadata().getDeletionTimestamp() == null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
 }

@@ -23,125 +23,146 @@ import java.util.Optional;
  * reports {@code Applied=False/PlanOnly} instead: "planned".
  */
 public final class NodeHealth {
-  public enum Tuning {
-    APPLIED("Applied"), PLANNED("Planned"), PENDING("Pending"), DEGRADED("Degraded"), FAILED("Failed"),
-    CONFLICT("Conflict");
+    public enum Tuning {
+        APPLIED("Applied"),
+        PLANNED("Planned"),
+        PENDING("Pending"),
+        DEGRADED("Degraded"),
+        FAILED("Failed"),
+        CONFLICT("Conflict");
 
-    public final String label;
+        public final String label;
 
-    Tuning(String label) {
-      this.label = label;
+        Tuning(String label) {
+            this.label = label;
+        }
+
+        /** Applied (Degraded is applied too, with something the agent reports). */
+        public boolean tuned() {
+            return this == APPLIED || this == DEGRADED;
+        }
     }
 
-    /** Applied (Degraded is applied too, with something the agent reports). */
-    public boolean tuned() {
-      return this == APPLIED || this == DEGRADED;
+    public enum Server {
+        READY("Ready"),
+        NOT_READY("NotReady"),
+        PENDING("Pending"),
+        MISSING("Missing");
+
+        public final String label;
+
+        Server(String label) {
+            this.label = label;
+        }
     }
-  }
 
-  public enum Server {
-    READY("Ready"), NOT_READY("NotReady"), PENDING("Pending"), MISSING("Missing");
+    /** @param message why, when not plainly Applied (null then) */
+    public record TuningVerdict(Tuning state, String message) {}
 
-    public final String label;
+    private NodeHealth() {}
 
-    Server(String label) {
-      this.label = label;
+    public static TuningVerdict tuning(NodeTuning nt) {
+        if (nt == null) {
+            return new TuningVerdict(Tuning.PENDING, "NodeTuning not created yet");
+        }
+        NodeTuningStatus status = nt.getStatus();
+        Long observed = status == null ? null : status.observedGeneration();
+        if (observed == null || !observed.equals(nt.getMetadata().getGeneration())) {
+            return new TuningVerdict(Tuning.PENDING, "waiting for the node agent to apply the NodeTuning");
+        }
+        Optional<Condition> applied = condition(status, Conditions.APPLIED);
+        Optional<Condition> degraded =
+                condition(status, Conditions.DEGRADED).filter(c -> Conditions.TRUE.equals(c.getStatus()));
+        if (applied.isEmpty() || Conditions.UNKNOWN.equals(applied.get().getStatus())) {
+            return new TuningVerdict(Tuning.PENDING, "the node agent has not reported Applied yet");
+        }
+        Condition a = applied.get();
+        if (Conditions.TRUE.equals(a.getStatus())) {
+            return degraded.isPresent()
+                    ? new TuningVerdict(Tuning.DEGRADED, agentSays(degraded.get()))
+                    : new TuningVerdict(Tuning.APPLIED, null);
+        }
+        return switch (Objects.toString(a.getReason(), "")) {
+            case Conditions.PLAN_ONLY -> new TuningVerdict(Tuning.PLANNED, "untuned by request (tuning.mode Plan)");
+            case Conditions.APPLY_FAILED,
+                    Conditions.ROLLED_BACK,
+                    Conditions.UNSUPPORTED_SETTINGS,
+                    Conditions.INVALID_SPEC -> new TuningVerdict(Tuning.FAILED, agentSays(a));
+            default -> new TuningVerdict(Tuning.PENDING, agentSays(a));
+        };
     }
-  }
 
-  /** @param message why, when not plainly Applied (null then) */
-  public record TuningVerdict(Tuning state, String message) {
-  }
-
-  private NodeHealth() {
-  }
-
-  public static TuningVerdict tuning(NodeTuning nt) {
-    if (nt == null) {
-      return new TuningVerdict(Tuning.PENDING, "NodeTuning not created yet");
+    public static Server server(Pod pod) {
+        if (pod == null) {
+            return Server.MISSING;
+        }
+        if (pod.getSpec() == null
+                || pod.getSpec().getNodeName() == null
+                || pod.getStatus() == null
+                || "Pending".equals(pod.getStatus().getPhase())
+                || pod.getStatus().getPhase() == null) {
+            return Server.PENDING;
+        }
+        return ready(pod).isPresent() ? Server.READY : Server.NOT_READY;
     }
-    NodeTuningStatus status = nt.getStatus();
-    Long observed = status == null ? null : status.observedGeneration();
-    if (observed == null || !observed.equals(nt.getMetadata().getGeneration())) {
-      return new TuningVerdict(Tuning.PENDING, "waiting for the node agent to apply the NodeTuning");
+
+    /** Since when the pod is Ready (the Ready condition's lastTransitionTime), if it is. */
+    public static Optional<Instant> readySince(Pod pod) {
+        return ready(pod)
+                .map(c -> c.getLastTransitionTime() == null ? Instant.EPOCH : Instant.parse(c.getLastTransitionTime()));
     }
-    Optional<Condition> applied = condition(status, Conditions.APPLIED);
-    Optional<Condition> degraded = condition(status, Conditions.DEGRADED).filter(c -> Conditions.TRUE.equals(c.getStatus()));
-    if (applied.isEmpty() || Conditions.UNKNOWN.equals(applied.get().getStatus())) {
-      return new TuningVerdict(Tuning.PENDING, "the node agent has not reported Applied yet");
+
+    private static Optional<PodCondition> ready(Pod pod) {
+        return pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> "Ready".equals(c.getType()) && Conditions.TRUE.equals(c.getStatus()))
+                        .findFirst();
     }
-    Condition a = applied.get();
-    if (Conditions.TRUE.equals(a.getStatus())) {
-      return degraded.isPresent()
-          ? new TuningVerdict(Tuning.DEGRADED, agentSays(degraded.get()))
-          : new TuningVerdict(Tuning.APPLIED, null);
+
+    public static String serverMessage(Server server, Pod pod) {
+        return switch (server) {
+            case MISSING -> "no edge-server pod on this node yet";
+            case PENDING -> "pod " + pod.getMetadata().getName() + " is pending";
+            case NOT_READY -> "pod " + pod.getMetadata().getName() + " is not ready" + notReadyDetail(pod);
+            case READY -> null;
+        };
     }
-    return switch (Objects.toString(a.getReason(), "")) {
-      case Conditions.PLAN_ONLY -> new TuningVerdict(Tuning.PLANNED, "untuned by request (tuning.mode Plan)");
-      case Conditions.APPLY_FAILED, Conditions.ROLLED_BACK, Conditions.UNSUPPORTED_SETTINGS, Conditions.INVALID_SPEC ->
-          new TuningVerdict(Tuning.FAILED, agentSays(a));
-      default -> new TuningVerdict(Tuning.PENDING, agentSays(a));
-    };
-  }
 
-  public static Server server(Pod pod) {
-    if (pod == null) {
-      return Server.MISSING;
+    /** Names of the settings the agent reports in one of these states for the NodeTuning's latest spec. */
+    public static List<String> settingsIn(NodeTuning nt, SettingState... states) {
+        if (nt == null || nt.getStatus() == null || nt.getStatus().settings() == null) {
+            return List.of();
+        }
+        List<SettingState> wanted = List.of(states);
+        return nt.getStatus().settings().stream()
+                .filter(s -> s.name() != null && wanted.contains(s.state()))
+                .map(NodeTuningStatus.Setting::name)
+                .toList();
     }
-    if (pod.getSpec() == null || pod.getSpec().getNodeName() == null || pod.getStatus() == null
-        || "Pending".equals(pod.getStatus().getPhase()) || pod.getStatus().getPhase() == null) {
-      return Server.PENDING;
+
+    private static String notReadyDetail(Pod pod) {
+        return pod.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType())
+                        && c.getMessage() != null
+                        && !c.getMessage().isBlank())
+                .map(PodCondition::getMessage)
+                .findFirst()
+                .map(m -> ": " + m)
+                .orElse("");
     }
-    return ready(pod).isPresent() ? Server.READY : Server.NOT_READY;
-  }
 
-  /** Since when the pod is Ready (the Ready condition's lastTransitionTime), if it is. */
-  public static Optional<Instant> readySince(Pod pod) {
-    return ready(pod).map(c -> c.getLastTransitionTime() == null ? Instant.EPOCH : Instant.parse(c.getLastTransitionTime()));
-  }
-
-  private static Optional<PodCondition> ready(Pod pod) {
-    return pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
-        : pod.getStatus().getConditions().stream()
-            .filter(c -> "Ready".equals(c.getType()) && Conditions.TRUE.equals(c.getStatus())).findFirst();
-  }
-
-  public static String serverMessage(Server server, Pod pod) {
-    return switch (server) {
-      case MISSING -> "no edge-server pod on this node yet";
-      case PENDING -> "pod " + pod.getMetadata().getName() + " is pending";
-      case NOT_READY -> "pod " + pod.getMetadata().getName() + " is not ready" + notReadyDetail(pod);
-      case READY -> null;
-    };
-  }
-
-  /** Names of the settings the agent reports in one of these states for the NodeTuning's latest spec. */
-  public static List<String> settingsIn(NodeTuning nt, SettingState... states) {
-    if (nt == null || nt.getStatus() == null || nt.getStatus().settings() == null) {
-      return List.of();
+    private static String agentSays(Condition c) {
+        String reason = c.getReason() == null ? "" : c.getReason();
+        String msg = c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + c.getMessage();
+        return "agent reports " + c.getType() + "=" + c.getStatus() + " " + reason + msg;
     }
-    List<SettingState> wanted = List.of(states);
-    return nt.getStatus().settings().stream()
-        .filter(s -> s.name() != null && wanted.contains(s.state()))
-        .map(NodeTuningStatus.Setting::name)
-        .toList();
-  }
 
-  private static String notReadyDetail(Pod pod) {
-    return pod.getStatus().getConditions().stream()
-        .filter(c -> "Ready".equals(c.getType()) && c.getMessage() != null && !c.getMessage().isBlank())
-        .map(PodCondition::getMessage)
-        .findFirst().map(m -> ": " + m).orElse("");
-  }
-
-  private static String agentSays(Condition c) {
-    String reason = c.getReason() == null ? "" : c.getReason();
-    String msg = c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + c.getMessage();
-    return "agent reports " + c.getType() + "=" + c.getStatus() + " " + reason + msg;
-  }
-
-  private static Optional<Condition> condition(NodeTuningStatus status, String type) {
-    return status.conditions() == null ? Optional.empty()
-        : status.conditions().stream().filter(c -> type.equals(c.getType())).findFirst();
-  }
+    private static Optional<Condition> condition(NodeTuningStatus status, String type) {
+        return status.conditions() == null
+                ? Optional.empty()
+                : status.conditions().stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .findFirst();
+    }
 }

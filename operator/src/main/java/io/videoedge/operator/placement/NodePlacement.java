@@ -1,9 +1,9 @@
 package io.videoedge.operator.placement;
 
-import io.videoedge.operator.render.Names;
 import io.fabric8.kubernetes.api.model.Node;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
+import io.videoedge.operator.render.Names;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
@@ -21,74 +21,75 @@ import java.util.TreeMap;
  * is awaited: nothing is merged into another owner's NodeTuning. Pure.
  */
 public final class NodePlacement {
-  public enum State {
-    /** Ours: our NodeTuning and our server go there. */
-    OWNED,
-    /** Ours, once the NodeTuning another VideoEdge left behind is gone (its agent restores the node first). */
-    AWAITING_RELEASE,
-    /** An older VideoEdge selects it too: it keeps the node. */
-    CONFLICT
-  }
-
-  /** @param holder for AWAITING_RELEASE and CONFLICT: the other VideoEdge (namespace/name) */
-  public record Claim(String node, State state, String holder) {
-  }
-
-  /** Older first; ties broken by namespace/name so that every VideoEdge agrees on the order. */
-  static final Comparator<VideoEdge> AGE = Comparator
-      .comparing((VideoEdge ve) -> creation(ve))
-      .thenComparing(Names::namespacedName);
-
-  private NodePlacement() {
-  }
-
-  /**
-   * @param ve the VideoEdge placed
-   * @param all every VideoEdge in the cluster (ve included or not)
-   * @param nodes every node
-   * @param tunings every NodeTuning, by node name
-   * @return a claim per node that ve's selector matches, by node name
-   */
-  public static SortedMap<String, Claim> place(VideoEdge ve, Collection<VideoEdge> all, Collection<Node> nodes,
-      Map<String, NodeTuning> tunings) {
-    SortedMap<String, Claim> claims = new TreeMap<>();
-    String self = Names.namespacedName(ve);
-    for (Node node : nodes) {
-      if (!selects(ve, node)) {
-        continue;
-      }
-      String name = node.getMetadata().getName();
-      Optional<VideoEdge> older = all.stream()
-          .filter(other -> !Names.namespacedName(other).equals(self))
-          .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
-          .filter(other -> selects(other, node))
-          .filter(other -> AGE.compare(other, ve) < 0)
-          .min(AGE);
-      NodeTuning nt = tunings.get(name);
-      if (older.isPresent()) {
-        claims.put(name, new Claim(name, State.CONFLICT, Names.namespacedName(older.get())));
-      } else if (nt != null && !Names.ownedBy(nt, ve)) {
-        claims.put(name, new Claim(name, State.AWAITING_RELEASE, Names.ownerOf(nt).orElse("(no owner label)")));
-      } else {
-        claims.put(name, new Claim(name, State.OWNED, null));
-      }
+    public enum State {
+        /** Ours: our NodeTuning and our server go there. */
+        OWNED,
+        /** Ours, once the NodeTuning another VideoEdge left behind is gone (its agent restores the node first). */
+        AWAITING_RELEASE,
+        /** An older VideoEdge selects it too: it keeps the node. */
+        CONFLICT
     }
-    return claims;
-  }
 
-  /** Whether the VideoEdge's nodeSelector matches the node's labels (every pair present). */
-  public static boolean selects(VideoEdge ve, Node node) {
-    Map<String, String> selector = ve.getSpec() == null ? null : ve.getSpec().nodeSelector();
-    if (selector == null || selector.isEmpty() || node.getMetadata().getDeletionTimestamp() != null) {
-      return false;
+    /** @param holder for AWAITING_RELEASE and CONFLICT: the other VideoEdge (namespace/name) */
+    public record Claim(String node, State state, String holder) {}
+
+    /** Older first; ties broken by namespace/name so that every VideoEdge agrees on the order. */
+    static final Comparator<VideoEdge> AGE =
+            Comparator.comparing((VideoEdge ve) -> creation(ve)).thenComparing(Names::namespacedName);
+
+    private NodePlacement() {}
+
+    /**
+     * @param ve the VideoEdge placed
+     * @param all every VideoEdge in the cluster (ve included or not)
+     * @param nodes every node
+     * @param tunings every NodeTuning, by node name
+     * @return a claim per node that ve's selector matches, by node name
+     */
+    public static SortedMap<String, Claim> place(
+            VideoEdge ve, Collection<VideoEdge> all, Collection<Node> nodes, Map<String, NodeTuning> tunings) {
+        SortedMap<String, Claim> claims = new TreeMap<>();
+        String self = Names.namespacedName(ve);
+        for (Node node : nodes) {
+            if (!selects(ve, node)) {
+                continue;
+            }
+            String name = node.getMetadata().getName();
+            Optional<VideoEdge> older = all.stream()
+                    .filter(other -> !Names.namespacedName(other).equals(self))
+                    .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
+                    .filter(other -> selects(other, node))
+                    .filter(other -> AGE.compare(other, ve) < 0)
+                    .min(AGE);
+            NodeTuning nt = tunings.get(name);
+            if (older.isPresent()) {
+                claims.put(name, new Claim(name, State.CONFLICT, Names.namespacedName(older.get())));
+            } else if (nt != null && !Names.ownedBy(nt, ve)) {
+                claims.put(
+                        name,
+                        new Claim(
+                                name, State.AWAITING_RELEASE, Names.ownerOf(nt).orElse("(no owner label)")));
+            } else {
+                claims.put(name, new Claim(name, State.OWNED, null));
+            }
+        }
+        return claims;
     }
-    Map<String, String> labels = node.getMetadata().getLabels();
-    return labels != null && selector.entrySet().stream()
-        .allMatch(e -> Objects.equals(labels.get(e.getKey()), e.getValue()));
-  }
 
-  private static Instant creation(VideoEdge ve) {
-    String ts = ve.getMetadata().getCreationTimestamp();
-    return ts == null ? Instant.MAX : Instant.parse(ts);
-  }
+    /** Whether the VideoEdge's nodeSelector matches the node's labels (every pair present). */
+    public static boolean selects(VideoEdge ve, Node node) {
+        Map<String, String> selector =
+                ve.getSpec() == null ? null : ve.getSpec().nodeSelector();
+        if (selector == null || selector.isEmpty() || node.getMetadata().getDeletionTimestamp() != null) {
+            return false;
+        }
+        Map<String, String> labels = node.getMetadata().getLabels();
+        return labels != null
+                && selector.entrySet().stream().allMatch(e -> Objects.equals(labels.get(e.getKey()), e.getValue()));
+    }
+
+    private static Instant creation(VideoEdge ve) {
+        String ts = ve.getMetadata().getCreationTimestamp();
+        return ts == null ? Instant.MAX : Instant.parse(ts);
+    }
 }

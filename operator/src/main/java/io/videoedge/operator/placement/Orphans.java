@@ -15,22 +15,23 @@ import java.util.stream.Collectors;
  * deleting them lets their agents restore those nodes, after which the nodes are free. Pure.
  */
 public final class Orphans {
-  private Orphans() {
-  }
+    private Orphans() {}
 
-  /**
-   * @param claims this VideoEdge's claims ({@link NodePlacement#place})
-   * @param videoEdges every VideoEdge in the cluster
-   * @param tunings every NodeTuning, by node name
-   * @return the NodeTunings to delete (not already being deleted)
-   */
-  public static List<NodeTuning> toDelete(SortedMap<String, NodePlacement.Claim> claims, Collection<VideoEdge> videoEdges,
-      Map<String, NodeTuning> tunings) {
-    Set<String> existing = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
-    return claims.values().stream()
-        .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !existing.contains(c.holder()))
-        .map(c -> tunings.get(c.node()))
-        .filter(nt -> nt != null && nt.getMetadata().getDeletionTimestamp() == null)
-        .toList();
-  }
+    /**
+     * @param claims this VideoEdge's claims ({@link NodePlacement#place})
+     * @param videoEdges every VideoEdge in the cluster
+     * @param tunings every NodeTuning, by node name
+     * @return the NodeTunings to delete (not already being deleted)
+     */
+    public static List<NodeTuning> toDelete(
+            SortedMap<String, NodePlacement.Claim> claims,
+            Collection<VideoEdge> videoEdges,
+            Map<String, NodeTuning> tunings) {
+        Set<String> existing = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
+        return claims.values().stream()
+                .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !existing.contains(c.holder()))
+                .map(c -> tunings.get(c.node()))
+                .filter(nt -> nt != null && nt.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
 }

@@ -21,37 +21,45 @@ import java.util.stream.Stream;
  * Read access to the informers' caches for one reconcile: every VideoEdge, every Node, every
  * NodeTuning the operator manages, and this VideoEdge's edge-server pods by node.
  */
-record Cluster(List<VideoEdge> videoEdges, Map<String, Node> nodesByName, Map<String, NodeTuning> tunings,
-    SortedMap<String, Pod> podsByNode) {
+record Cluster(
+        List<VideoEdge> videoEdges,
+        Map<String, Node> nodesByName,
+        Map<String, NodeTuning> tunings,
+        SortedMap<String, Pod> podsByNode) {
 
-  @SuppressWarnings("unchecked")
-  static Cluster of(Context<VideoEdge> context) {
-    var retriever = context.eventSourceRetriever();
-    var nodes = (InformerEventSource<Node, VideoEdge>) retriever.getEventSourceFor(Node.class, EventSources.NODES);
-    var tunings = (InformerEventSource<NodeTuning, VideoEdge>) retriever.getEventSourceFor(NodeTuning.class,
-        EventSources.NODE_TUNINGS);
-    return new Cluster(
-        context.getPrimaryCache().list().toList(),
-        nodes.list(n -> true).collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a, TreeMap::new)),
-        tunings.list(nt -> true).collect(Collectors.toMap(nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)),
-        podsByNode(context.getSecondaryResourcesAsStream(Pod.class)));
-  }
+    @SuppressWarnings("unchecked")
+    static Cluster of(Context<VideoEdge> context) {
+        var retriever = context.eventSourceRetriever();
+        var nodes = (InformerEventSource<Node, VideoEdge>) retriever.getEventSourceFor(Node.class, EventSources.NODES);
+        var tunings = (InformerEventSource<NodeTuning, VideoEdge>)
+                retriever.getEventSourceFor(NodeTuning.class, EventSources.NODE_TUNINGS);
+        return new Cluster(
+                context.getPrimaryCache().list().toList(),
+                nodes.list(n -> true)
+                        .collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a, TreeMap::new)),
+                tunings.list(nt -> true)
+                        .collect(Collectors.toMap(
+                                nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)),
+                podsByNode(context.getSecondaryResourcesAsStream(Pod.class)));
+    }
 
-  Collection<Node> nodes() {
-    return nodesByName.values();
-  }
+    Collection<Node> nodes() {
+        return nodesByName.values();
+    }
 
-  /**
-   * Our edge-server pod per node: the newest one not being deleted, else the newest. The pods are the
-   * PODS informer's secondaries of this VideoEdge (indexed by their owner labels).
-   */
-  static SortedMap<String, Pod> podsByNode(Stream<Pod> ours) {
-    Comparator<Pod> preference = Comparator
-        .comparing((Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
-        .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
-    return ours
-        .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
-        .collect(Collectors.toMap(p -> p.getSpec().getNodeName(), p -> p,
-            (a, b) -> preference.compare(a, b) >= 0 ? a : b, TreeMap::new));
-  }
+    /**
+     * Our edge-server pod per node: the newest one not being deleted, else the newest. The pods are the
+     * PODS informer's secondaries of this VideoEdge (indexed by their owner labels).
+     */
+    static SortedMap<String, Pod> podsByNode(Stream<Pod> ours) {
+        Comparator<Pod> preference = Comparator.comparing(
+                        (Pod p) -> p.getMetadata().getDeletionTimestamp() == null)
+                .thenComparing(p -> Objects.toString(p.getMetadata().getCreationTimestamp(), ""));
+        return ours.filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
+                .collect(Collectors.toMap(
+                        p -> p.getSpec().getNodeName(),
+                        p -> p,
+                        (a, b) -> preference.compare(a, b) >= 0 ? a : b,
+                        TreeMap::new));
+    }
 }

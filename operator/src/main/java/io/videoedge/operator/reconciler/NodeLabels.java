@@ -14,25 +14,31 @@ import org.slf4j.LoggerFactory;
  * label (an admission policy in the chart holds the operator to exactly that).
  */
 final class NodeLabels {
-  private static final Logger log = LoggerFactory.getLogger(NodeLabels.class);
+    private static final Logger log = LoggerFactory.getLogger(NodeLabels.class);
 
-  private NodeLabels() {
-  }
+    private NodeLabels() {}
 
-  static void apply(KubernetesClient client, AgentLabels.Changes changes) {
-    changes.add().forEach(node -> patch(client, node, "\"" + AgentLabels.VALUE + "\"", "the node agent may run there"));
-    changes.remove().forEach(node -> patch(client, node, "null", "no NodeTuning left: its agent restored the node"));
-  }
-
-  private static void patch(KubernetesClient client, String node, String value, String why) {
-    String patch = "{\"metadata\":{\"labels\":{\"" + VideoEdgeApi.LABEL_NODE_AGENT + "\":" + value + "}}}";
-    try {
-      client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-      log.info("Node {}: label {} {} ({})", node, VideoEdgeApi.LABEL_NODE_AGENT, "null".equals(value) ? "removed" : "set", why);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) { // the node went away meanwhile
-        throw e;
-      }
+    static void apply(KubernetesClient client, AgentLabels.Changes changes) {
+        changes.add()
+                .forEach(node -> patch(client, node, "\"" + AgentLabels.VALUE + "\"", "the node agent may run there"));
+        changes.remove()
+                .forEach(node -> patch(client, node, "null", "no NodeTuning left: its agent restored the node"));
     }
-  }
+
+    private static void patch(KubernetesClient client, String node, String value, String why) {
+        String patch = "{\"metadata\":{\"labels\":{\"" + VideoEdgeApi.LABEL_NODE_AGENT + "\":" + value + "}}}";
+        try {
+            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            log.info(
+                    "Node {}: label {} {} ({})",
+                    node,
+                    VideoEdgeApi.LABEL_NODE_AGENT,
+                    "null".equals(value) ? "removed" : "set",
+                    why);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) { // the node went away meanwhile
+                throw e;
+            }
+        }
+    }
 }

@@ -12,25 +12,31 @@ import org.slf4j.LoggerFactory;
  * controller (update strategy OnDelete) creates the new pod from the current template.
  */
 final class PodEvictions {
-  private static final Logger log = LoggerFactory.getLogger(PodEvictions.class);
+    private static final Logger log = LoggerFactory.getLogger(PodEvictions.class);
 
-  private PodEvictions() {
-  }
+    private PodEvictions() {}
 
-  static void evict(KubernetesClient client, Pod pod, String why) {
-    try {
-      boolean evicted = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .evict();
-      if (evicted) {
-        log.info("Evicted edge-server pod {} on {}: {}", pod.getMetadata().getName(), pod.getSpec().getNodeName(), why);
-      } else {
-        log.info("Eviction of pod {} refused for now (a PodDisruptionBudget): retried on the next pass",
-            pod.getMetadata().getName());
-      }
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) { // gone meanwhile
-        throw e;
-      }
+    static void evict(KubernetesClient client, Pod pod, String why) {
+        try {
+            boolean evicted = client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .evict();
+            if (evicted) {
+                log.info(
+                        "Evicted edge-server pod {} on {}: {}",
+                        pod.getMetadata().getName(),
+                        pod.getSpec().getNodeName(),
+                        why);
+            } else {
+                log.info(
+                        "Eviction of pod {} refused for now (a PodDisruptionBudget): retried on the next pass",
+                        pod.getMetadata().getName());
+            }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) { // gone meanwhile
+                throw e;
+            }
+        }
     }
-  }
 }

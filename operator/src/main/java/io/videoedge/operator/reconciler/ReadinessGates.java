@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
-import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.TuningMode;
+import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.operator.health.NodeHealth;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.rollout.NodeDecision;
@@ -35,80 +35,101 @@ import org.slf4j.LoggerFactory;
  * only when it changes.
  */
 final class ReadinessGates {
-  private static final Logger log = LoggerFactory.getLogger(ReadinessGates.class);
+    private static final Logger log = LoggerFactory.getLogger(ReadinessGates.class);
 
-  private ReadinessGates() {
-  }
+    private ReadinessGates() {}
 
-  /**
-   * The gate condition a pod should carry. Pure.
-   *
-   * @param decision the rollout's decision for the pod's node (null when nothing was decided)
-   */
-  static PodCondition desired(Pod pod, NodeTuning nt, NodeDecision decision, Instant now) {
-    boolean placed = nt != null && nt.getSpec() != null && nt.getSpec().server() != null
-        && Objects.equals(nt.getSpec().server().podUid(), pod.getMetadata().getUid());
-    boolean planMode = nt != null && nt.getSpec() != null && nt.getSpec().tuning() != null
-        && nt.getSpec().tuning().mode() == TuningMode.PLAN;
-    NodeHealth.TuningVerdict verdict = NodeHealth.tuning(nt);
-    String revision = nt == null || nt.getMetadata().getAnnotations() == null ? null
-        : nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION);
-    String reason;
-    String message;
-    boolean open = false;
-    if (decision != null && decision.draining()) {
-      reason = Conditions.DRAINING;
-      message = "out of service before a restart: " + decision.message();
-    } else if (!placed && (verdict.state().tuned() || verdict.state() == NodeHealth.Tuning.PLANNED)) {
-      reason = Conditions.NODE_NOT_TUNED;
-      message = "waiting for the node's NodeTuning to name this pod";
-    } else if (verdict.state().tuned()) {
-      open = true;
-      reason = Conditions.AS_EXPECTED;
-      message = "node tuned as its NodeTuning asks" + (revision == null ? "" : " (tuning revision " + revision + ")");
-    } else if (planMode && verdict.state() == NodeHealth.Tuning.PLANNED) {
-      open = true;
-      reason = Conditions.PLAN_ONLY;
-      message = "node untuned by request (tuning.mode Plan)";
-    } else {
-      reason = Conditions.NODE_NOT_TUNED;
-      message = Objects.requireNonNullElse(verdict.message(), "node not tuned");
+    /**
+     * The gate condition a pod should carry. Pure.
+     *
+     * @param decision the rollout's decision for the pod's node (null when nothing was decided)
+     */
+    static PodCondition desired(Pod pod, NodeTuning nt, NodeDecision decision, Instant now) {
+        boolean placed = nt != null
+                && nt.getSpec() != null
+                && nt.getSpec().server() != null
+                && Objects.equals(
+                        nt.getSpec().server().podUid(), pod.getMetadata().getUid());
+        boolean planMode = nt != null
+                && nt.getSpec() != null
+                && nt.getSpec().tuning() != null
+                && nt.getSpec().tuning().mode() == TuningMode.PLAN;
+        NodeHealth.TuningVerdict verdict = NodeHealth.tuning(nt);
+        String revision = nt == null || nt.getMetadata().getAnnotations() == null
+                ? null
+                : nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION);
+        String reason;
+        String message;
+        boolean open = false;
+        if (decision != null && decision.draining()) {
+            reason = Conditions.DRAINING;
+            message = "out of service before a restart: " + decision.message();
+        } else if (!placed && (verdict.state().tuned() || verdict.state() == NodeHealth.Tuning.PLANNED)) {
+            reason = Conditions.NODE_NOT_TUNED;
+            message = "waiting for the node's NodeTuning to name this pod";
+        } else if (verdict.state().tuned()) {
+            open = true;
+            reason = Conditions.AS_EXPECTED;
+            message = "node tuned as its NodeTuning asks"
+                    + (revision == null ? "" : " (tuning revision " + revision + ")");
+        } else if (planMode && verdict.state() == NodeHealth.Tuning.PLANNED) {
+            open = true;
+            reason = Conditions.PLAN_ONLY;
+            message = "node untuned by request (tuning.mode Plan)";
+        } else {
+            reason = Conditions.NODE_NOT_TUNED;
+            message = Objects.requireNonNullElse(verdict.message(), "node not tuned");
+        }
+        String status = open ? Conditions.TRUE : Conditions.FALSE;
+        Optional<PodCondition> old = current(pod);
+        String since = old.filter(c -> status.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+                .map(PodCondition::getLastTransitionTime)
+                .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
+        return new PodConditionBuilder()
+                .withType(VideoEdgeApi.READINESS_GATE_NODE_TUNED)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .withLastTransitionTime(since)
+                .build();
     }
-    String status = open ? Conditions.TRUE : Conditions.FALSE;
-    Optional<PodCondition> old = current(pod);
-    String since = old.filter(c -> status.equals(c.getStatus()) && c.getLastTransitionTime() != null)
-        .map(PodCondition::getLastTransitionTime)
-        .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
-    return new PodConditionBuilder().withType(VideoEdgeApi.READINESS_GATE_NODE_TUNED).withStatus(status)
-        .withReason(reason).withMessage(message).withLastTransitionTime(since).build();
-  }
 
-  static Optional<PodCondition> current(Pod pod) {
-    return pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
-        : pod.getStatus().getConditions().stream()
-            .filter(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())).findFirst();
-  }
-
-  static boolean same(PodCondition a, PodCondition b) {
-    return Objects.equals(a.getStatus(), b.getStatus()) && Objects.equals(a.getReason(), b.getReason())
-        && Objects.equals(a.getMessage(), b.getMessage());
-  }
-
-  /** Patches the pod's gate condition when it differs (a strategic merge by condition type). */
-  static void ensure(KubernetesClient client, Pod pod, PodCondition wanted) {
-    if (current(pod).filter(c -> same(c, wanted)).isPresent()) {
-      return;
+    static Optional<PodCondition> current(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType()))
+                        .findFirst();
     }
-    String patch = Serialization.asJson(Map.of("status", Map.of("conditions", List.of(wanted))));
-    try {
-      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
-      log.info("Pod {} readiness gate {}={} ({})", pod.getMetadata().getName(), wanted.getType(), wanted.getStatus(),
-          wanted.getReason());
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) { // the pod went away meanwhile: nothing to gate
-        throw e;
-      }
+
+    static boolean same(PodCondition a, PodCondition b) {
+        return Objects.equals(a.getStatus(), b.getStatus())
+                && Objects.equals(a.getReason(), b.getReason())
+                && Objects.equals(a.getMessage(), b.getMessage());
     }
-  }
+
+    /** Patches the pod's gate condition when it differs (a strategic merge by condition type). */
+    static void ensure(KubernetesClient client, Pod pod, PodCondition wanted) {
+        if (current(pod).filter(c -> same(c, wanted)).isPresent()) {
+            return;
+        }
+        String patch = Serialization.asJson(Map.of("status", Map.of("conditions", List.of(wanted))));
+        try {
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .subresource("status")
+                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+            log.info(
+                    "Pod {} readiness gate {}={} ({})",
+                    pod.getMetadata().getName(),
+                    wanted.getType(),
+                    wanted.getStatus(),
+                    wanted.getReason());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) { // the pod went away meanwhile: nothing to gate
+                throw e;
+            }
+        }
+    }
 }

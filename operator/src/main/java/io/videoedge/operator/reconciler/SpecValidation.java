@@ -27,126 +27,139 @@ import java.util.regex.Pattern;
  * says why, with reason InvalidSpec. Pure: the caller looks up the Secrets and the nodes.
  */
 public final class SpecValidation {
-  public static final String TLS_SECRET_TYPE = "kubernetes.io/tls";
-  /** A certificate block as OpenSSL reads a CA file (PEM_X509_INFO_read_bio: plain, X509 or TRUSTED certificates). */
-  private static final Pattern PEM_CERTIFICATE = Pattern.compile("-----BEGIN (X509 |TRUSTED )?CERTIFICATE-----");
+    public static final String TLS_SECRET_TYPE = "kubernetes.io/tls";
+    /** A certificate block as OpenSSL reads a CA file (PEM_X509_INFO_read_bio: plain, X509 or TRUSTED certificates). */
+    private static final Pattern PEM_CERTIFICATE = Pattern.compile("-----BEGIN (X509 |TRUSTED )?CERTIFICATE-----");
 
-  private SpecValidation() {
-  }
+    private SpecValidation() {}
 
-  /**
-   * @param tlsSecret the Secret tls.secretName names (empty when it does not exist); ignored without HTTPS
-   * @param originCaSecret the Secret server.origin.caSecretName names (empty when it does not exist);
-   *     ignored when the spec names none
-   * @param nodes the nodes the VideoEdge would run on
-   * @return the problems, each a sentence a person can act on; empty when the spec can be rolled out
-   */
-  public static List<String> problems(VideoEdge ve, Optional<Secret> tlsSecret, Optional<Secret> originCaSecret,
-      Collection<Node> nodes) {
-    VideoEdgeSpec spec = ve.getSpec();
-    ServerSpec server = spec.server();
-    List<String> problems = new ArrayList<>();
-    boolean http = EdgeServerConfigRenderer.servesHttp(spec);
-    boolean https = EdgeServerConfigRenderer.servesHttps(spec);
-    boolean adminPort = http && server.http().port() == EdgeServerLayout.ADMIN_PORT
-        || https && server.https().port() == EdgeServerLayout.ADMIN_PORT;
-    if (!http && !https) {
-      problems.add("no acceptor: server.http is disabled and HTTPS is off (tls.mode none or server.https disabled)");
-    } else if (adminPort) {
-      problems.add("port " + EdgeServerLayout.ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
-          + "choose another server.http.port or server.https.port");
-    } else {
-      // the rest of what the server itself would refuse, in its own words (said above in the API's for those two)
-      problems.addAll(EdgeServerConfigRenderer.problems(spec));
+    /**
+     * @param tlsSecret the Secret tls.secretName names (empty when it does not exist); ignored without HTTPS
+     * @param originCaSecret the Secret server.origin.caSecretName names (empty when it does not exist);
+     *     ignored when the spec names none
+     * @param nodes the nodes the VideoEdge would run on
+     * @return the problems, each a sentence a person can act on; empty when the spec can be rolled out
+     */
+    public static List<String> problems(
+            VideoEdge ve, Optional<Secret> tlsSecret, Optional<Secret> originCaSecret, Collection<Node> nodes) {
+        VideoEdgeSpec spec = ve.getSpec();
+        ServerSpec server = spec.server();
+        List<String> problems = new ArrayList<>();
+        boolean http = EdgeServerConfigRenderer.servesHttp(spec);
+        boolean https = EdgeServerConfigRenderer.servesHttps(spec);
+        boolean adminPort = http && server.http().port() == EdgeServerLayout.ADMIN_PORT
+                || https && server.https().port() == EdgeServerLayout.ADMIN_PORT;
+        if (!http && !https) {
+            problems.add(
+                    "no acceptor: server.http is disabled and HTTPS is off (tls.mode none or server.https disabled)");
+        } else if (adminPort) {
+            problems.add("port " + EdgeServerLayout.ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
+                    + "choose another server.http.port or server.https.port");
+        } else {
+            // the rest of what the server itself would refuse, in its own words (said above in the API's for those two)
+            problems.addAll(EdgeServerConfigRenderer.problems(spec));
+        }
+        if (https) {
+            tlsProblem(ve, tlsSecret).ifPresent(problems::add);
+        }
+        String originCa = EdgeServerConfigRenderer.originCaSecret(server);
+        if (originCa != null) {
+            originCaProblem(ve.getMetadata().getNamespace() + "/" + originCa, originCaSecret)
+                    .ifPresent(problems::add);
+        }
+        JvmOptions.forServer(server)
+                .cacheProblem(Quantities.bytes(server.cache().memory()))
+                .ifPresent(problems::add);
+        capacityProblem(server, nodes).ifPresent(problems::add);
+        return problems;
     }
-    if (https) {
-      tlsProblem(ve, tlsSecret).ifPresent(problems::add);
-    }
-    String originCa = EdgeServerConfigRenderer.originCaSecret(server);
-    if (originCa != null) {
-      originCaProblem(ve.getMetadata().getNamespace() + "/" + originCa, originCaSecret).ifPresent(problems::add);
-    }
-    JvmOptions.forServer(server).cacheProblem(Quantities.bytes(server.cache().memory())).ifPresent(problems::add);
-    capacityProblem(server, nodes).ifPresent(problems::add);
-    return problems;
-  }
 
-  static Optional<String> tlsProblem(VideoEdge ve, Optional<Secret> secret) {
-    String name = ve.getMetadata().getNamespace() + "/" + ve.getSpec().tls().secretName();
-    if (secret.isEmpty()) {
-      return Optional.of("TLS Secret " + name + " (tls.secretName) not found: create a Secret of type "
-          + TLS_SECRET_TYPE + " with tls.crt and tls.key");
+    static Optional<String> tlsProblem(VideoEdge ve, Optional<Secret> secret) {
+        String name = ve.getMetadata().getNamespace() + "/" + ve.getSpec().tls().secretName();
+        if (secret.isEmpty()) {
+            return Optional.of("TLS Secret " + name + " (tls.secretName) not found: create a Secret of type "
+                    + TLS_SECRET_TYPE + " with tls.crt and tls.key");
+        }
+        Secret s = secret.get();
+        if (!TLS_SECRET_TYPE.equals(s.getType())) {
+            return Optional.of("TLS Secret " + name + " is of type " + s.getType() + ", not " + TLS_SECRET_TYPE);
+        }
+        Map<String, String> data = s.getData() == null ? Map.of() : s.getData();
+        List<String> missing = new ArrayList<>();
+        for (String key : List.of("tls.crt", "tls.key")) {
+            if (data.get(key) == null || data.get(key).isBlank()) {
+                missing.add(key);
+            }
+        }
+        return missing.isEmpty()
+                ? Optional.empty()
+                : Optional.of("TLS Secret " + name + " has no " + String.join(" or ", missing));
     }
-    Secret s = secret.get();
-    if (!TLS_SECRET_TYPE.equals(s.getType())) {
-      return Optional.of("TLS Secret " + name + " is of type " + s.getType() + ", not " + TLS_SECRET_TYPE);
-    }
-    Map<String, String> data = s.getData() == null ? Map.of() : s.getData();
-    List<String> missing = new ArrayList<>();
-    for (String key : List.of("tls.crt", "tls.key")) {
-      if (data.get(key) == null || data.get(key).isBlank()) {
-        missing.add(key);
-      }
-    }
-    return missing.isEmpty() ? Optional.empty()
-        : Optional.of("TLS Secret " + name + " has no " + String.join(" or ", missing));
-  }
 
-  /**
-   * The origin's CA Secret must exist and hold a PEM bundle under ca.crt: the pod mounts that key alone
-   * (without it the pod could not start) and the server loads it as origin.caFile at start (a file
-   * without a certificate would stop it). Any Secret type: cert-manager's kubernetes.io/tls Secrets
-   * carry ca.crt, as do Opaque ones made with kubectl.
-   */
-  static Optional<String> originCaProblem(String name, Optional<Secret> secret) {
-    String key = EdgeServerLayout.ORIGIN_CA_KEY;
-    if (secret.isEmpty()) {
-      return Optional.of("origin CA Secret " + name + " (server.origin.caSecretName) not found: create it with the PEM "
-          + "bundle of the CAs the origin's certificate chains to under the key " + key + " (kubectl create secret generic "
-          + name.substring(name.indexOf('/') + 1) + " --from-file=" + key + "=bundle.pem)");
+    /**
+     * The origin's CA Secret must exist and hold a PEM bundle under ca.crt: the pod mounts that key alone
+     * (without it the pod could not start) and the server loads it as origin.caFile at start (a file
+     * without a certificate would stop it). Any Secret type: cert-manager's kubernetes.io/tls Secrets
+     * carry ca.crt, as do Opaque ones made with kubectl.
+     */
+    static Optional<String> originCaProblem(String name, Optional<Secret> secret) {
+        String key = EdgeServerLayout.ORIGIN_CA_KEY;
+        if (secret.isEmpty()) {
+            return Optional.of(
+                    "origin CA Secret " + name + " (server.origin.caSecretName) not found: create it with the PEM "
+                            + "bundle of the CAs the origin's certificate chains to under the key " + key
+                            + " (kubectl create secret generic "
+                            + name.substring(name.indexOf('/') + 1) + " --from-file=" + key + "=bundle.pem)");
+        }
+        Map<String, String> data =
+                secret.get().getData() == null ? Map.of() : secret.get().getData();
+        String bundle = data.get(key);
+        if (bundle == null || bundle.isBlank()) {
+            return Optional.of("origin CA Secret " + name + " (server.origin.caSecretName) has no " + key
+                    + ": put the PEM bundle of the CAs the origin's certificate chains to under that key");
+        }
+        String pem;
+        try {
+            pem = new String(Base64.getMimeDecoder().decode(bundle), StandardCharsets.US_ASCII);
+        } catch (IllegalArgumentException e) {
+            pem = "";
+        }
+        return PEM_CERTIFICATE.matcher(pem).find()
+                ? Optional.empty()
+                : Optional.of("origin CA Secret " + name + " (server.origin.caSecretName): " + key
+                        + " holds no PEM certificate "
+                        + "(-----BEGIN CERTIFICATE-----): the edge server could not load it");
     }
-    Map<String, String> data = secret.get().getData() == null ? Map.of() : secret.get().getData();
-    String bundle = data.get(key);
-    if (bundle == null || bundle.isBlank()) {
-      return Optional.of("origin CA Secret " + name + " (server.origin.caSecretName) has no " + key
-          + ": put the PEM bundle of the CAs the origin's certificate chains to under that key");
-    }
-    String pem;
-    try {
-      pem = new String(Base64.getMimeDecoder().decode(bundle), StandardCharsets.US_ASCII);
-    } catch (IllegalArgumentException e) {
-      pem = "";
-    }
-    return PEM_CERTIFICATE.matcher(pem).find() ? Optional.empty()
-        : Optional.of("origin CA Secret " + name + " (server.origin.caSecretName): " + key + " holds no PEM certificate "
-            + "(-----BEGIN CERTIFICATE-----): the edge server could not load it");
-  }
 
-  /** server.cpus and server.memory must fit every node's allocatable, or that node's pod never starts. */
-  static Optional<String> capacityProblem(ServerSpec server, Collection<Node> nodes) {
-    long memory = Quantities.bytes(server.memory());
-    List<String> tooSmall = new ArrayList<>();
-    for (Node node : nodes.stream().sorted(java.util.Comparator.comparing(n -> n.getMetadata().getName())).toList()) {
-      Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-      if (allocatable == null) {
-        continue; // not reported yet: the kubelet will say
-      }
-      List<String> lacks = new ArrayList<>();
-      Quantity cpu = allocatable.get("cpu");
-      if (cpu != null && Quantities.wholeCpus(cpu) < server.cpus()) {
-        lacks.add(cpu + " CPUs");
-      }
-      Quantity mem = allocatable.get("memory");
-      if (mem != null && Quantity.getAmountInBytes(mem).longValue() < memory) {
-        lacks.add(mem + " memory");
-      }
-      if (!lacks.isEmpty()) {
-        tooSmall.add(node.getMetadata().getName() + " (" + String.join(", ", lacks) + " allocatable)");
-      }
+    /** server.cpus and server.memory must fit every node's allocatable, or that node's pod never starts. */
+    static Optional<String> capacityProblem(ServerSpec server, Collection<Node> nodes) {
+        long memory = Quantities.bytes(server.memory());
+        List<String> tooSmall = new ArrayList<>();
+        for (Node node : nodes.stream()
+                .sorted(java.util.Comparator.comparing(n -> n.getMetadata().getName()))
+                .toList()) {
+            Map<String, Quantity> allocatable =
+                    node.getStatus() == null ? null : node.getStatus().getAllocatable();
+            if (allocatable == null) {
+                continue; // not reported yet: the kubelet will say
+            }
+            List<String> lacks = new ArrayList<>();
+            Quantity cpu = allocatable.get("cpu");
+            if (cpu != null && Quantities.wholeCpus(cpu) < server.cpus()) {
+                lacks.add(cpu + " CPUs");
+            }
+            Quantity mem = allocatable.get("memory");
+            if (mem != null && Quantity.getAmountInBytes(mem).longValue() < memory) {
+                lacks.add(mem + " memory");
+            }
+            if (!lacks.isEmpty()) {
+                tooSmall.add(node.getMetadata().getName() + " (" + String.join(", ", lacks) + " allocatable)");
+            }
+        }
+        return tooSmall.isEmpty()
+                ? Optional.empty()
+                : Optional.of("server.cpus " + server.cpus() + " / server.memory " + server.memory()
+                        + " do not fit on node " + String.join(", ", tooSmall)
+                        + ": lower them or narrow nodeSelector");
     }
-    return tooSmall.isEmpty() ? Optional.empty()
-        : Optional.of("server.cpus " + server.cpus() + " / server.memory " + server.memory()
-            + " do not fit on node " + String.join(", ", tooSmall)
-            + ": lower them or narrow nodeSelector");
-  }
 }

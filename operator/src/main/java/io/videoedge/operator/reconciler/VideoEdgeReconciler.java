@@ -84,285 +84,367 @@ import org.slf4j.LoggerFactory;
  * asked for (readiness gates, evictions), and builds the status ({@link NodeFindings},
  * {@link StatusAggregator}).
  */
-@Workflow(explicitInvocation = true, dependents = {
-    @Dependent(name = "config", type = EdgeConfigMap.class),
-    @Dependent(name = "edge-server", type = EdgeServerDaemonSet.class, dependsOn = "config"),
-    @Dependent(name = "node-tunings", type = NodeTunings.class, useEventSourceWithName = EventSources.NODE_TUNINGS),
-    @Dependent(name = "pod-monitor", type = EdgePodMonitor.class, activationCondition = PrometheusOperatorPresent.class),
-})
+@Workflow(
+        explicitInvocation = true,
+        dependents = {
+            @Dependent(name = "config", type = EdgeConfigMap.class),
+            @Dependent(name = "edge-server", type = EdgeServerDaemonSet.class, dependsOn = "config"),
+            @Dependent(
+                    name = "node-tunings",
+                    type = NodeTunings.class,
+                    useEventSourceWithName = EventSources.NODE_TUNINGS),
+            @Dependent(
+                    name = "pod-monitor",
+                    type = EdgePodMonitor.class,
+                    activationCondition = PrometheusOperatorPresent.class),
+        })
 @ControllerConfiguration(name = VideoEdgeReconciler.NAME)
 public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<VideoEdge> {
-  public static final String NAME = "videoedge";
-  private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
+    public static final String NAME = "videoedge";
+    private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
 
-  private final OperatorSettings settings;
-  private final Clock clock;
-  private final StatusMetrics metrics;
+    private final OperatorSettings settings;
+    private final Clock clock;
+    private final StatusMetrics metrics;
 
-  public VideoEdgeReconciler(OperatorSettings settings, Clock clock, StatusMetrics metrics) {
-    this.settings = settings;
-    this.clock = clock;
-    this.metrics = metrics;
-  }
-
-  @Override
-  public UpdateControl<VideoEdge> reconcile(VideoEdge ve, Context<VideoEdge> context) {
-    Instant now = clock.instant();
-    Cluster cluster = Cluster.of(context);
-    SortedMap<String, NodePlacement.Claim> claims = NodePlacement.place(ve, cluster.videoEdges(), cluster.nodes(), cluster.tunings());
-    for (NodeTuning orphan : Orphans.toDelete(claims, cluster.videoEdges(), cluster.tunings())) {
-      log.info("Deleting NodeTuning {}: its VideoEdge {} no longer exists", orphan.getMetadata().getName(),
-          Names.ownerOf(orphan).orElse("(none)"));
-      context.getClient().resource(orphan).delete();
+    public VideoEdgeReconciler(OperatorSettings settings, Clock clock, StatusMetrics metrics) {
+        this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
     }
-    SortedMap<String, Node> owned = new TreeMap<>();
-    SortedMap<String, String> conflicts = new TreeMap<>();
-    SortedSet<String> excluded = new TreeSet<>();
-    claims.values().forEach(c -> {
-      switch (c.state()) {
-        case OWNED -> owned.put(c.node(), cluster.nodesByName().get(c.node()));
-        case CONFLICT -> {
-          conflicts.put(c.node(), c.holder());
-          excluded.add(c.node());
+
+    @Override
+    public UpdateControl<VideoEdge> reconcile(VideoEdge ve, Context<VideoEdge> context) {
+        Instant now = clock.instant();
+        Cluster cluster = Cluster.of(context);
+        SortedMap<String, NodePlacement.Claim> claims =
+                NodePlacement.place(ve, cluster.videoEdges(), cluster.nodes(), cluster.tunings());
+        for (NodeTuning orphan : Orphans.toDelete(claims, cluster.videoEdges(), cluster.tunings())) {
+            log.info(
+                    "Deleting NodeTuning {}: its VideoEdge {} no longer exists",
+                    orphan.getMetadata().getName(),
+                    Names.ownerOf(orphan).orElse("(none)"));
+            context.getClient().resource(orphan).delete();
         }
-        case AWAITING_RELEASE -> excluded.add(c.node());
-      }
-    });
-    Optional<Secret> originCa = originCaSecret(ve, context);
-    List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), originCa, owned.values());
+        SortedMap<String, Node> owned = new TreeMap<>();
+        SortedMap<String, String> conflicts = new TreeMap<>();
+        SortedSet<String> excluded = new TreeSet<>();
+        claims.values().forEach(c -> {
+            switch (c.state()) {
+                case OWNED -> owned.put(c.node(), cluster.nodesByName().get(c.node()));
+                case CONFLICT -> {
+                    conflicts.put(c.node(), c.holder());
+                    excluded.add(c.node());
+                }
+                case AWAITING_RELEASE -> excluded.add(c.node());
+            }
+        });
+        Optional<Secret> originCa = originCaSecret(ve, context);
+        List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), originCa, owned.values());
 
-    StatusAggregator status = new StatusAggregator(ve, now);
-    RolloutPlan rollout = null;
-    if (problems.isEmpty()) {
-      rollout = rollOut(ve, context, cluster, owned, excluded, originCa, now);
-    } else {
-      // nothing is rolled out: what runs keeps running as it was
-      status.error(Conditions.INVALID_SPEC, String.join("; ", problems));
-      status.notProgressing(Conditions.INVALID_SPEC, "nothing rolls out until the spec is fixed");
-    }
-    boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
-    NodeFindings.report(status, reports(ve, claims, cluster, rollout), conflicts, planMode, rollout != null, rollout);
-
-    VideoEdgeStatus next = status.build(ve.getStatus());
-    metrics.record(ve, next);
-    List<TransitionEvents.Notice> notices = new ArrayList<>(TransitionEvents.between(ve.getStatus(), next));
-    if (rollout != null) {
-      rollout.events().forEach(e -> {
-        notices.add(new TransitionEvents.Notice(e.type(), e.reason(), e.message()));
-        metrics.nodeFailed(ve);
-      });
-    }
-    UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
-    if (!next.equals(ve.getStatus())) {
-      control = UpdateControl.patchStatus(statusOnly(ve, next));
-    }
-    EventRecorder.of(context, settings).record(ve, notices);
-    if (rollout == null) {
-      // the TLS and origin CA Secrets are not watched: look again in a while
-      return control.rescheduleAfter(settings.recheckInterval());
-    }
-    // a soak, a drain or a deadline ends with no event to say so: look again then
-    Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
-    if (originCa.isPresent() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
-      // the origin's CA Secret is not watched either: read it again in a while, a new bundle rolls the servers
-      recheck = Optional.of(settings.recheckInterval());
-    }
-    return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
-  }
-
-  /**
-   * The rollout of a valid spec: decide each node (pure), label the nodes whose agent must run (before
-   * their first NodeTuning), run the workflow (the dependents write what was decided), then the
-   * readiness gates and the evictions the rollout asked for.
-   */
-  private RolloutPlan rollOut(VideoEdge ve, Context<VideoEdge> context, Cluster cluster, SortedMap<String, Node> owned,
-      SortedSet<String> excluded, Optional<Secret> originCa, Instant now) {
-    EdgePlan.Server server = EdgePlan.Server.of(ve, settings, originCa);
-    RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
-    RolloutPlan plan = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), owned.size()),
-        views(owned.keySet(), cluster), now);
-    NodeLabels.apply(context.getClient(), AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(),
-        cluster.videoEdges()));
-    server.with(plan.nodes(), excluded, cluster.podsByNode()).putInto(context);
-    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow()
-        .throwAggregateExceptionIfErrorsPresent();
-    for (NodeDecision d : plan.nodes().values()) {
-      Pod pod = cluster.podsByNode().get(d.node());
-      if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
-        continue;
-      }
-      ReadinessGates.ensure(context.getClient(), pod,
-          ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now));
-      if (d.podAction() == NodeDecision.PodAction.EVICT) {
-        PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
-      }
-    }
-    return plan;
-  }
-
-  private static List<NodeView> views(Set<String> nodes, Cluster cluster) {
-    return nodes.stream().map(n -> new NodeView(n, cluster.tunings().get(n), cluster.podsByNode().get(n))).toList();
-  }
-
-  /** A report per counted node (owned, or awaiting another VideoEdge's release), in node order. */
-  private static List<NodeReport> reports(VideoEdge ve, SortedMap<String, NodePlacement.Claim> claims, Cluster cluster,
-      RolloutPlan rollout) {
-    TlsMode https = EdgeServerConfigRenderer.servesHttps(ve.getSpec()) ? ve.getSpec().tls().mode() : null;
-    List<NodeReport> reports = new ArrayList<>();
-    for (NodePlacement.Claim claim : claims.values()) {
-      String node = claim.node();
-      switch (claim.state()) {
-        case CONFLICT -> {
+        StatusAggregator status = new StatusAggregator(ve, now);
+        RolloutPlan rollout = null;
+        if (problems.isEmpty()) {
+            rollout = rollOut(ve, context, cluster, owned, excluded, originCa, now);
+        } else {
+            // nothing is rolled out: what runs keeps running as it was
+            status.error(Conditions.INVALID_SPEC, String.join("; ", problems));
+            status.notProgressing(Conditions.INVALID_SPEC, "nothing rolls out until the spec is fixed");
         }
-        case AWAITING_RELEASE -> reports.add(NodeReport.notOurs(node, NodeHealth.Tuning.PENDING, "waiting for the NodeTuning of "
-            + claim.holder() + " to be released (its agent restores the node first)"));
-        case OWNED -> reports.add(NodeReport.of(node, cluster.tunings().get(node), cluster.podsByNode().get(node),
-            rollout == null ? null : rollout.nodes().get(node), rollout == null ? null : rollout.target().tuningRevision(),
-            https, ve.getSpec().nic().interfaces()));
-      }
+        boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
+        NodeFindings.report(
+                status, reports(ve, claims, cluster, rollout), conflicts, planMode, rollout != null, rollout);
+
+        VideoEdgeStatus next = status.build(ve.getStatus());
+        metrics.record(ve, next);
+        List<TransitionEvents.Notice> notices = new ArrayList<>(TransitionEvents.between(ve.getStatus(), next));
+        if (rollout != null) {
+            rollout.events().forEach(e -> {
+                notices.add(new TransitionEvents.Notice(e.type(), e.reason(), e.message()));
+                metrics.nodeFailed(ve);
+            });
+        }
+        UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
+        if (!next.equals(ve.getStatus())) {
+            control = UpdateControl.patchStatus(statusOnly(ve, next));
+        }
+        EventRecorder.of(context, settings).record(ve, notices);
+        if (rollout == null) {
+            // the TLS and origin CA Secrets are not watched: look again in a while
+            return control.rescheduleAfter(settings.recheckInterval());
+        }
+        // a soak, a drain or a deadline ends with no event to say so: look again then
+        Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
+        if (originCa.isPresent() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
+            // the origin's CA Secret is not watched either: read it again in a while, a new bundle rolls the servers
+            recheck = Optional.of(settings.recheckInterval());
+        }
+        return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
     }
-    return reports;
-  }
 
-  @Override
-  public DeleteControl cleanup(VideoEdge ve, Context<VideoEdge> context) {
-    context.managedWorkflowAndDependentResourceContext().cleanupManageWorkflow()
-        .throwAggregateExceptionIfErrorsPresent();
-    Cluster cluster = Cluster.of(context);
-    List<NodeTuning> remaining = cluster.tunings().values().stream()
-        .filter(nt -> Names.ownedBy(nt, ve))
-        .sorted(Comparator.comparing(nt -> nt.getMetadata().getName()))
-        .toList();
-    // the agents of restored nodes may go (theirs only: other VideoEdges' nodes keep theirs)
-    NodeLabels.apply(context.getClient(), AgentLabels.changes(cluster.nodes(), cluster.tunings(), Set.of(), cluster.videoEdges()));
-    if (remaining.isEmpty()) {
-      log.info("All NodeTunings of {} are gone: the nodes are restored", Names.namespacedName(ve));
-      metrics.remove(ve);
-      return DeleteControl.defaultDelete();
+    /**
+     * The rollout of a valid spec: decide each node (pure), label the nodes whose agent must run (before
+     * their first NodeTuning), run the workflow (the dependents write what was decided), then the
+     * readiness gates and the evictions the rollout asked for.
+     */
+    private RolloutPlan rollOut(
+            VideoEdge ve,
+            Context<VideoEdge> context,
+            Cluster cluster,
+            SortedMap<String, Node> owned,
+            SortedSet<String> excluded,
+            Optional<Secret> originCa,
+            Instant now) {
+        EdgePlan.Server server = EdgePlan.Server.of(ve, settings, originCa);
+        RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
+        RolloutPlan plan = RolloutPlanner.plan(
+                target, RolloutPolicy.of(ve.getSpec(), owned.size()), views(owned.keySet(), cluster), now);
+        NodeLabels.apply(
+                context.getClient(),
+                AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(), cluster.videoEdges()));
+        server.with(plan.nodes(), excluded, cluster.podsByNode()).putInto(context);
+        context.managedWorkflowAndDependentResourceContext()
+                .reconcileManagedWorkflow()
+                .throwAggregateExceptionIfErrorsPresent();
+        for (NodeDecision d : plan.nodes().values()) {
+            Pod pod = cluster.podsByNode().get(d.node());
+            if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            ReadinessGates.ensure(
+                    context.getClient(),
+                    pod,
+                    ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now));
+            if (d.podAction() == NodeDecision.PodAction.EVICT) {
+                PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
+            }
+        }
+        return plan;
     }
-    // the agents restore each node's originals, then release their finalizers
-    StatusAggregator status = new StatusAggregator(ve, clock.instant());
-    remaining.forEach(nt -> status.node(NodeReport.notOurs(nt.getMetadata().getName(), NodeHealth.Tuning.PENDING,
-        "restoring the node's originals (NodeTuning deleted)"), true));
-    String nodes = StatusAggregator.list(remaining.stream().map(nt -> nt.getMetadata().getName()).toList());
-    status.notReady(Conditions.TUNING_APPLIED, Conditions.RESTORING, "deleting: waiting for the node agents to restore " + nodes);
-    status.notReady(Conditions.SERVER_AVAILABLE, Conditions.RESTORING,
-        "deleting: the edge servers go with the VideoEdge (garbage collected)");
-    status.notProgressing(Conditions.RESTORING, "deleting: nothing rolls out");
-    VideoEdgeStatus next = status.build(ve.getStatus());
-    metrics.record(ve, next);
-    if (!next.equals(ve.getStatus())) {
-      // cleanup has no UpdateControl: JOSDK's SSA status patch, cached for the rescheduled pass
-      PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(ve, statusOnly(ve, next), context);
+
+    private static List<NodeView> views(Set<String> nodes, Cluster cluster) {
+        return nodes.stream()
+                .map(n -> new NodeView(
+                        n, cluster.tunings().get(n), cluster.podsByNode().get(n)))
+                .toList();
     }
-    return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheckInterval());
-  }
 
-  @Override
-  public ErrorStatusUpdateControl<VideoEdge> updateErrorStatus(VideoEdge ve, Context<VideoEdge> context, Exception e) {
-    log.warn("Reconciling {} failed: {}", Names.namespacedName(ve), e.getMessage());
-    if (conflict(e)) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing(); // someone else wrote first: the retry sees it
+    /** A report per counted node (owned, or awaiting another VideoEdge's release), in node order. */
+    private static List<NodeReport> reports(
+            VideoEdge ve, SortedMap<String, NodePlacement.Claim> claims, Cluster cluster, RolloutPlan rollout) {
+        TlsMode https = EdgeServerConfigRenderer.servesHttps(ve.getSpec())
+                ? ve.getSpec().tls().mode()
+                : null;
+        List<NodeReport> reports = new ArrayList<>();
+        for (NodePlacement.Claim claim : claims.values()) {
+            String node = claim.node();
+            switch (claim.state()) {
+                case CONFLICT -> {}
+                case AWAITING_RELEASE ->
+                    reports.add(NodeReport.notOurs(
+                            node,
+                            NodeHealth.Tuning.PENDING,
+                            "waiting for the NodeTuning of " + claim.holder()
+                                    + " to be released (its agent restores the node first)"));
+                case OWNED ->
+                    reports.add(NodeReport.of(
+                            node,
+                            cluster.tunings().get(node),
+                            cluster.podsByNode().get(node),
+                            rollout == null ? null : rollout.nodes().get(node),
+                            rollout == null ? null : rollout.target().tuningRevision(),
+                            https,
+                            ve.getSpec().nic().interfaces()));
+            }
+        }
+        return reports;
     }
-    VideoEdgeStatus next = StatusAggregator.reconcileFailed(ve, ve.getStatus(), clock.instant(),
-        "the operator could not reconcile this VideoEdge and retries: "
-            + Objects.toString(e.getMessage(), e.getClass().getSimpleName()));
-    if (next.equals(ve.getStatus())) {
-      return ErrorStatusUpdateControl.defaultErrorProcessing();
+
+    @Override
+    public DeleteControl cleanup(VideoEdge ve, Context<VideoEdge> context) {
+        context.managedWorkflowAndDependentResourceContext()
+                .cleanupManageWorkflow()
+                .throwAggregateExceptionIfErrorsPresent();
+        Cluster cluster = Cluster.of(context);
+        List<NodeTuning> remaining = cluster.tunings().values().stream()
+                .filter(nt -> Names.ownedBy(nt, ve))
+                .sorted(Comparator.comparing(nt -> nt.getMetadata().getName()))
+                .toList();
+        // the agents of restored nodes may go (theirs only: other VideoEdges' nodes keep theirs)
+        NodeLabels.apply(
+                context.getClient(),
+                AgentLabels.changes(cluster.nodes(), cluster.tunings(), Set.of(), cluster.videoEdges()));
+        if (remaining.isEmpty()) {
+            log.info("All NodeTunings of {} are gone: the nodes are restored", Names.namespacedName(ve));
+            metrics.remove(ve);
+            return DeleteControl.defaultDelete();
+        }
+        // the agents restore each node's originals, then release their finalizers
+        StatusAggregator status = new StatusAggregator(ve, clock.instant());
+        remaining.forEach(nt -> status.node(
+                NodeReport.notOurs(
+                        nt.getMetadata().getName(),
+                        NodeHealth.Tuning.PENDING,
+                        "restoring the node's originals (NodeTuning deleted)"),
+                true));
+        String nodes = StatusAggregator.list(
+                remaining.stream().map(nt -> nt.getMetadata().getName()).toList());
+        status.notReady(
+                Conditions.TUNING_APPLIED,
+                Conditions.RESTORING,
+                "deleting: waiting for the node agents to restore " + nodes);
+        status.notReady(
+                Conditions.SERVER_AVAILABLE,
+                Conditions.RESTORING,
+                "deleting: the edge servers go with the VideoEdge (garbage collected)");
+        status.notProgressing(Conditions.RESTORING, "deleting: nothing rolls out");
+        VideoEdgeStatus next = status.build(ve.getStatus());
+        metrics.record(ve, next);
+        if (!next.equals(ve.getStatus())) {
+            // cleanup has no UpdateControl: JOSDK's SSA status patch, cached for the rescheduled pass
+            PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(ve, statusOnly(ve, next), context);
+        }
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheckInterval());
     }
-    return ErrorStatusUpdateControl.patchStatus(statusOnly(ve, next));
-  }
 
-  private static boolean conflict(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof KubernetesClientException k && k.getCode() == 409) {
-        return true;
-      }
+    @Override
+    public ErrorStatusUpdateControl<VideoEdge> updateErrorStatus(
+            VideoEdge ve, Context<VideoEdge> context, Exception e) {
+        log.warn("Reconciling {} failed: {}", Names.namespacedName(ve), e.getMessage());
+        if (conflict(e)) {
+            return ErrorStatusUpdateControl.defaultErrorProcessing(); // someone else wrote first: the retry sees it
+        }
+        VideoEdgeStatus next = StatusAggregator.reconcileFailed(
+                ve,
+                ve.getStatus(),
+                clock.instant(),
+                "the operator could not reconcile this VideoEdge and retries: "
+                        + Objects.toString(e.getMessage(), e.getClass().getSimpleName()));
+        if (next.equals(ve.getStatus())) {
+            return ErrorStatusUpdateControl.defaultErrorProcessing();
+        }
+        return ErrorStatusUpdateControl.patchStatus(statusOnly(ve, next));
     }
-    return false;
-  }
 
-  /**
-   * The status alone, for server-side apply: no spec fields claimed and, through an UpdateControl, no
-   * resourceVersion (no conflict with a spec edit made meanwhile; the operator is the status' only writer).
-   */
-  private static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
-    VideoEdge patch = new VideoEdge();
-    patch.getMetadata().setName(ve.getMetadata().getName());
-    patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
-    patch.setStatus(status);
-    return patch;
-  }
-
-
-  private static Optional<Secret> tlsSecret(VideoEdge ve, Context<VideoEdge> context) {
-    if (!EdgeServerConfigRenderer.servesHttps(ve.getSpec())) {
-      return Optional.empty();
+    private static boolean conflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof KubernetesClientException k && k.getCode() == 409) {
+                return true;
+            }
+        }
+        return false;
     }
-    return Optional.ofNullable(context.getClient().secrets().inNamespace(ve.getMetadata().getNamespace())
-        .withName(ve.getSpec().tls().secretName()).get());
-  }
 
-  /** The Secret with the origin's CA bundle (server.origin.caSecretName), read each pass (get only: not watched). */
-  private static Optional<Secret> originCaSecret(VideoEdge ve, Context<VideoEdge> context) {
-    String name = EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server());
-    if (name == null) {
-      return Optional.empty();
+    /**
+     * The status alone, for server-side apply: no spec fields claimed and, through an UpdateControl, no
+     * resourceVersion (no conflict with a spec edit made meanwhile; the operator is the status' only writer).
+     */
+    private static VideoEdge statusOnly(VideoEdge ve, VideoEdgeStatus status) {
+        VideoEdge patch = new VideoEdge();
+        patch.getMetadata().setName(ve.getMetadata().getName());
+        patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
+        patch.setStatus(status);
+        return patch;
     }
-    return Optional.ofNullable(context.getClient().secrets().inNamespace(ve.getMetadata().getNamespace())
-        .withName(name).get());
-  }
 
+    private static Optional<Secret> tlsSecret(VideoEdge ve, Context<VideoEdge> context) {
+        if (!EdgeServerConfigRenderer.servesHttps(ve.getSpec())) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(context.getClient()
+                .secrets()
+                .inNamespace(ve.getMetadata().getNamespace())
+                .withName(ve.getSpec().tls().secretName())
+                .get());
+    }
 
-  @Override
-  public List<EventSource<?, VideoEdge>> prepareEventSources(EventSourceContext<VideoEdge> context) {
-    AtomicReference<InformerEventSource<Node, VideoEdge>> nodes = new AtomicReference<>();
-    AtomicReference<InformerEventSource<NodeTuning, VideoEdge>> tunings = new AtomicReference<>();
-    Function<Node, Stream<ResourceID>> selectors = n -> context.getPrimaryCache()
-        .list(ve -> NodePlacement.selects(ve, n)).map(ResourceID::fromResource);
-    Function<String, Stream<ResourceID>> selecting = node -> nodes.get().get(new ResourceID(node)).stream()
-        .flatMap(selectors);
-    Function<String, Stream<ResourceID>> holder = node -> tunings.get().get(new ResourceID(node)).stream()
-        .flatMap(nt -> owner(nt).stream());
+    /** The Secret with the origin's CA bundle (server.origin.caSecretName), read each pass (get only: not watched). */
+    private static Optional<Secret> originCaSecret(VideoEdge ve, Context<VideoEdge> context) {
+        String name = EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server());
+        if (name == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(context.getClient()
+                .secrets()
+                .inNamespace(ve.getMetadata().getNamespace())
+                .withName(name)
+                .get());
+    }
 
-    // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
-    nodes.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
-        .withName(EventSources.NODES)
-        .withSecondaryToPrimaryMapper(n -> Stream.concat(selectors.apply(n), holder.apply(n.getMetadata().getName()))
-            .collect(Collectors.toSet()))
-        .withOnUpdateFilter((n, old) -> !Objects.equals(n.getMetadata().getLabels(), old.getMetadata().getLabels())
-            || !Objects.equals(n.getStatus() == null ? null : n.getStatus().getAllocatable(),
-                old.getStatus() == null ? null : old.getStatus().getAllocatable())
-            || !Objects.equals(n.getMetadata().getDeletionTimestamp(), old.getMetadata().getDeletionTimestamp()))
-        .build(), context));
-    // a NodeTuning changed: its owner, and whoever else selects that node (it may be waiting for it)
-    tunings.set(new InformerEventSource<>(InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
-        .withName(EventSources.NODE_TUNINGS)
-        .withLabelSelector(Names.MANAGED_SELECTOR)
-        .withSecondaryToPrimaryMapper(nt -> Stream.concat(owner(nt).stream(), selecting.apply(nt.getMetadata().getName()))
-            .collect(Collectors.toSet()))
-        .build(), context));
-    var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
-        .withName(EventSources.PODS)
-        .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
-        .withSecondaryToPrimaryMapper(pod -> owner(pod).map(Set::of).orElse(Set.of()))
-        .build(), context);
-    // one CRD, by name: the PodMonitor's activation condition reads it; installing the Prometheus Operator re-triggers all
-    var monitoringCrd = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(CustomResourceDefinition.class, VideoEdge.class)
-            .withName(EventSources.MONITORING_CRD)
-            .withFieldSelector(new FieldSelector(new FieldSelector.Field("metadata.name", PrometheusOperatorPresent.CRD_NAME)))
-            .withSecondaryToPrimaryMapper(crd -> context.getPrimaryCache().list().map(ResourceID::fromResource)
-                .collect(Collectors.toCollection(HashSet::new)))
-            .build(), context);
-    return List.of(nodes.get(), tunings.get(), pods, monitoringCrd);
-  }
+    @Override
+    public List<EventSource<?, VideoEdge>> prepareEventSources(EventSourceContext<VideoEdge> context) {
+        AtomicReference<InformerEventSource<Node, VideoEdge>> nodes = new AtomicReference<>();
+        AtomicReference<InformerEventSource<NodeTuning, VideoEdge>> tunings = new AtomicReference<>();
+        Function<Node, Stream<ResourceID>> selectors = n -> context.getPrimaryCache()
+                .list(ve -> NodePlacement.selects(ve, n))
+                .map(ResourceID::fromResource);
+        Function<String, Stream<ResourceID>> selecting =
+                node -> nodes.get().get(new ResourceID(node)).stream().flatMap(selectors);
+        Function<String, Stream<ResourceID>> holder =
+                node -> tunings.get().get(new ResourceID(node)).stream().flatMap(nt -> owner(nt).stream());
 
+        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
+        nodes.set(new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
+                        .withName(EventSources.NODES)
+                        .withSecondaryToPrimaryMapper(n -> Stream.concat(
+                                        selectors.apply(n),
+                                        holder.apply(n.getMetadata().getName()))
+                                .collect(Collectors.toSet()))
+                        .withOnUpdateFilter((n, old) -> !Objects.equals(
+                                        n.getMetadata().getLabels(),
+                                        old.getMetadata().getLabels())
+                                || !Objects.equals(
+                                        n.getStatus() == null
+                                                ? null
+                                                : n.getStatus().getAllocatable(),
+                                        old.getStatus() == null
+                                                ? null
+                                                : old.getStatus().getAllocatable())
+                                || !Objects.equals(
+                                        n.getMetadata().getDeletionTimestamp(),
+                                        old.getMetadata().getDeletionTimestamp()))
+                        .build(),
+                context));
+        // a NodeTuning changed: its owner, and whoever else selects that node (it may be waiting for it)
+        tunings.set(new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
+                        .withName(EventSources.NODE_TUNINGS)
+                        .withLabelSelector(Names.MANAGED_SELECTOR)
+                        .withSecondaryToPrimaryMapper(nt -> Stream.concat(
+                                        owner(nt).stream(),
+                                        selecting.apply(nt.getMetadata().getName()))
+                                .collect(Collectors.toSet()))
+                        .build(),
+                context));
+        var pods = new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
+                        .withName(EventSources.PODS)
+                        .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                        .withSecondaryToPrimaryMapper(
+                                pod -> owner(pod).map(Set::of).orElse(Set.of()))
+                        .build(),
+                context);
+        // one CRD, by name: the PodMonitor's activation condition reads it; installing the Prometheus Operator
+        // re-triggers all
+        var monitoringCrd = new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(CustomResourceDefinition.class, VideoEdge.class)
+                        .withName(EventSources.MONITORING_CRD)
+                        .withFieldSelector(new FieldSelector(
+                                new FieldSelector.Field("metadata.name", PrometheusOperatorPresent.CRD_NAME)))
+                        .withSecondaryToPrimaryMapper(crd -> context.getPrimaryCache()
+                                .list()
+                                .map(ResourceID::fromResource)
+                                .collect(Collectors.toCollection(HashSet::new)))
+                        .build(),
+                context);
+        return List.of(nodes.get(), tunings.get(), pods, monitoringCrd);
+    }
 
-  private static Optional<ResourceID> owner(HasMetadata r) {
-    return Names.ownerOf(r).map(o -> {
-      int slash = o.indexOf('/');
-      return new ResourceID(o.substring(slash + 1), o.substring(0, slash));
-    });
-  }
+    private static Optional<ResourceID> owner(HasMetadata r) {
+        return Names.ownerOf(r).map(o -> {
+            int slash = o.indexOf('/');
+            return new ResourceID(o.substring(slash + 1), o.substring(0, slash));
+        });
+    }
 }

@@ -23,181 +23,191 @@ import one.nio.server.AcceptorConfig;
  * testdata/edge-server/edge-server.yaml is the rendering of examples/videoedge.yaml, tested on both sides.
  */
 public final class EdgeServerConfigRenderer {
-  /** Fixed settings of ours, not (yet) in the VideoEdge API: the edge server's recommended values. */
-  static final int KEEP_ALIVE_MILLIS = 120_000;
-  static final int MAX_HEADER_SIZE = 8 * 1024;
-  static final int MAX_CONNECTIONS = 100_000;
-  static final int IDLE_TIMEOUT_MILLIS = 60_000;
-  /** Direct memory the server's buffer pool needs per origin connection (one chunk each) and for itself. */
-  static final long POOL_CHUNK = 128 * 1024;
-  static final int POOL_SPARE_CHUNKS = 8;
-  static final long POOL_MIN = 32L * 1024 * 1024;
+    /** Fixed settings of ours, not (yet) in the VideoEdge API: the edge server's recommended values. */
+    static final int KEEP_ALIVE_MILLIS = 120_000;
 
-  /**
-   * VideoEdge fields that reach the running servers without a restart: those whose config field is in
-   * the server's own live set ({@link LiveFields#LIVE}) and that the API exposes. A change to or from 0
-   * (the kernel's default: one-nio does not set it) restarts, as does every other server field.
-   */
-  public static final List<String> LIVE_FIELDS =
-      List.of("server.socket.recvBuf", "server.socket.sendBuf", "server.socket.notsentLowat");
+    static final int MAX_HEADER_SIZE = 8 * 1024;
+    static final int MAX_CONNECTIONS = 100_000;
+    static final int IDLE_TIMEOUT_MILLIS = 60_000;
+    /** Direct memory the server's buffer pool needs per origin connection (one chunk each) and for itself. */
+    static final long POOL_CHUNK = 128 * 1024;
 
-  private EdgeServerConfigRenderer() {
-  }
+    static final int POOL_SPARE_CHUNKS = 8;
+    static final long POOL_MIN = 32L * 1024 * 1024;
 
-  /** Whether the spec asks for an HTTPS acceptor: TLS on and https enabled. */
-  public static boolean servesHttps(VideoEdgeSpec spec) {
-    TlsSpec tls = spec.tls();
-    ServerSpec.Port https = spec.server() == null ? null : spec.server().https();
-    return tls != null && tls.mode() != null && tls.mode() != TlsMode.NONE
-        && https != null && https.port() != null && !Boolean.FALSE.equals(https.enabled());
-  }
+    /**
+     * VideoEdge fields that reach the running servers without a restart: those whose config field is in
+     * the server's own live set ({@link LiveFields#LIVE}) and that the API exposes. A change to or from 0
+     * (the kernel's default: one-nio does not set it) restarts, as does every other server field.
+     */
+    public static final List<String> LIVE_FIELDS =
+            List.of("server.socket.recvBuf", "server.socket.sendBuf", "server.socket.notsentLowat");
 
-  /** Whether the HTTPS acceptor uses kernel TLS: the node needs the tls module, the status reports kTLS. */
-  public static boolean usesKernelTls(VideoEdgeSpec spec) {
-    return servesHttps(spec) && spec.tls().mode().usesKernelTls();
-  }
+    private EdgeServerConfigRenderer() {}
 
-  /** Whether the server fills its caches from an origin: the config has an origin block, the disk cache is written. */
-  public static boolean fetchesFromOrigin(ServerSpec server) {
-    return server != null && server.origin() != null && server.origin().url() != null;
-  }
-
-  /**
-   * The Secret with the origin's CA bundle (server.origin.caSecretName) when the server fetches from an
-   * origin and the spec names one, else null: the config's origin.caFile is then that bundle, mounted
-   * into the pod. Without it the server trusts its image's system CA store. (An http:// origin with one
-   * renders a caFile the server refuses: the CRD refuses that spec first.)
-   */
-  public static String originCaSecret(ServerSpec server) {
-    return fetchesFromOrigin(server) ? server.origin().caSecretName() : null;
-  }
-
-  public static boolean servesHttp(VideoEdgeSpec spec) {
-    ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
-    return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());
-  }
-
-  /** The config text; {@code source} (namespace/name) goes into the header comment only. */
-  public static String render(String source, VideoEdgeSpec spec) {
-    return ConfigWriter.write(config(spec), "Edge server configuration, one-nio ConfigParser format.",
-        "Rendered by the VideoEdge operator from VideoEdge " + source + ": edit the VideoEdge, not this file.");
-  }
-
-  /**
-   * What the server would refuse in the config of this spec (the server's own checks, file system
-   * aside), each a sentence naming the config field; empty when it would run it.
-   */
-  public static List<String> problems(VideoEdgeSpec spec) {
-    List<String> problems = new ArrayList<>();
-    EdgeServerConfig config;
-    try {
-      config = config(spec);
-    } catch (IllegalArgumentException e) {
-      return List.of(e.getMessage());
+    /** Whether the spec asks for an HTTPS acceptor: TLS on and https enabled. */
+    public static boolean servesHttps(VideoEdgeSpec spec) {
+        TlsSpec tls = spec.tls();
+        ServerSpec.Port https = spec.server() == null ? null : spec.server().https();
+        return tls != null
+                && tls.mode() != null
+                && tls.mode() != TlsMode.NONE
+                && https != null
+                && https.port() != null
+                && !Boolean.FALSE.equals(https.enabled());
     }
-    for (String p : ConfigLoader.problems(config, "the edge server's config")) {
-      problems.add("the edge server would refuse this spec: " + p);
-    }
-    return problems;
-  }
 
-  /**
-   * SHA-256 of the config with its live fields masked (the server's own {@link LiveFields}): it changes
-   * only when a field that needs a restart does, and goes into the pod template.
-   */
-  public static String restartChecksum(String source, VideoEdgeSpec spec) {
-    return Hashes.sha256(LiveFields.restartView(config(spec)));
-  }
+    /** Whether the HTTPS acceptor uses kernel TLS: the node needs the tls module, the status reports kTLS. */
+    public static boolean usesKernelTls(VideoEdgeSpec spec) {
+        return servesHttps(spec) && spec.tls().mode().usesKernelTls();
+    }
 
-  /** The config value. Sizes and times the server cannot hold (an int of bytes, of milliseconds) are refused. */
-  public static EdgeServerConfig config(VideoEdgeSpec spec) {
-    ServerSpec server = spec.server();
-    EdgeServerConfig c = new EdgeServerConfig();
-    c.selectors = server.selectors();
-    c.affinity = Boolean.TRUE.equals(server.affinity());
-    c.pinAcceptors = Boolean.TRUE.equals(server.pinAcceptors());
-    c.multiAcceptor = Boolean.TRUE.equals(server.multiAcceptor());
-    c.keepAlive = KEEP_ALIVE_MILLIS;
-    List<AcceptorConfig> acceptors = new ArrayList<>();
-    if (servesHttp(spec)) {
-      acceptors.add(acceptor(server.http().port(), server.socket()));
+    /** Whether the server fills its caches from an origin: the config has an origin block, the disk cache is written. */
+    public static boolean fetchesFromOrigin(ServerSpec server) {
+        return server != null && server.origin() != null && server.origin().url() != null;
     }
-    if (servesHttps(spec)) {
-      AcceptorConfig https = acceptor(server.https().port(), server.socket());
-      https.ssl = ssl(spec.tls());
-      acceptors.add(https);
-    }
-    c.acceptors = acceptors.toArray(AcceptorConfig[]::new);
-    c.admin.port = EdgeServerLayout.ADMIN_PORT;
-    c.content.root = EdgeServerLayout.CONTENT_DIR;
-    c.limits.maxHeaderSize = MAX_HEADER_SIZE;
-    c.limits.maxConnections = MAX_CONNECTIONS;
-    c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
-    c.cache.memory = Quantities.bytes(server.cache().memory());
-    c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
-    c.cache.disk.size = Quantities.bytes(server.cache().disk().size());
-    if (fetchesFromOrigin(server)) {
-      ServerSpec.Origin o = server.origin();
-      c.origin = new OriginConfig();
-      c.origin.url = o.url();
-      if (originCaSecret(server) != null) {
-        c.origin.caFile = EdgeServerLayout.ORIGIN_CA_FILE;
-      }
-      c.origin.connectTimeout = time("server.origin.connectTimeout", o.connectTimeout());
-      c.origin.readTimeout = time("server.origin.readTimeout", o.readTimeout());
-      c.origin.maxConnections = o.maxConnections();
-      // one buffer-pool chunk per origin connection, and a few for the server itself
-      c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
-    }
-    return c;
-  }
 
-  private static AcceptorConfig acceptor(int port, ServerSpec.Socket socket) {
-    AcceptorConfig a = new AcceptorConfig();
-    a.port = port;
-    a.recvBuf = size("server.socket.recvBuf", socket.recvBuf());
-    a.sendBuf = size("server.socket.sendBuf", socket.sendBuf());
-    a.notsentLowat = size("server.socket.notsentLowat", socket.notsentLowat());
-    a.reusePort = Boolean.TRUE.equals(socket.reusePort());
-    a.threads = socket.acceptorThreads();
-    a.backlog = socket.backlog();
-    return a;
-  }
-
-  private static SslConfig ssl(TlsSpec tls) {
-    SslConfig ssl = new SslConfig();
-    ssl.protocols = String.join(" ", tls.protocols());
-    ssl.certFile = new String[] {EdgeServerLayout.TLS_CERT};
-    ssl.privateKeyFile = new String[] {EdgeServerLayout.TLS_KEY};
-    if (Boolean.TRUE.equals(tls.sessionTickets())) {
-      // sessionTickets false renders no ticketDir: one-nio then sets no ticket keys of ours
-      ssl.ticketDir = EdgeServerLayout.TICKET_DIR;
+    /**
+     * The Secret with the origin's CA bundle (server.origin.caSecretName) when the server fetches from an
+     * origin and the spec names one, else null: the config's origin.caFile is then that bundle, mounted
+     * into the pod. Without it the server trusts its image's system CA store. (An http:// origin with one
+     * renders a caFile the server refuses: the CRD refuses that spec first.)
+     */
+    public static String originCaSecret(ServerSpec server) {
+        return fetchesFromOrigin(server) ? server.origin().caSecretName() : null;
     }
-    // the server falls back to userspace OpenSSL where the kernel cannot (status: KernelTlsUnavailable)
-    ssl.kernelTlsEnabled = tls.mode().usesKernelTls();
-    boolean earlyData = tls.earlyData() != null && Boolean.TRUE.equals(tls.earlyData().enabled());
-    ssl.maxEarlyDataSize = earlyData ? tls.earlyData().maxSize() : 0;
-    ssl.antiReplayEnabled = false;
-    // stateless resumption by tickets only: a server-side session cache locks under load (seed 000)
-    ssl.cacheMode = "none";
-    return ssl;
-  }
 
-  /** A one-nio size (64k, 4m) in bytes as the server holds it: an int. */
-  static int size(String field, String value) {
-    long bytes = DefaultConverters.longSize(value);
-    if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(field + " " + value + " is more than the server can hold (2g - 1 bytes)");
+    public static boolean servesHttp(VideoEdgeSpec spec) {
+        ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
+        return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());
     }
-    return (int) bytes;
-  }
 
-  /** A one-nio time (500ms, 10s) in milliseconds as the server holds it: an int. */
-  static int time(String field, String value) {
-    long millis = DefaultConverters.longTime(value);
-    if (millis > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(field + " " + value + " is more than the server can hold (about 24 days)");
+    /** The config text; {@code source} (namespace/name) goes into the header comment only. */
+    public static String render(String source, VideoEdgeSpec spec) {
+        return ConfigWriter.write(
+                config(spec),
+                "Edge server configuration, one-nio ConfigParser format.",
+                "Rendered by the VideoEdge operator from VideoEdge " + source + ": edit the VideoEdge, not this file.");
     }
-    return (int) millis;
-  }
+
+    /**
+     * What the server would refuse in the config of this spec (the server's own checks, file system
+     * aside), each a sentence naming the config field; empty when it would run it.
+     */
+    public static List<String> problems(VideoEdgeSpec spec) {
+        List<String> problems = new ArrayList<>();
+        EdgeServerConfig config;
+        try {
+            config = config(spec);
+        } catch (IllegalArgumentException e) {
+            return List.of(e.getMessage());
+        }
+        for (String p : ConfigLoader.problems(config, "the edge server's config")) {
+            problems.add("the edge server would refuse this spec: " + p);
+        }
+        return problems;
+    }
+
+    /**
+     * SHA-256 of the config with its live fields masked (the server's own {@link LiveFields}): it changes
+     * only when a field that needs a restart does, and goes into the pod template.
+     */
+    public static String restartChecksum(String source, VideoEdgeSpec spec) {
+        return Hashes.sha256(LiveFields.restartView(config(spec)));
+    }
+
+    /** The config value. Sizes and times the server cannot hold (an int of bytes, of milliseconds) are refused. */
+    public static EdgeServerConfig config(VideoEdgeSpec spec) {
+        ServerSpec server = spec.server();
+        EdgeServerConfig c = new EdgeServerConfig();
+        c.selectors = server.selectors();
+        c.affinity = Boolean.TRUE.equals(server.affinity());
+        c.pinAcceptors = Boolean.TRUE.equals(server.pinAcceptors());
+        c.multiAcceptor = Boolean.TRUE.equals(server.multiAcceptor());
+        c.keepAlive = KEEP_ALIVE_MILLIS;
+        List<AcceptorConfig> acceptors = new ArrayList<>();
+        if (servesHttp(spec)) {
+            acceptors.add(acceptor(server.http().port(), server.socket()));
+        }
+        if (servesHttps(spec)) {
+            AcceptorConfig https = acceptor(server.https().port(), server.socket());
+            https.ssl = ssl(spec.tls());
+            acceptors.add(https);
+        }
+        c.acceptors = acceptors.toArray(AcceptorConfig[]::new);
+        c.admin.port = EdgeServerLayout.ADMIN_PORT;
+        c.content.root = EdgeServerLayout.CONTENT_DIR;
+        c.limits.maxHeaderSize = MAX_HEADER_SIZE;
+        c.limits.maxConnections = MAX_CONNECTIONS;
+        c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
+        c.cache.memory = Quantities.bytes(server.cache().memory());
+        c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
+        c.cache.disk.size = Quantities.bytes(server.cache().disk().size());
+        if (fetchesFromOrigin(server)) {
+            ServerSpec.Origin o = server.origin();
+            c.origin = new OriginConfig();
+            c.origin.url = o.url();
+            if (originCaSecret(server) != null) {
+                c.origin.caFile = EdgeServerLayout.ORIGIN_CA_FILE;
+            }
+            c.origin.connectTimeout = time("server.origin.connectTimeout", o.connectTimeout());
+            c.origin.readTimeout = time("server.origin.readTimeout", o.readTimeout());
+            c.origin.maxConnections = o.maxConnections();
+            // one buffer-pool chunk per origin connection, and a few for the server itself
+            c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
+        }
+        return c;
+    }
+
+    private static AcceptorConfig acceptor(int port, ServerSpec.Socket socket) {
+        AcceptorConfig a = new AcceptorConfig();
+        a.port = port;
+        a.recvBuf = size("server.socket.recvBuf", socket.recvBuf());
+        a.sendBuf = size("server.socket.sendBuf", socket.sendBuf());
+        a.notsentLowat = size("server.socket.notsentLowat", socket.notsentLowat());
+        a.reusePort = Boolean.TRUE.equals(socket.reusePort());
+        a.threads = socket.acceptorThreads();
+        a.backlog = socket.backlog();
+        return a;
+    }
+
+    private static SslConfig ssl(TlsSpec tls) {
+        SslConfig ssl = new SslConfig();
+        ssl.protocols = String.join(" ", tls.protocols());
+        ssl.certFile = new String[] {EdgeServerLayout.TLS_CERT};
+        ssl.privateKeyFile = new String[] {EdgeServerLayout.TLS_KEY};
+        if (Boolean.TRUE.equals(tls.sessionTickets())) {
+            // sessionTickets false renders no ticketDir: one-nio then sets no ticket keys of ours
+            ssl.ticketDir = EdgeServerLayout.TICKET_DIR;
+        }
+        // the server falls back to userspace OpenSSL where the kernel cannot (status: KernelTlsUnavailable)
+        ssl.kernelTlsEnabled = tls.mode().usesKernelTls();
+        boolean earlyData =
+                tls.earlyData() != null && Boolean.TRUE.equals(tls.earlyData().enabled());
+        ssl.maxEarlyDataSize = earlyData ? tls.earlyData().maxSize() : 0;
+        ssl.antiReplayEnabled = false;
+        // stateless resumption by tickets only: a server-side session cache locks under load (seed 000)
+        ssl.cacheMode = "none";
+        return ssl;
+    }
+
+    /** A one-nio size (64k, 4m) in bytes as the server holds it: an int. */
+    static int size(String field, String value) {
+        long bytes = DefaultConverters.longSize(value);
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    field + " " + value + " is more than the server can hold (2g - 1 bytes)");
+        }
+        return (int) bytes;
+    }
+
+    /** A one-nio time (500ms, 10s) in milliseconds as the server holds it: an int. */
+    static int time(String field, String value) {
+        long millis = DefaultConverters.longTime(value);
+        if (millis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    field + " " + value + " is more than the server can hold (about 24 days)");
+        }
+        return (int) millis;
+    }
 }

@@ -12,41 +12,43 @@ import java.util.HexFormat;
 
 /** SHA-256 in hex, for checksums and revisions, and the canonical JSON they are taken over. */
 public final class Hashes {
-  /** Map entries by key (Map.of iterates in a per-JVM order), nulls left out: equal values, equal text. */
-  private static final ObjectMapper CANONICAL = JsonMapper.builder()
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-      .serializationInclusion(JsonInclude.Include.NON_NULL)
-      .build();
+    /** Map entries by key (Map.of iterates in a per-JVM order), nulls left out: equal values, equal text. */
+    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .build();
 
-  private Hashes() {
-  }
+    private Hashes() {}
 
-  public static String sha256(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+    public static String sha256(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 
-  /** The first {@code length} hex digits of the SHA-256 of the value's canonical JSON. */
-  public static String revision(Object value, int length) {
-    return sha256(canonicalJson(value)).substring(0, length);
-  }
-
-  static String canonicalJson(Object value) {
-    try {
-      return CANONICAL.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    /** The first {@code length} hex digits of the SHA-256 of the value's canonical JSON. */
+    public static String revision(Object value, int length) {
+        return sha256(canonicalJson(value)).substring(0, length);
     }
-  }
 
-  static <T> T fromCanonicalJson(String json, Class<T> type) {
-    try {
-      return CANONICAL.readValue(json, type);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("not a " + type.getSimpleName() + " document: " + e.getOriginalMessage(), e);
+    static String canonicalJson(Object value) {
+        try {
+            return CANONICAL.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(
+                    "cannot serialise " + value.getClass().getSimpleName(), e);
+        }
     }
-  }
+
+    static <T> T fromCanonicalJson(String json, Class<T> type) {
+        try {
+            return CANONICAL.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(
+                    "not a " + type.getSimpleName() + " document: " + e.getOriginalMessage(), e);
+        }
+    }
 }

@@ -14,54 +14,56 @@ import java.util.Optional;
  * EDGE_SERVER_JAVA_OPTIONS is appended, and the last occurrence of a flag wins.
  */
 public record JvmOptions(long heapBytes, long directBytes) {
-  static final long MI = 1024L * 1024;
-  /** Native memory outside heap and direct buffers. */
-  static final long NATIVE_ALLOWANCE = 192 * MI;
-  /** Direct memory beyond the cache for socket and file I/O buffers. */
-  static final long IO_BUFFERS = 32 * MI;
-  static final long MIN_HEAP = 64 * MI;
-  static final long MAX_HEAP = 4096 * MI;
+    static final long MI = 1024L * 1024;
+    /** Native memory outside heap and direct buffers. */
+    static final long NATIVE_ALLOWANCE = 192 * MI;
+    /** Direct memory beyond the cache for socket and file I/O buffers. */
+    static final long IO_BUFFERS = 32 * MI;
 
-  /** The budget for a pod of this memory: a quarter for the heap (64Mi to 4Gi), the rest off-heap. */
-  public static JvmOptions forMemory(long podMemoryBytes) {
-    long heap = Math.clamp(podMemoryBytes / 4 / MI * MI, MIN_HEAP, MAX_HEAP);
-    long direct = podMemoryBytes - heap - NATIVE_ALLOWANCE;
-    return new JvmOptions(heap, direct);
-  }
+    static final long MIN_HEAP = 64 * MI;
+    static final long MAX_HEAP = 4096 * MI;
 
-  public static JvmOptions forServer(ServerSpec server) {
-    return forMemory(Quantities.bytes(server.memory()));
-  }
-
-  /** Why the memory cache cannot fit in this budget, if it cannot. */
-  public Optional<String> cacheProblem(long cacheBytes) {
-    if (directBytes - IO_BUFFERS >= cacheBytes) {
-      return Optional.empty();
+    /** The budget for a pod of this memory: a quarter for the heap (64Mi to 4Gi), the rest off-heap. */
+    public static JvmOptions forMemory(long podMemoryBytes) {
+        long heap = Math.clamp(podMemoryBytes / 4 / MI * MI, MIN_HEAP, MAX_HEAP);
+        long direct = podMemoryBytes - heap - NATIVE_ALLOWANCE;
+        return new JvmOptions(heap, direct);
     }
-    long needed = cacheBytes + IO_BUFFERS + heapBytes + NATIVE_ALLOWANCE;
-    return Optional.of("server.cache.memory (" + Quantities.oneNioSize(cacheBytes) + ") does not fit in server.memory: "
-        + "the heap takes " + Quantities.oneNioSize(heapBytes) + ", native memory "
-        + Quantities.oneNioSize(NATIVE_ALLOWANCE) + " and I/O buffers " + Quantities.oneNioSize(IO_BUFFERS)
-        + "; raise server.memory to at least " + (needed + MI - 1) / MI + "Mi or lower cache.memory");
-  }
 
-  /** The flags, in order; {@code extra} (from the operator's settings) goes last so it wins. */
-  public String flags(String extra) {
-    List<String> flags = new ArrayList<>(List.of(
-        "-Xms" + Quantities.jvmSize(heapBytes),
-        "-Xmx" + Quantities.jvmSize(heapBytes),
-        "-XX:MaxDirectMemorySize=" + Quantities.jvmSize(Math.max(directBytes, 0)),
-        "-XX:+UseG1GC",
-        // the JDK's per-thread temporary direct buffers stay small: the server's I/O goes through its own pool
-        "-Djdk.nio.maxCachedBufferSize=65536",
-        "-XX:+AlwaysPreTouch",
-        // a process past its memory is restarted by the kubelet rather than limping on
-        "-XX:+ExitOnOutOfMemoryError",
-        // no mmap'ed hsperfdata file: its writes can stall safepoints on busy disks
-        "-XX:+PerfDisableSharedMem"));
-    if (extra != null && !extra.isBlank()) {
-      flags.add(extra.strip());
+    public static JvmOptions forServer(ServerSpec server) {
+        return forMemory(Quantities.bytes(server.memory()));
     }
-    return String.join(" ", flags);
-  }
+
+    /** Why the memory cache cannot fit in this budget, if it cannot. */
+    public Optional<String> cacheProblem(long cacheBytes) {
+        if (directBytes - IO_BUFFERS >= cacheBytes) {
+            return Optional.empty();
+        }
+        long needed = cacheBytes + IO_BUFFERS + heapBytes + NATIVE_ALLOWANCE;
+        return Optional.of("server.cache.memory (" + Quantities.oneNioSize(cacheBytes)
+                + ") does not fit in server.memory: "
+                + "the heap takes " + Quantities.oneNioSize(heapBytes) + ", native memory "
+                + Quantities.oneNioSize(NATIVE_ALLOWANCE) + " and I/O buffers " + Quantities.oneNioSize(IO_BUFFERS)
+                + "; raise server.memory to at least " + (needed + MI - 1) / MI + "Mi or lower cache.memory");
+    }
+
+    /** The flags, in order; {@code extra} (from the operator's settings) goes last so it wins. */
+    public String flags(String extra) {
+        List<String> flags = new ArrayList<>(List.of(
+                "-Xms" + Quantities.jvmSize(heapBytes),
+                "-Xmx" + Quantities.jvmSize(heapBytes),
+                "-XX:MaxDirectMemorySize=" + Quantities.jvmSize(Math.max(directBytes, 0)),
+                "-XX:+UseG1GC",
+                // the JDK's per-thread temporary direct buffers stay small: the server's I/O goes through its own pool
+                "-Djdk.nio.maxCachedBufferSize=65536",
+                "-XX:+AlwaysPreTouch",
+                // a process past its memory is restarted by the kubelet rather than limping on
+                "-XX:+ExitOnOutOfMemoryError",
+                // no mmap'ed hsperfdata file: its writes can stall safepoints on busy disks
+                "-XX:+PerfDisableSharedMem"));
+        if (extra != null && !extra.isBlank()) {
+            flags.add(extra.strip());
+        }
+        return String.join(" ", flags);
+    }
 }

@@ -22,59 +22,64 @@ import java.util.TreeMap;
  * changes only when the node's tuning or its pod does.
  */
 public final class NodeTuningRenderer {
-  /** The kernel module kernel TLS needs. */
-  public static final String TLS_MODULE = "tls";
+    /** The kernel module kernel TLS needs. */
+    public static final String TLS_MODULE = "tls";
 
-  private NodeTuningRenderer() {
-  }
+    private NodeTuningRenderer() {}
 
-  /**
-   * @param tuning what the node's NodeTuning carries (the current spec's, or the node's own while it
-   *     waits for its turn, or its last good one)
-   * @param annotations the rollout's annotations (tuning revision, rollout state)
-   * @param pod the edge-server pod bound to this node, or null while there is none
-   */
-  public static NodeTuning render(VideoEdge ve, String node, TuningInputs tuning, Map<String, String> annotations, Pod pod) {
-    NodeTuning nt = new NodeTuning();
-    ObjectMeta meta = new ObjectMeta();
-    meta.setName(node);
-    var labels = Names.ownerLabels(ve, Names.COMPONENT_NODE_TUNING);
-    labels.put(VideoEdgeApi.LABEL_NODE, node);
-    meta.setLabels(labels);
-    meta.setAnnotations(new TreeMap<>(annotations));
-    nt.setMetadata(meta);
-    nt.setSpec(spec(ve, tuning, pod));
-    return nt;
-  }
-
-  public static NodeTuningSpec spec(VideoEdge ve, TuningInputs tuning, Pod pod) {
-    var source = new NodeTuningSpec.Source(ve.getMetadata().getNamespace(), ve.getMetadata().getName(),
-        ve.getMetadata().getUid());
-    var server = pod == null
-        ? new NodeTuningSpec.ServerPlacement(tuning.cpus(), null, null, null)
-        : new NodeTuningSpec.ServerPlacement(tuning.cpus(), pod.getMetadata().getNamespace(),
-            pod.getMetadata().getName(), pod.getMetadata().getUid());
-    return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server, tuning.tlsTxOffload());
-  }
-
-  /**
-   * Whether the node's NIC TLS TX offload is turned on: the HTTPS acceptor serves with tls.mode
-   * ktls-offload. The kernel needs the tls module for device offload too: {@link #tuning} adds it
-   * for every kernel TLS mode.
-   */
-  static boolean nicTlsOffload(VideoEdgeSpec spec) {
-    return EdgeServerConfigRenderer.usesKernelTls(spec) && spec.tls().mode() == TlsMode.KTLS_OFFLOAD;
-  }
-
-  /** The VideoEdge's tuning, with the tls module added when the HTTPS acceptor uses kernel TLS. */
-  static TuningSpec tuning(VideoEdgeSpec spec) {
-    TuningSpec t = spec.tuning();
-    boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(spec);
-    List<String> modules = new ArrayList<>(t.kernelModules() == null ? List.of() : t.kernelModules());
-    if (kernelTls && !modules.contains(TLS_MODULE)) {
-      modules.add(TLS_MODULE);
+    /**
+     * @param tuning what the node's NodeTuning carries (the current spec's, or the node's own while it
+     *     waits for its turn, or its last good one)
+     * @param annotations the rollout's annotations (tuning revision, rollout state)
+     * @param pod the edge-server pod bound to this node, or null while there is none
+     */
+    public static NodeTuning render(
+            VideoEdge ve, String node, TuningInputs tuning, Map<String, String> annotations, Pod pod) {
+        NodeTuning nt = new NodeTuning();
+        ObjectMeta meta = new ObjectMeta();
+        meta.setName(node);
+        var labels = Names.ownerLabels(ve, Names.COMPONENT_NODE_TUNING);
+        labels.put(VideoEdgeApi.LABEL_NODE, node);
+        meta.setLabels(labels);
+        meta.setAnnotations(new TreeMap<>(annotations));
+        nt.setMetadata(meta);
+        nt.setSpec(spec(ve, tuning, pod));
+        return nt;
     }
-    return new TuningSpec(t.mode(), t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(),
-        t.numaInterleave(), modules);
-  }
+
+    public static NodeTuningSpec spec(VideoEdge ve, TuningInputs tuning, Pod pod) {
+        var source = new NodeTuningSpec.Source(
+                ve.getMetadata().getNamespace(),
+                ve.getMetadata().getName(),
+                ve.getMetadata().getUid());
+        var server = pod == null
+                ? new NodeTuningSpec.ServerPlacement(tuning.cpus(), null, null, null)
+                : new NodeTuningSpec.ServerPlacement(
+                        tuning.cpus(),
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        pod.getMetadata().getUid());
+        return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server, tuning.tlsTxOffload());
+    }
+
+    /**
+     * Whether the node's NIC TLS TX offload is turned on: the HTTPS acceptor serves with tls.mode
+     * ktls-offload. The kernel needs the tls module for device offload too: {@link #tuning} adds it
+     * for every kernel TLS mode.
+     */
+    static boolean nicTlsOffload(VideoEdgeSpec spec) {
+        return EdgeServerConfigRenderer.usesKernelTls(spec) && spec.tls().mode() == TlsMode.KTLS_OFFLOAD;
+    }
+
+    /** The VideoEdge's tuning, with the tls module added when the HTTPS acceptor uses kernel TLS. */
+    static TuningSpec tuning(VideoEdgeSpec spec) {
+        TuningSpec t = spec.tuning();
+        boolean kernelTls = EdgeServerConfigRenderer.usesKernelTls(spec);
+        List<String> modules = new ArrayList<>(t.kernelModules() == null ? List.of() : t.kernelModules());
+        if (kernelTls && !modules.contains(TLS_MODULE)) {
+            modules.add(TLS_MODULE);
+        }
+        return new TuningSpec(
+                t.mode(), t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(), t.numaInterleave(), modules);
+    }
 }

@@ -15,23 +15,29 @@ import io.videoedge.api.VideoEdgeSpec;
  *     false): the revision of a tuning without it is the revision it had before the field existed
  */
 public record TuningInputs(NicSpec nic, TuningSpec tuning, Integer cpus, Boolean tlsTxOffload) {
-  public TuningInputs {
-    tlsTxOffload = Boolean.TRUE.equals(tlsTxOffload) ? Boolean.TRUE : null;
-  }
+    public TuningInputs {
+        tlsTxOffload = Boolean.TRUE.equals(tlsTxOffload) ? Boolean.TRUE : null;
+    }
 
-  public static TuningInputs of(VideoEdgeSpec spec) {
-    return new TuningInputs(spec.nic(), NodeTuningRenderer.tuning(spec), spec.server().cpus(),
-        NodeTuningRenderer.nicTlsOffload(spec));
-  }
+    public static TuningInputs of(VideoEdgeSpec spec) {
+        return new TuningInputs(
+                spec.nic(),
+                NodeTuningRenderer.tuning(spec),
+                spec.server().cpus(),
+                NodeTuningRenderer.nicTlsOffload(spec));
+    }
 
-  /** What a NodeTuning carries now (its spec as written, so it compares with what we would write). */
-  public static TuningInputs of(NodeTuningSpec spec) {
-    return new TuningInputs(spec.nic(), spec.tuning(), spec.server() == null ? null : spec.server().cpus(),
-        spec.tlsTxOffload());
-  }
+    /** What a NodeTuning carries now (its spec as written, so it compares with what we would write). */
+    public static TuningInputs of(NodeTuningSpec spec) {
+        return new TuningInputs(
+                spec.nic(),
+                spec.tuning(),
+                spec.server() == null ? null : spec.server().cpus(),
+                spec.tlsTxOffload());
+    }
 
-  /** A short stable hash of the inputs: equal inputs, equal revision, in any operator instance. */
-  public String revision() {
-    return Hashes.revision(this, 10);
-  }
+    /** A short stable hash of the inputs: equal inputs, equal revision, in any operator instance. */
+    public String revision() {
+        return Hashes.revision(this, 10);
+    }
 }

@@ -12,44 +12,50 @@ import io.videoedge.operator.render.TuningInputs;
  * @param podAction what happens to its edge-server pod now
  * @param message why, for the status (null when there is nothing to say)
  */
-public record NodeDecision(String node, TuningInputs tuning, String tuningRevision, NodeRolloutState state, Phase phase,
-    PodAction podAction, String message) {
+public record NodeDecision(
+        String node,
+        TuningInputs tuning,
+        String tuningRevision,
+        NodeRolloutState state,
+        Phase phase,
+        PodAction podAction,
+        String message) {
 
-  public enum Phase {
-    /** Runs the current revision, tuned and serving past the soak time (or nothing to change). */
-    UPDATED("Updated"),
-    /** Keeps its tuning and server, and serves, until its turn. */
-    WAITING("Waiting"),
-    /** In its turn: being re-tuned, restarted or soaking. */
-    UPDATING("Updating"),
-    /** In its turn: its server is out of service before its pod is evicted. */
-    DRAINING("Draining"),
-    /** Failed the current revision: the rollout is paused. */
-    FAILED("Failed"),
-    /** Failed the current revision and was given its last good tuning back (autoRevert). */
-    REVERTED("Reverted");
+    public enum Phase {
+        /** Runs the current revision, tuned and serving past the soak time (or nothing to change). */
+        UPDATED("Updated"),
+        /** Keeps its tuning and server, and serves, until its turn. */
+        WAITING("Waiting"),
+        /** In its turn: being re-tuned, restarted or soaking. */
+        UPDATING("Updating"),
+        /** In its turn: its server is out of service before its pod is evicted. */
+        DRAINING("Draining"),
+        /** Failed the current revision: the rollout is paused. */
+        FAILED("Failed"),
+        /** Failed the current revision and was given its last good tuning back (autoRevert). */
+        REVERTED("Reverted");
 
-    public final String label;
+        public final String label;
 
-    Phase(String label) {
-      this.label = label;
+        Phase(String label) {
+            this.label = label;
+        }
+
+        public boolean inTurn() {
+            return this == UPDATING || this == DRAINING;
+        }
     }
 
-    public boolean inTurn() {
-      return this == UPDATING || this == DRAINING;
+    public enum PodAction {
+        NONE,
+        /** Close its readiness gate (reason Draining): clients leave before the restart. */
+        DRAIN,
+        /** Drained long enough: evict it; the DaemonSet controller makes the new one. */
+        EVICT
     }
-  }
 
-  public enum PodAction {
-    NONE,
-    /** Close its readiness gate (reason Draining): clients leave before the restart. */
-    DRAIN,
-    /** Drained long enough: evict it; the DaemonSet controller makes the new one. */
-    EVICT
-  }
-
-  /** Whether its readiness gate must be closed because it is being taken out of service. */
-  public boolean draining() {
-    return podAction != PodAction.NONE;
-  }
+    /** Whether its readiness gate must be closed because it is being taken out of service. */
+    public boolean draining() {
+        return podAction != PodAction.NONE;
+    }
 }

@@ -27,76 +27,76 @@ import java.util.Objects;
  * @param lastGood the last tuning this node ran tuned and serving for the soak time
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record NodeRolloutState(String target, String startedAt, String doneAt, String failedAt, String failure,
-    LastGood lastGood) {
-  static final NodeRolloutState NONE = new NodeRolloutState(null, null, null, null, null, null);
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .build();
+public record NodeRolloutState(
+        String target, String startedAt, String doneAt, String failedAt, String failure, LastGood lastGood) {
+    static final NodeRolloutState NONE = new NodeRolloutState(null, null, null, null, null, null);
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
-  /**
-   * @param revision the tuning revision (NodeTuning annotation {@value Names#TUNING_REVISION})
-   * @param tuning what that revision's NodeTuning carried
-   * @param applied the settings the agent reported Applied or Unchanged then: one of them turning
-   *     Unsupported or Failed in a later revision is a regression
-   */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record LastGood(String revision, TuningInputs tuning, List<String> applied) {
-  }
+    /**
+     * @param revision the tuning revision (NodeTuning annotation {@value Names#TUNING_REVISION})
+     * @param tuning what that revision's NodeTuning carried
+     * @param applied the settings the agent reported Applied or Unchanged then: one of them turning
+     *     Unsupported or Failed in a later revision is a regression
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record LastGood(String revision, TuningInputs tuning, List<String> applied) {}
 
-  /** The state on this NodeTuning; none when it has none (or an unreadable one, which is then rebuilt). */
-  public static NodeRolloutState of(NodeTuning nt) {
-    Map<String, String> annotations = nt == null ? null : nt.getMetadata().getAnnotations();
-    String json = annotations == null ? null : annotations.get(Names.ROLLOUT_STATE);
-    if (json == null || json.isBlank()) {
-      return NONE;
+    /** The state on this NodeTuning; none when it has none (or an unreadable one, which is then rebuilt). */
+    public static NodeRolloutState of(NodeTuning nt) {
+        Map<String, String> annotations = nt == null ? null : nt.getMetadata().getAnnotations();
+        String json = annotations == null ? null : annotations.get(Names.ROLLOUT_STATE);
+        if (json == null || json.isBlank()) {
+            return NONE;
+        }
+        try {
+            return JSON.readValue(json, NodeRolloutState.class);
+        } catch (JsonProcessingException e) {
+            return NONE;
+        }
     }
-    try {
-      return JSON.readValue(json, NodeRolloutState.class);
-    } catch (JsonProcessingException e) {
-      return NONE;
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 
-  public String toJson() {
-    try {
-      return JSON.writeValueAsString(this);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    /** Its turn for this revision started and is not over: not done, not failed. */
+    boolean inTurnFor(String key) {
+        return Objects.equals(target, key) && doneAt == null && failedAt == null;
     }
-  }
 
-  /** Its turn for this revision started and is not over: not done, not failed. */
-  boolean inTurnFor(String key) {
-    return Objects.equals(target, key) && doneAt == null && failedAt == null;
-  }
+    boolean doneFor(String key) {
+        return Objects.equals(target, key) && doneAt != null;
+    }
 
-  boolean doneFor(String key) {
-    return Objects.equals(target, key) && doneAt != null;
-  }
+    boolean failedFor(String key) {
+        return Objects.equals(target, key) && failedAt != null;
+    }
 
-  boolean failedFor(String key) {
-    return Objects.equals(target, key) && failedAt != null;
-  }
+    Instant started() {
+        return startedAt == null ? Instant.EPOCH : Instant.parse(startedAt);
+    }
 
-  Instant started() {
-    return startedAt == null ? Instant.EPOCH : Instant.parse(startedAt);
-  }
+    NodeRolloutState start(String key, Instant now) {
+        return new NodeRolloutState(key, now.toString(), null, null, null, lastGood);
+    }
 
-  NodeRolloutState start(String key, Instant now) {
-    return new NodeRolloutState(key, now.toString(), null, null, null, lastGood);
-  }
+    /** Updated to {@code key}: in its turn, or without one (it had the revision already). */
+    NodeRolloutState done(String key, Instant now) {
+        return new NodeRolloutState(
+                key, Objects.equals(target, key) ? startedAt : null, now.toString(), null, null, lastGood);
+    }
 
-  /** Updated to {@code key}: in its turn, or without one (it had the revision already). */
-  NodeRolloutState done(String key, Instant now) {
-    return new NodeRolloutState(key, Objects.equals(target, key) ? startedAt : null, now.toString(), null, null, lastGood);
-  }
+    NodeRolloutState fail(Instant now, String why) {
+        return new NodeRolloutState(target, startedAt, null, now.toString(), why, lastGood);
+    }
 
-  NodeRolloutState fail(Instant now, String why) {
-    return new NodeRolloutState(target, startedAt, null, now.toString(), why, lastGood);
-  }
-
-  NodeRolloutState withLastGood(LastGood good) {
-    return new NodeRolloutState(target, startedAt, doneAt, failedAt, failure, good);
-  }
+    NodeRolloutState withLastGood(LastGood good) {
+        return new NodeRolloutState(target, startedAt, doneAt, failedAt, failure, good);
+    }
 }

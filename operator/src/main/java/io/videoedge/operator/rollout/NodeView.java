@@ -9,5 +9,4 @@ import io.videoedge.api.NodeTuning;
  * @param nt its NodeTuning, null before the first one is written
  * @param pod its edge-server pod (the newest one not being deleted, else the newest), null while there is none
  */
-public record NodeView(String node, NodeTuning nt, Pod pod) {
-}
+public record NodeView(String node, NodeTuning nt, Pod pod) {}

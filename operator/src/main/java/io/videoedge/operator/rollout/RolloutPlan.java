@@ -11,43 +11,50 @@ import java.util.SortedMap;
  * @param pausedReason why it failed
  * @param events what changed this pass (a node failed, a node was reverted)
  */
-public record RolloutPlan(RolloutTarget target, RolloutPolicy policy, SortedMap<String, NodeDecision> nodes,
-    String pausedNode, String pausedReason, List<Event> events) {
+public record RolloutPlan(
+        RolloutTarget target,
+        RolloutPolicy policy,
+        SortedMap<String, NodeDecision> nodes,
+        String pausedNode,
+        String pausedReason,
+        List<Event> events) {
 
-  /** @param type Normal or Warning */
-  public record Event(String type, String reason, String message) {
-  }
+    /** @param type Normal or Warning */
+    public record Event(String type, String reason, String message) {}
 
-  public boolean paused() {
-    return pausedNode != null;
-  }
+    public boolean paused() {
+        return pausedNode != null;
+    }
 
-  public int count(NodeDecision.Phase phase) {
-    return (int) nodes.values().stream().filter(d -> d.phase() == phase).count();
-  }
+    public int count(NodeDecision.Phase phase) {
+        return (int) nodes.values().stream().filter(d -> d.phase() == phase).count();
+    }
 
-  public int updated() {
-    return count(NodeDecision.Phase.UPDATED);
-  }
+    public int updated() {
+        return count(NodeDecision.Phase.UPDATED);
+    }
 
-  public int updating() {
-    return (int) nodes.values().stream().filter(d -> d.phase().inTurn()).count();
-  }
+    public int updating() {
+        return (int) nodes.values().stream().filter(d -> d.phase().inTurn()).count();
+    }
 
-  public int waiting() {
-    return count(NodeDecision.Phase.WAITING);
-  }
+    public int waiting() {
+        return count(NodeDecision.Phase.WAITING);
+    }
 
-  public int failed() {
-    return count(NodeDecision.Phase.FAILED) + count(NodeDecision.Phase.REVERTED);
-  }
+    public int failed() {
+        return count(NodeDecision.Phase.FAILED) + count(NodeDecision.Phase.REVERTED);
+    }
 
-  public boolean complete() {
-    return updated() == nodes.size();
-  }
+    public boolean complete() {
+        return updated() == nodes.size();
+    }
 
-  /** The nodes in their turn, by name. */
-  public List<String> inTurn() {
-    return nodes.values().stream().filter(d -> d.phase().inTurn()).map(NodeDecision::node).toList();
-  }
+    /** The nodes in their turn, by name. */
+    public List<String> inTurn() {
+        return nodes.values().stream()
+                .filter(d -> d.phase().inTurn())
+                .map(NodeDecision::node)
+                .toList();
+    }
 }

@@ -50,254 +50,353 @@ import java.util.TreeMap;
  * its last good one, and every later one after it.
  */
 public final class RolloutPlanner {
-  private RolloutPlanner() {
-  }
+    private RolloutPlanner() {}
 
-  /** One node's facts for this pass. */
-  private record Facts(NodeView view, NodeRolloutState state, TuningInputs tuning, String tuningRevision,
-      TuningVerdict verdict, Server server, boolean podCurrent, boolean podTerminating, Instant readySince) {
+    /** One node's facts for this pass. */
+    private record Facts(
+            NodeView view,
+            NodeRolloutState state,
+            TuningInputs tuning,
+            String tuningRevision,
+            TuningVerdict verdict,
+            Server server,
+            boolean podCurrent,
+            boolean podTerminating,
+            Instant readySince) {
 
-    String node() {
-      return view.node();
-    }
-
-    boolean healthy() {
-      return server == Server.READY && (verdict.state().tuned()
-          || verdict.state() == Tuning.PLANNED && tuning.tuning() != null && tuning.tuning().mode() == TuningMode.PLAN);
-    }
-
-    /** Healthy, and Ready for the soak time counted from {@code since} (a change) or from when it became Ready. */
-    boolean soaked(Instant since, Duration soak, Instant now) {
-      if (!healthy() || readySince == null) {
-        return false;
-      }
-      Instant from = since != null && since.isAfter(readySince) ? since : readySince;
-      return !from.plus(soak).isAfter(now);
-    }
-
-    boolean serving() {
-      return server == Server.READY;
-    }
-
-    boolean tuningIs(String revision) {
-      return Objects.equals(tuningRevision, revision);
-    }
-
-    Facts with(NodeRolloutState newState) {
-      return new Facts(view, newState, tuning, tuningRevision, verdict, server, podCurrent, podTerminating, readySince);
-    }
-  }
-
-  public static RolloutPlan plan(RolloutTarget target, RolloutPolicy policy, Collection<NodeView> nodes, Instant now) {
-    String key = target.key();
-    SortedMap<String, NodeDecision> decided = new TreeMap<>();
-    List<RolloutPlan.Event> events = new ArrayList<>();
-    List<Facts> outdated = new ArrayList<>();
-    for (NodeView view : nodes.stream().sorted(Comparator.comparing(NodeView::node)).toList()) {
-      if (view.nt() == null) {
-        decided.put(view.node(), new NodeDecision(view.node(), target.tuning(), target.tuningRevision(),
-            NodeRolloutState.NONE.start(key, now), Phase.UPDATING, PodAction.NONE, null));
-        continue;
-      }
-      Facts f = facts(view, target, now);
-      NodeRolloutState state = f.state;
-      boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
-      if (state.failedFor(key)) {
-        boolean fixed = !policy.autoRevert() && onTarget && f.soaked(Instant.parse(state.failedAt()), policy.soak(), now);
-        if (!fixed) {
-          decided.put(f.node(), failed(f, target, policy, state));
-          continue;
+        String node() {
+            return view.node();
         }
-        // fixed on the node meanwhile: the failure no longer holds, the rollout goes on
-        state = state.done(key, now);
-        f = f.with(state);
-      }
-      if (state.doneFor(key) && onTarget) {
-        // updated earlier: what becomes of it now is the node's health, not the rollout's
-        state = remember(f, f.soaked(null, policy.soak(), now));
-        decided.put(f.node(), new NodeDecision(f.node(), target.tuning(), target.tuningRevision(), state, Phase.UPDATED,
-            PodAction.NONE, null));
-        continue;
-      }
-      boolean inTurn = state.inTurnFor(key);
-      boolean done = onTarget && f.soaked(inTurn ? state.started() : null, policy.soak(), now);
-      if (inTurn) {
-        // only a node that ran healthily before can fail: there is something to protect and to go back to
-        String failure = state.lastGood() != null ? failure(f, target, policy, now, done) : null;
-        if (failure != null) {
-          NodeDecision d = failed(f, target, policy, state.fail(now, failure));
-          decided.put(f.node(), d);
-          events.add(new RolloutPlan.Event("Warning", "RolloutPaused", "node " + f.node() + " failed revision " + key + ": "
-              + failure + (d.phase() == Phase.REVERTED ? "; its last good tuning " + d.tuningRevision() + " is put back" : "")));
-          continue;
+
+        boolean healthy() {
+            return server == Server.READY
+                    && (verdict.state().tuned()
+                            || verdict.state() == Tuning.PLANNED
+                                    && tuning.tuning() != null
+                                    && tuning.tuning().mode() == TuningMode.PLAN);
         }
-        if (!done) {
-          decided.put(f.node(), inTurn(f, target, policy, state, now));
-          continue;
+
+        /** Healthy, and Ready for the soak time counted from {@code since} (a change) or from when it became Ready. */
+        boolean soaked(Instant since, Duration soak, Instant now) {
+            if (!healthy() || readySince == null) {
+                return false;
+            }
+            Instant from = since != null && since.isAfter(readySince) ? since : readySince;
+            return !from.plus(soak).isAfter(now);
         }
-      }
-      // not in its turn, or done now: what it runs healthily is its last good tuning
-      state = remember(f, f.soaked(null, policy.soak(), now));
-      f = f.with(state);
-      if (done) {
-        decided.put(f.node(), new NodeDecision(f.node(), target.tuning(), target.tuningRevision(), state.done(key, now),
-            Phase.UPDATED, PodAction.NONE, null));
-      } else if (onTarget) {
-        // nothing to change here, but not tuned and serving (yet): no turn of the rollout's, no failure of it
-        decided.put(f.node(), inTurn(f, target, policy, state, now));
-      } else {
-        outdated.add(f);
-      }
-    }
 
-    Optional<NodeDecision> pausedBy = decided.values().stream()
-        .filter(d -> d.phase() == Phase.FAILED || d.phase() == Phase.REVERTED).findFirst();
-    // room: out of service or in their turn, each node once
-    java.util.Set<String> busy = new HashSet<>();
-    decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
-    nodes.stream().filter(v -> NodeHealth.server(v.pod()) != Server.READY).forEach(v -> busy.add(v.node()));
-    outdated.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
-    for (Facts f : outdated) {
-      boolean free = !f.serving() || f.state.lastGood() == null;
-      if (pausedBy.isEmpty() && (free || busy.size() < policy.maxUnavailable())) {
-        busy.add(f.node());
-        decided.put(f.node(), inTurn(f, target, policy, f.state.start(key, now), now));
-      } else {
-        decided.put(f.node(), new NodeDecision(f.node(), f.tuning, f.tuningRevision, f.state, Phase.WAITING, PodAction.NONE,
-            pausedBy.isPresent() ? "waiting: the rollout is paused (node " + pausedBy.get().node() + " failed)"
-                : "waiting for its turn (" + busy.size() + " of at most " + policy.maxUnavailable()
-                    + " node(s) updating or out of service)"));
-      }
-    }
-    return new RolloutPlan(target, policy, decided, pausedBy.map(NodeDecision::node).orElse(null),
-        pausedBy.map(d -> d.state().failure()).orElse(null), List.copyOf(events));
-  }
-
-  /**
-   * When the next time-based step is due (a soak ending, a drain ending, a deadline passing), so the
-   * reconciler looks again then; empty when nothing waits on the clock.
-   */
-  public static Optional<Duration> recheck(RolloutPlan plan, Collection<NodeView> nodes, Instant now) {
-    Map<String, NodeView> views = new TreeMap<>();
-    nodes.forEach(v -> views.put(v.node(), v));
-    Instant next = null;
-    for (NodeDecision d : plan.nodes().values()) {
-      // from when a soak counts: the start of the turn; for a failed node that may recover (no
-      // autoRevert), the failure
-      Instant anchor;
-      List<Instant> due = new ArrayList<>();
-      if (d.phase().inTurn()) {
-        anchor = d.state().started();
-        due.add(anchor.plus(plan.policy().deadline()));
-        if (d.podAction() == PodAction.DRAIN) {
-          due.add(anchor.plus(plan.policy().drain()));
+        boolean serving() {
+            return server == Server.READY;
         }
-      } else if (d.phase() == Phase.FAILED && d.state().failedAt() != null) {
-        anchor = Instant.parse(d.state().failedAt());
-      } else {
-        continue;
-      }
-      NodeView v = views.get(d.node());
-      NodeHealth.readySince(v == null ? null : v.pod())
-          .ifPresent(since -> due.add((since.isAfter(anchor) ? since : anchor).plus(plan.policy().soak())));
-      for (Instant t : due) {
-        if (t.isAfter(now) && (next == null || t.isBefore(next))) {
-          next = t;
+
+        boolean tuningIs(String revision) {
+            return Objects.equals(tuningRevision, revision);
         }
-      }
-    }
-    return next == null ? Optional.empty() : Optional.of(Duration.between(now, next).plusMillis(500));
-  }
 
-  private static Facts facts(NodeView view, RolloutTarget target, Instant now) {
-    Pod pod = view.pod();
-    boolean terminating = pod != null && pod.getMetadata().getDeletionTimestamp() != null;
-    // no pod (or only one on its way out): the DaemonSet controller makes the next from the current template
-    boolean podCurrent = pod == null || terminating || Objects.equals(podRevision(pod), target.podRevision());
-    TuningInputs tuning = TuningInputs.of(view.nt().getSpec());
-    String revision = Optional.ofNullable(view.nt().getMetadata().getAnnotations())
-        .map(a -> a.get(Names.TUNING_REVISION)).orElseGet(tuning::revision);
-    Server server = NodeHealth.server(terminating ? null : pod);
-    return new Facts(view, NodeRolloutState.of(view.nt()), tuning, revision, NodeHealth.tuning(view.nt()), server,
-        podCurrent, terminating, terminating ? null : NodeHealth.readySince(pod).orElse(null));
-  }
-
-  static String podRevision(Pod pod) {
-    var annotations = pod.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(Names.POD_REVISION);
-  }
-
-  /** A node tuned and serving for the soak time: what it runs is its last good tuning. */
-  private static NodeRolloutState remember(Facts f, boolean soaked) {
-    NodeRolloutState state = f.state;
-    if (!soaked) {
-      return state;
-    }
-    List<String> applied = NodeHealth.settingsIn(f.view.nt(), SettingState.APPLIED, SettingState.UNCHANGED);
-    LastGood good = new LastGood(f.tuningRevision, f.tuning, applied);
-    return good.equals(state.lastGood()) ? state : state.withLastGood(good);
-  }
-
-  private static NodeDecision inTurn(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state, Instant now) {
-    PodAction action = PodAction.NONE;
-    String message;
-    if (!f.podCurrent && !f.podTerminating) {
-      boolean drained = !state.started().plus(policy.drain()).isAfter(now);
-      action = drained ? PodAction.EVICT : PodAction.DRAIN;
-      message = drained ? "restarting its edge server for the new revision" : "draining its edge server before the restart";
-    } else if (!f.tuningIs(target.tuningRevision())) {
-      message = "tuning it";
-    } else if (!f.verdict.state().tuned()) {
-      message = "tuning: " + f.verdict.message();
-    } else if (f.server != Server.READY) {
-      message = "waiting for its edge server to be Ready";
-    } else {
-      message = "soaking: Ready for " + policy.soak().toSeconds() + " s before the next node";
-    }
-    return new NodeDecision(f.node(), target.tuning(), target.tuningRevision(), state,
-        action == PodAction.DRAIN ? Phase.DRAINING : Phase.UPDATING, action, message);
-  }
-
-  /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
-  private static NodeDecision failed(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state) {
-    LastGood good = state.lastGood();
-    if (policy.autoRevert() && good != null) {
-      return new NodeDecision(f.node(), good.tuning(), good.revision(), state, Phase.REVERTED, PodAction.NONE,
-          "failed revision " + target.key() + ": " + state.failure() + "; back on its last good tuning " + good.revision());
-    }
-    return new NodeDecision(f.node(), target.tuning(), target.tuningRevision(), state, Phase.FAILED, PodAction.NONE,
-        "failed revision " + target.key() + ": " + state.failure());
-  }
-
-  /** Why a node in its turn failed the target, or null while it has not (yet); the deadline only while not done. */
-  private static String failure(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now, boolean done) {
-    if (f.tuningIs(target.tuningRevision())) {
-      if (f.verdict.state() == Tuning.FAILED) {
-        return f.verdict.message();
-      }
-      if (f.verdict.state() == Tuning.DEGRADED) {
-        List<String> before = f.state.lastGood().applied() == null ? List.of() : f.state.lastGood().applied();
-        List<String> regressed = NodeHealth.settingsIn(f.view.nt(), SettingState.UNSUPPORTED, SettingState.FAILED).stream()
-            .filter(before::contains).toList();
-        if (!regressed.isEmpty()) {
-          return "setting(s) applied in its last good tuning now Unsupported or Failed: " + String.join(", ", regressed)
-              + " (" + f.verdict.message() + ")";
+        Facts with(NodeRolloutState newState) {
+            return new Facts(
+                    view, newState, tuning, tuningRevision, verdict, server, podCurrent, podTerminating, readySince);
         }
-      }
     }
-    if (!done && f.state.started().plus(policy.deadline()).isBefore(now)) {
-      List<String> missing = new ArrayList<>();
-      if (!f.tuningIs(target.tuningRevision()) || !f.verdict.state().tuned()) {
-        missing.add("tuning: " + Objects.requireNonNullElse(f.verdict.message(), "not the target's yet"));
-      }
-      if (!f.podCurrent) {
-        missing.add("its edge server was not restarted");
-      } else if (f.server != Server.READY) {
-        missing.add("server: " + NodeHealth.serverMessage(f.server, f.view.pod()));
-      }
-      return "not tuned and serving within progressDeadlineSeconds (" + policy.deadline().toSeconds() + " s)"
-          + (missing.isEmpty() ? "" : ": " + String.join("; ", missing));
+
+    public static RolloutPlan plan(
+            RolloutTarget target, RolloutPolicy policy, Collection<NodeView> nodes, Instant now) {
+        String key = target.key();
+        SortedMap<String, NodeDecision> decided = new TreeMap<>();
+        List<RolloutPlan.Event> events = new ArrayList<>();
+        List<Facts> outdated = new ArrayList<>();
+        for (NodeView view :
+                nodes.stream().sorted(Comparator.comparing(NodeView::node)).toList()) {
+            if (view.nt() == null) {
+                decided.put(
+                        view.node(),
+                        new NodeDecision(
+                                view.node(),
+                                target.tuning(),
+                                target.tuningRevision(),
+                                NodeRolloutState.NONE.start(key, now),
+                                Phase.UPDATING,
+                                PodAction.NONE,
+                                null));
+                continue;
+            }
+            Facts f = facts(view, target, now);
+            NodeRolloutState state = f.state;
+            boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
+            if (state.failedFor(key)) {
+                boolean fixed = !policy.autoRevert()
+                        && onTarget
+                        && f.soaked(Instant.parse(state.failedAt()), policy.soak(), now);
+                if (!fixed) {
+                    decided.put(f.node(), failed(f, target, policy, state));
+                    continue;
+                }
+                // fixed on the node meanwhile: the failure no longer holds, the rollout goes on
+                state = state.done(key, now);
+                f = f.with(state);
+            }
+            if (state.doneFor(key) && onTarget) {
+                // updated earlier: what becomes of it now is the node's health, not the rollout's
+                state = remember(f, f.soaked(null, policy.soak(), now));
+                decided.put(
+                        f.node(),
+                        new NodeDecision(
+                                f.node(),
+                                target.tuning(),
+                                target.tuningRevision(),
+                                state,
+                                Phase.UPDATED,
+                                PodAction.NONE,
+                                null));
+                continue;
+            }
+            boolean inTurn = state.inTurnFor(key);
+            boolean done = onTarget && f.soaked(inTurn ? state.started() : null, policy.soak(), now);
+            if (inTurn) {
+                // only a node that ran healthily before can fail: there is something to protect and to go back to
+                String failure = state.lastGood() != null ? failure(f, target, policy, now, done) : null;
+                if (failure != null) {
+                    NodeDecision d = failed(f, target, policy, state.fail(now, failure));
+                    decided.put(f.node(), d);
+                    events.add(new RolloutPlan.Event(
+                            "Warning",
+                            "RolloutPaused",
+                            "node " + f.node() + " failed revision " + key + ": " + failure
+                                    + (d.phase() == Phase.REVERTED
+                                            ? "; its last good tuning " + d.tuningRevision() + " is put back"
+                                            : "")));
+                    continue;
+                }
+                if (!done) {
+                    decided.put(f.node(), inTurn(f, target, policy, state, now));
+                    continue;
+                }
+            }
+            // not in its turn, or done now: what it runs healthily is its last good tuning
+            state = remember(f, f.soaked(null, policy.soak(), now));
+            f = f.with(state);
+            if (done) {
+                decided.put(
+                        f.node(),
+                        new NodeDecision(
+                                f.node(),
+                                target.tuning(),
+                                target.tuningRevision(),
+                                state.done(key, now),
+                                Phase.UPDATED,
+                                PodAction.NONE,
+                                null));
+            } else if (onTarget) {
+                // nothing to change here, but not tuned and serving (yet): no turn of the rollout's, no failure of it
+                decided.put(f.node(), inTurn(f, target, policy, state, now));
+            } else {
+                outdated.add(f);
+            }
+        }
+
+        Optional<NodeDecision> pausedBy = decided.values().stream()
+                .filter(d -> d.phase() == Phase.FAILED || d.phase() == Phase.REVERTED)
+                .findFirst();
+        // room: out of service or in their turn, each node once
+        java.util.Set<String> busy = new HashSet<>();
+        decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
+        nodes.stream().filter(v -> NodeHealth.server(v.pod()) != Server.READY).forEach(v -> busy.add(v.node()));
+        outdated.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
+        for (Facts f : outdated) {
+            boolean free = !f.serving() || f.state.lastGood() == null;
+            if (pausedBy.isEmpty() && (free || busy.size() < policy.maxUnavailable())) {
+                busy.add(f.node());
+                decided.put(f.node(), inTurn(f, target, policy, f.state.start(key, now), now));
+            } else {
+                decided.put(
+                        f.node(),
+                        new NodeDecision(
+                                f.node(),
+                                f.tuning,
+                                f.tuningRevision,
+                                f.state,
+                                Phase.WAITING,
+                                PodAction.NONE,
+                                pausedBy.isPresent()
+                                        ? "waiting: the rollout is paused (node "
+                                                + pausedBy.get().node() + " failed)"
+                                        : "waiting for its turn (" + busy.size() + " of at most "
+                                                + policy.maxUnavailable() + " node(s) updating or out of service)"));
+            }
+        }
+        return new RolloutPlan(
+                target,
+                policy,
+                decided,
+                pausedBy.map(NodeDecision::node).orElse(null),
+                pausedBy.map(d -> d.state().failure()).orElse(null),
+                List.copyOf(events));
     }
-    return null;
-  }
+
+    /**
+     * When the next time-based step is due (a soak ending, a drain ending, a deadline passing), so the
+     * reconciler looks again then; empty when nothing waits on the clock.
+     */
+    public static Optional<Duration> recheck(RolloutPlan plan, Collection<NodeView> nodes, Instant now) {
+        Map<String, NodeView> views = new TreeMap<>();
+        nodes.forEach(v -> views.put(v.node(), v));
+        Instant next = null;
+        for (NodeDecision d : plan.nodes().values()) {
+            // from when a soak counts: the start of the turn; for a failed node that may recover (no
+            // autoRevert), the failure
+            Instant anchor;
+            List<Instant> due = new ArrayList<>();
+            if (d.phase().inTurn()) {
+                anchor = d.state().started();
+                due.add(anchor.plus(plan.policy().deadline()));
+                if (d.podAction() == PodAction.DRAIN) {
+                    due.add(anchor.plus(plan.policy().drain()));
+                }
+            } else if (d.phase() == Phase.FAILED && d.state().failedAt() != null) {
+                anchor = Instant.parse(d.state().failedAt());
+            } else {
+                continue;
+            }
+            NodeView v = views.get(d.node());
+            NodeHealth.readySince(v == null ? null : v.pod())
+                    .ifPresent(since -> due.add((since.isAfter(anchor) ? since : anchor)
+                            .plus(plan.policy().soak())));
+            for (Instant t : due) {
+                if (t.isAfter(now) && (next == null || t.isBefore(next))) {
+                    next = t;
+                }
+            }
+        }
+        return next == null
+                ? Optional.empty()
+                : Optional.of(Duration.between(now, next).plusMillis(500));
+    }
+
+    private static Facts facts(NodeView view, RolloutTarget target, Instant now) {
+        Pod pod = view.pod();
+        boolean terminating = pod != null && pod.getMetadata().getDeletionTimestamp() != null;
+        // no pod (or only one on its way out): the DaemonSet controller makes the next from the current template
+        boolean podCurrent = pod == null || terminating || Objects.equals(podRevision(pod), target.podRevision());
+        TuningInputs tuning = TuningInputs.of(view.nt().getSpec());
+        String revision = Optional.ofNullable(view.nt().getMetadata().getAnnotations())
+                .map(a -> a.get(Names.TUNING_REVISION))
+                .orElseGet(tuning::revision);
+        Server server = NodeHealth.server(terminating ? null : pod);
+        return new Facts(
+                view,
+                NodeRolloutState.of(view.nt()),
+                tuning,
+                revision,
+                NodeHealth.tuning(view.nt()),
+                server,
+                podCurrent,
+                terminating,
+                terminating ? null : NodeHealth.readySince(pod).orElse(null));
+    }
+
+    static String podRevision(Pod pod) {
+        var annotations = pod.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(Names.POD_REVISION);
+    }
+
+    /** A node tuned and serving for the soak time: what it runs is its last good tuning. */
+    private static NodeRolloutState remember(Facts f, boolean soaked) {
+        NodeRolloutState state = f.state;
+        if (!soaked) {
+            return state;
+        }
+        List<String> applied = NodeHealth.settingsIn(f.view.nt(), SettingState.APPLIED, SettingState.UNCHANGED);
+        LastGood good = new LastGood(f.tuningRevision, f.tuning, applied);
+        return good.equals(state.lastGood()) ? state : state.withLastGood(good);
+    }
+
+    private static NodeDecision inTurn(
+            Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state, Instant now) {
+        PodAction action = PodAction.NONE;
+        String message;
+        if (!f.podCurrent && !f.podTerminating) {
+            boolean drained = !state.started().plus(policy.drain()).isAfter(now);
+            action = drained ? PodAction.EVICT : PodAction.DRAIN;
+            message = drained
+                    ? "restarting its edge server for the new revision"
+                    : "draining its edge server before the restart";
+        } else if (!f.tuningIs(target.tuningRevision())) {
+            message = "tuning it";
+        } else if (!f.verdict.state().tuned()) {
+            message = "tuning: " + f.verdict.message();
+        } else if (f.server != Server.READY) {
+            message = "waiting for its edge server to be Ready";
+        } else {
+            message = "soaking: Ready for " + policy.soak().toSeconds() + " s before the next node";
+        }
+        return new NodeDecision(
+                f.node(),
+                target.tuning(),
+                target.tuningRevision(),
+                state,
+                action == PodAction.DRAIN ? Phase.DRAINING : Phase.UPDATING,
+                action,
+                message);
+    }
+
+    /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
+    private static NodeDecision failed(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state) {
+        LastGood good = state.lastGood();
+        if (policy.autoRevert() && good != null) {
+            return new NodeDecision(
+                    f.node(),
+                    good.tuning(),
+                    good.revision(),
+                    state,
+                    Phase.REVERTED,
+                    PodAction.NONE,
+                    "failed revision " + target.key() + ": " + state.failure() + "; back on its last good tuning "
+                            + good.revision());
+        }
+        return new NodeDecision(
+                f.node(),
+                target.tuning(),
+                target.tuningRevision(),
+                state,
+                Phase.FAILED,
+                PodAction.NONE,
+                "failed revision " + target.key() + ": " + state.failure());
+    }
+
+    /** Why a node in its turn failed the target, or null while it has not (yet); the deadline only while not done. */
+    private static String failure(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now, boolean done) {
+        if (f.tuningIs(target.tuningRevision())) {
+            if (f.verdict.state() == Tuning.FAILED) {
+                return f.verdict.message();
+            }
+            if (f.verdict.state() == Tuning.DEGRADED) {
+                List<String> before = f.state.lastGood().applied() == null
+                        ? List.of()
+                        : f.state.lastGood().applied();
+                List<String> regressed =
+                        NodeHealth.settingsIn(f.view.nt(), SettingState.UNSUPPORTED, SettingState.FAILED).stream()
+                                .filter(before::contains)
+                                .toList();
+                if (!regressed.isEmpty()) {
+                    return "setting(s) applied in its last good tuning now Unsupported or Failed: "
+                            + String.join(", ", regressed) + " (" + f.verdict.message() + ")";
+                }
+            }
+        }
+        if (!done && f.state.started().plus(policy.deadline()).isBefore(now)) {
+            List<String> missing = new ArrayList<>();
+            if (!f.tuningIs(target.tuningRevision()) || !f.verdict.state().tuned()) {
+                missing.add("tuning: " + Objects.requireNonNullElse(f.verdict.message(), "not the target's yet"));
+            }
+            if (!f.podCurrent) {
+                missing.add("its edge server was not restarted");
+            } else if (f.server != Server.READY) {
+                missing.add("server: " + NodeHealth.serverMessage(f.server, f.view.pod()));
+            }
+            return "not tuned and serving within progressDeadlineSeconds ("
+                    + policy.deadline().toSeconds() + " s)"
+                    + (missing.isEmpty() ? "" : ": " + String.join("; ", missing));
+        }
+        return null;
+    }
 }

@@ -10,12 +10,12 @@ import io.videoedge.operator.render.TuningInputs;
  * @param podRevision the revision of the edge-server pod template (restart-only config included)
  */
 public record RolloutTarget(TuningInputs tuning, String tuningRevision, String podRevision) {
-  public static RolloutTarget of(TuningInputs tuning, String podRevision) {
-    return new RolloutTarget(tuning, tuning.revision(), podRevision);
-  }
+    public static RolloutTarget of(TuningInputs tuning, String podRevision) {
+        return new RolloutTarget(tuning, tuning.revision(), podRevision);
+    }
 
-  /** The rollout's revision: both halves, as the nodes' rollout state and the status show it. */
-  public String key() {
-    return tuningRevision + "-" + podRevision;
-  }
+    /** The rollout's revision: both halves, as the nodes' rollout state and the status show it. */
+    public String key() {
+        return tuningRevision + "-" + podRevision;
+    }
 }

@@ -18,106 +18,139 @@ import java.util.stream.Collectors;
  * which nodes named). Pure.
  */
 public final class NodeFindings {
-  private NodeFindings() {
-  }
+    private NodeFindings() {}
 
-  /**
-   * @param reports one per node the VideoEdge counts (owned, or awaiting another's release), by node
-   * @param conflicts nodes an older VideoEdge keeps, with that VideoEdge (namespace/name)
-   * @param planMode whether the spec asks for Plan mode
-   * @param valid whether the spec was rolled out (an invalid one is not: the nodes keep what they had)
-   * @param rollout the rollout of the current spec, null when it was not rolled out
-   */
-  public static void report(StatusAggregator status, List<NodeReport> reports, SortedMap<String, String> conflicts,
-      boolean planMode, boolean valid, RolloutPlan rollout) {
-    conflicts.forEach((node, holder) -> status.node(NodeReport.notOurs(node, Tuning.CONFLICT,
-        "selected by the older VideoEdge " + holder + ", which keeps this node"), false));
-    reports.forEach(r -> status.node(r, true));
-    conflicts(status, conflicts, reports.isEmpty());
+    /**
+     * @param reports one per node the VideoEdge counts (owned, or awaiting another's release), by node
+     * @param conflicts nodes an older VideoEdge keeps, with that VideoEdge (namespace/name)
+     * @param planMode whether the spec asks for Plan mode
+     * @param valid whether the spec was rolled out (an invalid one is not: the nodes keep what they had)
+     * @param rollout the rollout of the current spec, null when it was not rolled out
+     */
+    public static void report(
+            StatusAggregator status,
+            List<NodeReport> reports,
+            SortedMap<String, String> conflicts,
+            boolean planMode,
+            boolean valid,
+            RolloutPlan rollout) {
+        conflicts.forEach((node, holder) -> status.node(
+                NodeReport.notOurs(
+                        node, Tuning.CONFLICT, "selected by the older VideoEdge " + holder + ", which keeps this node"),
+                false));
+        reports.forEach(r -> status.node(r, true));
+        conflicts(status, conflicts, reports.isEmpty());
 
-    List<NodeReport> notTuned = select(reports, r -> !r.tuned() && !(planMode && r.tuning() == Tuning.PLANNED));
-    List<NodeReport> planned = select(reports, r -> planMode && r.tuning() == Tuning.PLANNED);
-    if (!notTuned.isEmpty()) {
-      String nodes = describe(notTuned, NodeReport::message);
-      if (rollout != null && rollout.paused()) {
-        status.notReady(Conditions.TUNING_APPLIED, Conditions.ROLLOUT_PAUSED, "not tuned as the current spec asks on " + nodes);
-      } else if (rollout != null && replacing(rollout)) {
-        status.notReady(Conditions.TUNING_APPLIED, Conditions.ROLLING_OUT,
-            "rolling out: not yet tuned as the current spec asks on " + nodes);
-      } else {
-        // an invalid spec was not rolled out: the nodes are judged by the tuning they were given
-        status.notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED,
-            (valid ? "not tuned on " : "not tuned (as last rolled out) on ") + describe(notTuned, NodeReport::tuningMessage));
-      }
+        List<NodeReport> notTuned = select(reports, r -> !r.tuned() && !(planMode && r.tuning() == Tuning.PLANNED));
+        List<NodeReport> planned = select(reports, r -> planMode && r.tuning() == Tuning.PLANNED);
+        if (!notTuned.isEmpty()) {
+            String nodes = describe(notTuned, NodeReport::message);
+            if (rollout != null && rollout.paused()) {
+                status.notReady(
+                        Conditions.TUNING_APPLIED,
+                        Conditions.ROLLOUT_PAUSED,
+                        "not tuned as the current spec asks on " + nodes);
+            } else if (rollout != null && replacing(rollout)) {
+                status.notReady(
+                        Conditions.TUNING_APPLIED,
+                        Conditions.ROLLING_OUT,
+                        "rolling out: not yet tuned as the current spec asks on " + nodes);
+            } else {
+                // an invalid spec was not rolled out: the nodes are judged by the tuning they were given
+                status.notReady(
+                        Conditions.TUNING_APPLIED,
+                        Conditions.NODE_NOT_TUNED,
+                        (valid ? "not tuned on " : "not tuned (as last rolled out) on ")
+                                + describe(notTuned, NodeReport::tuningMessage));
+            }
+        }
+        if (!planned.isEmpty()) {
+            String names =
+                    StatusAggregator.list(planned.stream().map(NodeReport::node).toList());
+            status.byRequest(
+                    Conditions.TUNING_APPLIED,
+                    Conditions.PLAN_ONLY,
+                    "tuning.mode is Plan: nothing applied on " + names + "; the agents report what they would change");
+            status.warning(Conditions.PLAN_ONLY, "nodes serve untuned by request (tuning.mode Plan): " + names);
+        }
+        List<NodeReport> failed = select(reports, r -> r.tuning() == Tuning.FAILED);
+        if (!failed.isEmpty()) {
+            status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed, NodeReport::tuningMessage));
+        }
+        List<NodeReport> degraded = select(reports, r -> r.tuning() == Tuning.DEGRADED);
+        if (!degraded.isEmpty()) {
+            status.warning(
+                    Conditions.DEGRADED,
+                    "tuning applied with problems on " + describe(degraded, NodeReport::tuningMessage));
+        }
+        List<NodeReport> notServing = select(reports, r -> !r.serving());
+        if (!notServing.isEmpty()) {
+            status.notReady(
+                    Conditions.SERVER_AVAILABLE,
+                    Conditions.SERVER_NOT_READY,
+                    "edge server not ready on " + describe(notServing, NodeReport::serverMessage));
+        }
+        List<String> noKernelTls = reports.stream()
+                .filter(NodeReport::kernelTlsUnavailable)
+                .map(NodeReport::node)
+                .toList();
+        if (!noKernelTls.isEmpty()) {
+            status.warning(
+                    Conditions.KERNEL_TLS_UNAVAILABLE,
+                    "kernel TLS is unavailable on " + StatusAggregator.list(noKernelTls)
+                            + ": the edge server falls back to userspace OpenSSL there (no sendfile over TLS)");
+        }
+        if (rollout != null) {
+            status.rollout(rollout);
+            if (rollout.paused()) {
+                status.warning(
+                        Conditions.ROLLOUT_PAUSED,
+                        "rollout paused: node " + rollout.pausedNode() + " failed revision "
+                                + rollout.target().key() + ": " + rollout.pausedReason());
+                status.pending(Conditions.ROLLOUT_PAUSED, "the rollout of the current spec is paused");
+            } else if (!rollout.complete()) {
+                status.pending(
+                        Conditions.ROLLING_OUT,
+                        "rolling out the current spec: " + rollout.updated() + "/"
+                                + rollout.nodes().size() + " nodes updated");
+            }
+        }
     }
-    if (!planned.isEmpty()) {
-      String names = StatusAggregator.list(planned.stream().map(NodeReport::node).toList());
-      status.byRequest(Conditions.TUNING_APPLIED, Conditions.PLAN_ONLY,
-          "tuning.mode is Plan: nothing applied on " + names + "; the agents report what they would change");
-      status.warning(Conditions.PLAN_ONLY, "nodes serve untuned by request (tuning.mode Plan): " + names);
-    }
-    List<NodeReport> failed = select(reports, r -> r.tuning() == Tuning.FAILED);
-    if (!failed.isEmpty()) {
-      status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed, NodeReport::tuningMessage));
-    }
-    List<NodeReport> degraded = select(reports, r -> r.tuning() == Tuning.DEGRADED);
-    if (!degraded.isEmpty()) {
-      status.warning(Conditions.DEGRADED, "tuning applied with problems on " + describe(degraded, NodeReport::tuningMessage));
-    }
-    List<NodeReport> notServing = select(reports, r -> !r.serving());
-    if (!notServing.isEmpty()) {
-      status.notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY,
-          "edge server not ready on " + describe(notServing, NodeReport::serverMessage));
-    }
-    List<String> noKernelTls = reports.stream().filter(NodeReport::kernelTlsUnavailable).map(NodeReport::node).toList();
-    if (!noKernelTls.isEmpty()) {
-      status.warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on " + StatusAggregator.list(noKernelTls)
-          + ": the edge server falls back to userspace OpenSSL there (no sendfile over TLS)");
-    }
-    if (rollout != null) {
-      status.rollout(rollout);
-      if (rollout.paused()) {
-        status.warning(Conditions.ROLLOUT_PAUSED, "rollout paused: node " + rollout.pausedNode() + " failed revision "
-            + rollout.target().key() + ": " + rollout.pausedReason());
-        status.pending(Conditions.ROLLOUT_PAUSED, "the rollout of the current spec is paused");
-      } else if (!rollout.complete()) {
-        status.pending(Conditions.ROLLING_OUT, "rolling out the current spec: " + rollout.updated() + "/"
-            + rollout.nodes().size() + " nodes updated");
-      }
-    }
-  }
 
-  /** A rollout replaces something that ran: a node that was tuned and serving before waits or is in its turn. */
-  private static boolean replacing(RolloutPlan rollout) {
-    return rollout.nodes().values().stream().anyMatch(d -> d.state() != null && d.state().lastGood() != null
-        && (d.phase() == Phase.WAITING || d.phase().inTurn()));
-  }
-
-  private static void conflicts(StatusAggregator status, SortedMap<String, String> conflicts, boolean noneCounted) {
-    if (conflicts.isEmpty()) {
-      return;
+    /** A rollout replaces something that ran: a node that was tuned and serving before waits or is in its turn. */
+    private static boolean replacing(RolloutPlan rollout) {
+        return rollout.nodes().values().stream()
+                .anyMatch(d -> d.state() != null
+                        && d.state().lastGood() != null
+                        && (d.phase() == Phase.WAITING || d.phase().inTurn()));
     }
-    String message = conflicts.entrySet().stream()
-        .collect(Collectors.groupingBy(Map.Entry::getValue, TreeMap::new,
-            Collectors.mapping(Map.Entry::getKey, Collectors.toList())))
-        .entrySet().stream()
-        .map(e -> "node " + StatusAggregator.list(e.getValue()) + " is also selected by the older VideoEdge " + e.getKey()
-            + ", which keeps it")
-        .collect(Collectors.joining("; "));
-    status.warning(Conditions.CONFLICT, message);
-    if (noneCounted) {
-      status.notReady(Conditions.TUNING_APPLIED, Conditions.CONFLICT, message);
-      status.notReady(Conditions.SERVER_AVAILABLE, Conditions.CONFLICT, message);
+
+    private static void conflicts(StatusAggregator status, SortedMap<String, String> conflicts, boolean noneCounted) {
+        if (conflicts.isEmpty()) {
+            return;
+        }
+        String message = conflicts.entrySet().stream()
+                .collect(Collectors.groupingBy(
+                        Map.Entry::getValue, TreeMap::new, Collectors.mapping(Map.Entry::getKey, Collectors.toList())))
+                .entrySet()
+                .stream()
+                .map(e -> "node " + StatusAggregator.list(e.getValue()) + " is also selected by the older VideoEdge "
+                        + e.getKey() + ", which keeps it")
+                .collect(Collectors.joining("; "));
+        status.warning(Conditions.CONFLICT, message);
+        if (noneCounted) {
+            status.notReady(Conditions.TUNING_APPLIED, Conditions.CONFLICT, message);
+            status.notReady(Conditions.SERVER_AVAILABLE, Conditions.CONFLICT, message);
+        }
     }
-  }
 
-  private static List<NodeReport> select(List<NodeReport> reports, Predicate<NodeReport> which) {
-    return reports.stream().filter(which).toList();
-  }
+    private static List<NodeReport> select(List<NodeReport> reports, Predicate<NodeReport> which) {
+        return reports.stream().filter(which).toList();
+    }
 
-  private static String describe(List<NodeReport> reports, Function<NodeReport, String> why) {
-    return StatusAggregator.list(reports.stream()
-        .map(r -> why.apply(r) == null ? r.node() : r.node() + " (" + why.apply(r) + ")")
-        .toList());
-  }
+    private static String describe(List<NodeReport> reports, Function<NodeReport, String> why) {
+        return StatusAggregator.list(reports.stream()
+                .map(r -> why.apply(r) == null ? r.node() : r.node() + " (" + why.apply(r) + ")")
+                .toList());
+    }
 }

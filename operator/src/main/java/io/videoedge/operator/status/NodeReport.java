@@ -23,81 +23,116 @@ import java.util.Objects;
  *     or was reverted)
  * @param phase its rollout phase (null when nothing was rolled out: an invalid spec, a conflict)
  */
-public record NodeReport(String node, Tuning tuning, boolean current, Server server, NodeDecision.Phase phase,
-    String tuningMessage, String serverMessage, NodeSummary summary) {
-  public static final String KTLS_NOT_REQUESTED = "not-requested";
-  public static final String KTLS_UNAVAILABLE = "unavailable";
+public record NodeReport(
+        String node,
+        Tuning tuning,
+        boolean current,
+        Server server,
+        NodeDecision.Phase phase,
+        String tuningMessage,
+        String serverMessage,
+        NodeSummary summary) {
+    public static final String KTLS_NOT_REQUESTED = "not-requested";
+    public static final String KTLS_UNAVAILABLE = "unavailable";
 
-  /**
-   * @param decision the rollout's decision for the node (null when nothing was rolled out)
-   * @param targetRevision the current spec's tuning revision (null: judge the node by what it was given)
-   * @param https the TLS mode the server serves HTTPS with, null when it serves no HTTPS
-   * @param interfaces the interfaces the VideoEdge tunes (null: the agent's default)
-   */
-  public static NodeReport of(String node, NodeTuning nt, Pod pod, NodeDecision decision, String targetRevision,
-      TlsMode https, List<String> interfaces) {
-    boolean kernelTls = https != null && https.usesKernelTls();
-    TuningVerdict t = NodeHealth.tuning(nt);
-    boolean current = targetRevision == null || nt != null && nt.getMetadata().getAnnotations() != null
-        && Objects.equals(nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION), targetRevision);
-    Server server = NodeHealth.server(pod);
-    NodeCapabilities caps = nt == null || nt.getStatus() == null ? null : nt.getStatus().capabilities();
-    String served = ServedTls.onNode(https, caps, nt == null || nt.getStatus() == null ? null : nt.getStatus().settings());
-    String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
-    String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod);
-    // the summary says the most pressing thing: the rollout (it decides the rest), the tuning (it
-    // gates the server), then kTLS, then the server
-    String message = decision == null || decision.phase() == NodeDecision.Phase.UPDATED ? null : decision.message();
-    if (message == null) {
-      message = t.message();
+    /**
+     * @param decision the rollout's decision for the node (null when nothing was rolled out)
+     * @param targetRevision the current spec's tuning revision (null: judge the node by what it was given)
+     * @param https the TLS mode the server serves HTTPS with, null when it serves no HTTPS
+     * @param interfaces the interfaces the VideoEdge tunes (null: the agent's default)
+     */
+    public static NodeReport of(
+            String node,
+            NodeTuning nt,
+            Pod pod,
+            NodeDecision decision,
+            String targetRevision,
+            TlsMode https,
+            List<String> interfaces) {
+        boolean kernelTls = https != null && https.usesKernelTls();
+        TuningVerdict t = NodeHealth.tuning(nt);
+        boolean current = targetRevision == null
+                || nt != null
+                        && nt.getMetadata().getAnnotations() != null
+                        && Objects.equals(nt.getMetadata().getAnnotations().get(Names.TUNING_REVISION), targetRevision);
+        Server server = NodeHealth.server(pod);
+        NodeCapabilities caps =
+                nt == null || nt.getStatus() == null ? null : nt.getStatus().capabilities();
+        String served = ServedTls.onNode(
+                https,
+                caps,
+                nt == null || nt.getStatus() == null ? null : nt.getStatus().settings());
+        String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
+        String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod);
+        // the summary says the most pressing thing: the rollout (it decides the rest), the tuning (it
+        // gates the server), then kTLS, then the server
+        String message = decision == null || decision.phase() == NodeDecision.Phase.UPDATED ? null : decision.message();
+        if (message == null) {
+            message = t.message();
+        }
+        if (message == null && kernelTls && KTLS_UNAVAILABLE.equals(ktls)) {
+            message = "kernel TLS unavailable: the server uses userspace OpenSSL";
+        }
+        if (message == null) {
+            message = serverMessage;
+        }
+        NodeDecision.Phase phase = decision == null ? null : decision.phase();
+        NodeSummary summary = new NodeSummary(
+                node,
+                t.state().label,
+                server.label,
+                phase == null ? null : phase.label,
+                caps == null ? null : caps.kernel(),
+                ktls,
+                served,
+                nic(caps, interfaces),
+                message);
+        return new NodeReport(node, t.state(), current, server, phase, t.message(), serverMessage, summary);
     }
-    if (message == null && kernelTls && KTLS_UNAVAILABLE.equals(ktls)) {
-      message = "kernel TLS unavailable: the server uses userspace OpenSSL";
+
+    /** A node an older VideoEdge keeps (or whose NodeTuning another one still holds). */
+    public static NodeReport notOurs(String node, Tuning state, String message) {
+        return new NodeReport(
+                node,
+                state,
+                false,
+                null,
+                null,
+                message,
+                null,
+                new NodeSummary(node, state.label, null, null, null, null, null, null, message));
     }
-    if (message == null) {
-      message = serverMessage;
+
+    /** What the summary says about this node. */
+    public String message() {
+        return summary.message();
     }
-    NodeDecision.Phase phase = decision == null ? null : decision.phase();
-    NodeSummary summary = new NodeSummary(node, t.state().label, server.label, phase == null ? null : phase.label,
-        caps == null ? null : caps.kernel(), ktls, served, nic(caps, interfaces), message);
-    return new NodeReport(node, t.state(), current, server, phase, t.message(), serverMessage, summary);
-  }
 
-  /** A node an older VideoEdge keeps (or whose NodeTuning another one still holds). */
-  public static NodeReport notOurs(String node, Tuning state, String message) {
-    return new NodeReport(node, state, false, null, null, message, null,
-        new NodeSummary(node, state.label, null, null, null, null, null, null, message));
-  }
-
-  /** What the summary says about this node. */
-  public String message() {
-    return summary.message();
-  }
-
-  /** Tuned as the current spec asks: its NodeTuning carries the current tuning, and its agent applied it. */
-  public boolean tuned() {
-    return current && tuning.tuned();
-  }
-
-  public boolean serving() {
-    return server == Server.READY;
-  }
-
-  public boolean updated() {
-    return phase == NodeDecision.Phase.UPDATED;
-  }
-
-  public boolean kernelTlsUnavailable() {
-    return KTLS_UNAVAILABLE.equals(summary.ktls());
-  }
-
-  private static String nic(NodeCapabilities caps, List<String> interfaces) {
-    if (caps == null || caps.nics() == null || caps.nics().isEmpty()) {
-      return null;
+    /** Tuned as the current spec asks: its NodeTuning carries the current tuning, and its agent applied it. */
+    public boolean tuned() {
+        return current && tuning.tuned();
     }
-    NodeCapabilities.Nic nic = caps.nics().stream()
-        .filter(n -> interfaces == null || interfaces.isEmpty() || interfaces.contains(n.name()))
-        .findFirst().orElse(caps.nics().getFirst());
-    return nic.driver() == null ? nic.name() : nic.name() + " (" + nic.driver() + ")";
-  }
+
+    public boolean serving() {
+        return server == Server.READY;
+    }
+
+    public boolean updated() {
+        return phase == NodeDecision.Phase.UPDATED;
+    }
+
+    public boolean kernelTlsUnavailable() {
+        return KTLS_UNAVAILABLE.equals(summary.ktls());
+    }
+
+    private static String nic(NodeCapabilities caps, List<String> interfaces) {
+        if (caps == null || caps.nics() == null || caps.nics().isEmpty()) {
+            return null;
+        }
+        NodeCapabilities.Nic nic = caps.nics().stream()
+                .filter(n -> interfaces == null || interfaces.isEmpty() || interfaces.contains(n.name()))
+                .findFirst()
+                .orElse(caps.nics().getFirst());
+        return nic.driver() == null ? nic.name() : nic.name() + " (" + nic.driver() + ")";
+    }
 }

@@ -26,203 +26,248 @@ import java.util.Objects;
  * change keeps its lastTransitionTime.
  */
 public final class StatusAggregator {
-  static final int MAX_MESSAGE = 1024;
-  static final int LISTED_NODES = 5;
+    static final int MAX_MESSAGE = 1024;
+    static final int LISTED_NODES = 5;
 
-  private final VideoEdge ve;
-  private final Instant now;
-  private final List<NodeSummary> summaries = new ArrayList<>();
-  private final List<String> servedTls = new ArrayList<>();
-  private int selected;
-  private int tuned;
-  private int serving;
-  private int updated;
-  private Progress progress = new Progress(false, "Unknown", "", null);
-  private final Map<String, Finding> notReady = new LinkedHashMap<>();
-  private final Map<String, Finding> byRequest = new LinkedHashMap<>();
-  private final List<Finding> errors = new ArrayList<>();
-  private final List<Finding> warnings = new ArrayList<>();
-  private final List<Finding> pending = new ArrayList<>();
+    private final VideoEdge ve;
+    private final Instant now;
+    private final List<NodeSummary> summaries = new ArrayList<>();
+    private final List<String> servedTls = new ArrayList<>();
+    private int selected;
+    private int tuned;
+    private int serving;
+    private int updated;
+    private Progress progress = new Progress(false, "Unknown", "", null);
+    private final Map<String, Finding> notReady = new LinkedHashMap<>();
+    private final Map<String, Finding> byRequest = new LinkedHashMap<>();
+    private final List<Finding> errors = new ArrayList<>();
+    private final List<Finding> warnings = new ArrayList<>();
+    private final List<Finding> pending = new ArrayList<>();
 
-  private record Finding(String reason, String message) {
-  }
+    private record Finding(String reason, String message) {}
 
-  private record Progress(boolean status, String reason, String message, VideoEdgeStatus.Rollout rollout) {
-  }
+    private record Progress(boolean status, String reason, String message, VideoEdgeStatus.Rollout rollout) {}
 
-  public StatusAggregator(VideoEdge ve, Instant now) {
-    this.ve = ve;
-    this.now = now.truncatedTo(ChronoUnit.SECONDS);
-  }
-
-  /** A node this VideoEdge serves on (counted) or only reports (a Conflict: listed, not counted). */
-  public StatusAggregator node(NodeReport report, boolean counted) {
-    summaries.add(report.summary());
-    if (counted) {
-      servedTls.add(report.summary().tls());
-      selected++;
-      tuned += report.tuned() ? 1 : 0;
-      serving += report.serving() ? 1 : 0;
-      updated += report.updated() ? 1 : 0;
+    public StatusAggregator(VideoEdge ve, Instant now) {
+        this.ve = ve;
+        this.now = now.truncatedTo(ChronoUnit.SECONDS);
     }
-    return this;
-  }
 
-  /**
-   * The rollout of the current spec: Progressing True (RollingOut, or RolloutComplete once every node
-   * is updated) or False (RolloutPaused: a node failed), and its summary.
-   */
-  public StatusAggregator rollout(RolloutPlan plan) {
-    String revision = plan.target().key();
-    int nodes = plan.nodes().size();
-    String state;
-    String reason;
-    String message;
-    if (plan.paused()) {
-      state = "Paused";
-      reason = Conditions.ROLLOUT_PAUSED;
-      message = "rollout of revision " + revision + " paused: node " + plan.pausedNode() + " failed: " + plan.pausedReason()
-          + "; " + plan.updated() + "/" + nodes + " nodes updated. Fix the spec (or revert it) to roll out again";
-    } else if (plan.complete()) {
-      state = "Complete";
-      reason = Conditions.ROLLOUT_COMPLETE;
-      message = "revision " + revision + " on " + nodes + "/" + nodes + " nodes";
-    } else {
-      state = "Progressing";
-      reason = Conditions.ROLLING_OUT;
-      List<String> inTurn = plan.inTurn();
-      message = "rolling out revision " + revision + ": " + plan.updated() + "/" + nodes + " nodes updated"
-          + (inTurn.isEmpty() ? "" : "; in turn: " + list(inTurn))
-          + (plan.waiting() == 0 ? "" : "; " + plan.waiting() + " waiting");
+    /** A node this VideoEdge serves on (counted) or only reports (a Conflict: listed, not counted). */
+    public StatusAggregator node(NodeReport report, boolean counted) {
+        summaries.add(report.summary());
+        if (counted) {
+            servedTls.add(report.summary().tls());
+            selected++;
+            tuned += report.tuned() ? 1 : 0;
+            serving += report.serving() ? 1 : 0;
+            updated += report.updated() ? 1 : 0;
+        }
+        return this;
     }
-    progress = new Progress(!plan.paused(), reason, message, new VideoEdgeStatus.Rollout(revision, state, plan.updating(),
-        plan.waiting(), plan.failed(), plan.policy().maxUnavailable(), message));
-    return this;
-  }
 
-  /** Nothing rolls out (an invalid spec, a deletion): Progressing False with this reason. */
-  public StatusAggregator notProgressing(String reason, String message) {
-    progress = new Progress(false, reason, message, null);
-    return this;
-  }
-
-  /** At most a few names, then how many more. */
-  public static String list(List<String> items) {
-    if (items.size() <= LISTED_NODES) {
-      return String.join(", ", items);
+    /**
+     * The rollout of the current spec: Progressing True (RollingOut, or RolloutComplete once every node
+     * is updated) or False (RolloutPaused: a node failed), and its summary.
+     */
+    public StatusAggregator rollout(RolloutPlan plan) {
+        String revision = plan.target().key();
+        int nodes = plan.nodes().size();
+        String state;
+        String reason;
+        String message;
+        if (plan.paused()) {
+            state = "Paused";
+            reason = Conditions.ROLLOUT_PAUSED;
+            message = "rollout of revision " + revision + " paused: node " + plan.pausedNode() + " failed: "
+                    + plan.pausedReason() + "; " + plan.updated() + "/" + nodes
+                    + " nodes updated. Fix the spec (or revert it) to roll out again";
+        } else if (plan.complete()) {
+            state = "Complete";
+            reason = Conditions.ROLLOUT_COMPLETE;
+            message = "revision " + revision + " on " + nodes + "/" + nodes + " nodes";
+        } else {
+            state = "Progressing";
+            reason = Conditions.ROLLING_OUT;
+            List<String> inTurn = plan.inTurn();
+            message = "rolling out revision " + revision + ": " + plan.updated() + "/" + nodes + " nodes updated"
+                    + (inTurn.isEmpty() ? "" : "; in turn: " + list(inTurn))
+                    + (plan.waiting() == 0 ? "" : "; " + plan.waiting() + " waiting");
+        }
+        progress = new Progress(
+                !plan.paused(),
+                reason,
+                message,
+                new VideoEdgeStatus.Rollout(
+                        revision,
+                        state,
+                        plan.updating(),
+                        plan.waiting(),
+                        plan.failed(),
+                        plan.policy().maxUnavailable(),
+                        message));
+        return this;
     }
-    return String.join(", ", items.subList(0, LISTED_NODES)) + " and " + (items.size() - LISTED_NODES) + " more";
-  }
 
-  /** {@code type} (TuningApplied or ServerAvailable) is False for {@code reason}, and so is Ready. The first reason per type wins. */
-  public StatusAggregator notReady(String type, String reason, String message) {
-    notReady.putIfAbsent(type, new Finding(reason, message));
-    return this;
-  }
-
-  /** {@code type} is False because the spec asks for it (Plan mode): reported, but Ready is not held back. */
-  public StatusAggregator byRequest(String type, String reason, String message) {
-    byRequest.putIfAbsent(type, new Finding(reason, message));
-    return this;
-  }
-
-  /** The spec cannot be rolled out as it is: Ready=False and Degraded=True with this reason. */
-  public StatusAggregator error(String reason, String message) {
-    errors.add(new Finding(reason, message));
-    return this;
-  }
-
-  /** Not there yet, and nothing is wrong (a rollout in progress): Ready=False with this reason, nothing else. */
-  public StatusAggregator pending(String reason, String message) {
-    pending.add(new Finding(reason, message));
-    return this;
-  }
-
-  /** Serving, but something needs a person's attention: Degraded=True. */
-  public StatusAggregator warning(String reason, String message) {
-    warnings.add(new Finding(reason, message));
-    return this;
-  }
-
-  public VideoEdgeStatus build(VideoEdgeStatus previous) {
-    List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
-    String counts = selected == 0 ? "no nodes selected" : null;
-    Finding tuning = notReady.getOrDefault(Conditions.TUNING_APPLIED, byRequest.get(Conditions.TUNING_APPLIED));
-    Finding server = notReady.get(Conditions.SERVER_AVAILABLE);
-    if (selected == 0) {
-      tuning = tuning == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : tuning;
-      server = server == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : server;
+    /** Nothing rolls out (an invalid spec, a deletion): Progressing False with this reason. */
+    public StatusAggregator notProgressing(String reason, String message) {
+        progress = new Progress(false, reason, message, null);
+        return this;
     }
-    Condition tuningApplied = tuning == null
-        ? condition(old, Conditions.TUNING_APPLIED, true, Conditions.AS_EXPECTED, tuned + "/" + selected + " nodes tuned")
-        : condition(old, Conditions.TUNING_APPLIED, false, tuning.reason, tuning.message);
-    Condition serverAvailable = server == null
-        ? condition(old, Conditions.SERVER_AVAILABLE, true, Conditions.AS_EXPECTED, serving + "/" + selected + " nodes serving")
-        : condition(old, Conditions.SERVER_AVAILABLE, false, server.reason, server.message);
 
-    List<Finding> blocking = new ArrayList<>(errors);
-    blocking.addAll(notReady.values());
-    blocking.addAll(pending);
-    if (selected == 0 && blocking.isEmpty()) {
-      blocking.add(tuning);
+    /** At most a few names, then how many more. */
+    public static String list(List<String> items) {
+        if (items.size() <= LISTED_NODES) {
+            return String.join(", ", items);
+        }
+        return String.join(", ", items.subList(0, LISTED_NODES)) + " and " + (items.size() - LISTED_NODES) + " more";
     }
-    Condition ready = blocking.isEmpty()
-        ? condition(old, Conditions.READY, true, Conditions.AS_EXPECTED, "serving on " + serving + "/" + selected + " nodes")
-        : condition(old, Conditions.READY, false, blocking.getFirst().reason, join(blocking));
 
-    List<Finding> attention = new ArrayList<>(errors);
-    attention.addAll(warnings);
-    Condition degraded = attention.isEmpty()
-        ? condition(old, Conditions.DEGRADED, false, Conditions.AS_EXPECTED, "")
-        : condition(old, Conditions.DEGRADED, true, attention.getFirst().reason, join(attention));
+    /** {@code type} (TuningApplied or ServerAvailable) is False for {@code reason}, and so is Ready. The first reason per type wins. */
+    public StatusAggregator notReady(String type, String reason, String message) {
+        notReady.putIfAbsent(type, new Finding(reason, message));
+        return this;
+    }
 
-    Condition progressing = condition(old, Conditions.PROGRESSING, progress.status, progress.reason, progress.message);
+    /** {@code type} is False because the spec asks for it (Plan mode): reported, but Ready is not held back. */
+    public StatusAggregator byRequest(String type, String reason, String message) {
+        byRequest.putIfAbsent(type, new Finding(reason, message));
+        return this;
+    }
 
-    return new VideoEdgeStatus(ve.getMetadata().getGeneration(),
-        List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
-        new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated),
-        tuned + "/" + selected, serving + "/" + selected, updated + "/" + selected, ServedTls.summary(servedTls),
-        progress.rollout, List.copyOf(summaries));
-  }
+    /** The spec cannot be rolled out as it is: Ready=False and Degraded=True with this reason. */
+    public StatusAggregator error(String reason, String message) {
+        errors.add(new Finding(reason, message));
+        return this;
+    }
 
-  /**
-   * The operator itself failed to reconcile (an API error, a missing permission): Degraded=True with
-   * reason ReconcileFailed; everything else stays as last reported, including observedGeneration
-   * (the new generation was not observed), and Ready (the servers keep serving as they were).
-   */
-  public static VideoEdgeStatus reconcileFailed(VideoEdge ve, VideoEdgeStatus previous, Instant now, String message) {
-    StatusAggregator a = new StatusAggregator(ve, now);
-    List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
-    Condition degraded = a.condition(old, Conditions.DEGRADED, true, RECONCILE_FAILED, message);
-    degraded.setObservedGeneration(previous == null ? null : previous.observedGeneration());
-    List<Condition> conditions = new ArrayList<>(old.stream().filter(c -> !Conditions.DEGRADED.equals(c.getType())).toList());
-    conditions.add(degraded);
-    return previous == null
-        ? new VideoEdgeStatus(null, conditions, null, null, null, null, null, null, null)
-        : new VideoEdgeStatus(previous.observedGeneration(), conditions, previous.nodes(), previous.tuned(),
-            previous.serving(), previous.updated(), previous.tls(), previous.rollout(), previous.nodeStatuses());
-  }
+    /** Not there yet, and nothing is wrong (a rollout in progress): Ready=False with this reason, nothing else. */
+    public StatusAggregator pending(String reason, String message) {
+        pending.add(new Finding(reason, message));
+        return this;
+    }
 
-  public static final String RECONCILE_FAILED = "ReconcileFailed";
+    /** Serving, but something needs a person's attention: Degraded=True. */
+    public StatusAggregator warning(String reason, String message) {
+        warnings.add(new Finding(reason, message));
+        return this;
+    }
 
-  private Condition condition(List<Condition> old, String type, boolean status, String reason, String message) {
-    String s = status ? Conditions.TRUE : Conditions.FALSE;
-    String since = old.stream()
-        .filter(c -> type.equals(c.getType()) && s.equals(c.getStatus()) && c.getLastTransitionTime() != null)
-        .map(Condition::getLastTransitionTime)
-        .findFirst().orElse(now.toString());
-    return new ConditionBuilder()
-        .withType(type).withStatus(s).withReason(reason).withMessage(truncate(Objects.toString(message, "")))
-        .withObservedGeneration(ve.getMetadata().getGeneration())
-        .withLastTransitionTime(since)
-        .build();
-  }
+    public VideoEdgeStatus build(VideoEdgeStatus previous) {
+        List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
+        String counts = selected == 0 ? "no nodes selected" : null;
+        Finding tuning = notReady.getOrDefault(Conditions.TUNING_APPLIED, byRequest.get(Conditions.TUNING_APPLIED));
+        Finding server = notReady.get(Conditions.SERVER_AVAILABLE);
+        if (selected == 0) {
+            tuning = tuning == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : tuning;
+            server = server == null ? new Finding(Conditions.NO_NODES_SELECTED, counts) : server;
+        }
+        Condition tuningApplied = tuning == null
+                ? condition(
+                        old,
+                        Conditions.TUNING_APPLIED,
+                        true,
+                        Conditions.AS_EXPECTED,
+                        tuned + "/" + selected + " nodes tuned")
+                : condition(old, Conditions.TUNING_APPLIED, false, tuning.reason, tuning.message);
+        Condition serverAvailable = server == null
+                ? condition(
+                        old,
+                        Conditions.SERVER_AVAILABLE,
+                        true,
+                        Conditions.AS_EXPECTED,
+                        serving + "/" + selected + " nodes serving")
+                : condition(old, Conditions.SERVER_AVAILABLE, false, server.reason, server.message);
 
-  private static String join(List<Finding> findings) {
-    return String.join("; ", findings.stream().map(Finding::message).distinct().toList());
-  }
+        List<Finding> blocking = new ArrayList<>(errors);
+        blocking.addAll(notReady.values());
+        blocking.addAll(pending);
+        if (selected == 0 && blocking.isEmpty()) {
+            blocking.add(tuning);
+        }
+        Condition ready = blocking.isEmpty()
+                ? condition(
+                        old,
+                        Conditions.READY,
+                        true,
+                        Conditions.AS_EXPECTED,
+                        "serving on " + serving + "/" + selected + " nodes")
+                : condition(old, Conditions.READY, false, blocking.getFirst().reason, join(blocking));
 
-  static String truncate(String message) {
-    return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE - 3) + "...";
-  }
+        List<Finding> attention = new ArrayList<>(errors);
+        attention.addAll(warnings);
+        Condition degraded = attention.isEmpty()
+                ? condition(old, Conditions.DEGRADED, false, Conditions.AS_EXPECTED, "")
+                : condition(old, Conditions.DEGRADED, true, attention.getFirst().reason, join(attention));
+
+        Condition progressing =
+                condition(old, Conditions.PROGRESSING, progress.status, progress.reason, progress.message);
+
+        return new VideoEdgeStatus(
+                ve.getMetadata().getGeneration(),
+                List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
+                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated),
+                tuned + "/" + selected,
+                serving + "/" + selected,
+                updated + "/" + selected,
+                ServedTls.summary(servedTls),
+                progress.rollout,
+                List.copyOf(summaries));
+    }
+
+    /**
+     * The operator itself failed to reconcile (an API error, a missing permission): Degraded=True with
+     * reason ReconcileFailed; everything else stays as last reported, including observedGeneration
+     * (the new generation was not observed), and Ready (the servers keep serving as they were).
+     */
+    public static VideoEdgeStatus reconcileFailed(VideoEdge ve, VideoEdgeStatus previous, Instant now, String message) {
+        StatusAggregator a = new StatusAggregator(ve, now);
+        List<Condition> old = previous == null || previous.conditions() == null ? List.of() : previous.conditions();
+        Condition degraded = a.condition(old, Conditions.DEGRADED, true, RECONCILE_FAILED, message);
+        degraded.setObservedGeneration(previous == null ? null : previous.observedGeneration());
+        List<Condition> conditions = new ArrayList<>(old.stream()
+                .filter(c -> !Conditions.DEGRADED.equals(c.getType()))
+                .toList());
+        conditions.add(degraded);
+        return previous == null
+                ? new VideoEdgeStatus(null, conditions, null, null, null, null, null, null, null)
+                : new VideoEdgeStatus(
+                        previous.observedGeneration(),
+                        conditions,
+                        previous.nodes(),
+                        previous.tuned(),
+                        previous.serving(),
+                        previous.updated(),
+                        previous.tls(),
+                        previous.rollout(),
+                        previous.nodeStatuses());
+    }
+
+    public static final String RECONCILE_FAILED = "ReconcileFailed";
+
+    private Condition condition(List<Condition> old, String type, boolean status, String reason, String message) {
+        String s = status ? Conditions.TRUE : Conditions.FALSE;
+        String since = old.stream()
+                .filter(c -> type.equals(c.getType()) && s.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+                .map(Condition::getLastTransitionTime)
+                .findFirst()
+                .orElse(now.toString());
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus(s)
+                .withReason(reason)
+                .withMessage(truncate(Objects.toString(message, "")))
+                .withObservedGeneration(ve.getMetadata().getGeneration())
+                .withLastTransitionTime(since)
+                .build();
+    }
+
+    private static String join(List<Finding> findings) {
+        return String.join(
+                "; ", findings.stream().map(Finding::message).distinct().toList());
+    }
+
+    static String truncate(String message) {
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE - 3) + "...";
+    }
 }

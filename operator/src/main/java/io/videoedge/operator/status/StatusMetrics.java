@@ -23,94 +23,113 @@ import java.util.function.ToDoubleFunction;
  * {@code videoedge_rollout_node_failures_total{namespace, videoedge}} (nodes that failed a revision).
  */
 public final class StatusMetrics {
-  private static final List<String> CONDITION_TYPES =
-      List.of(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.PROGRESSING,
-          Conditions.DEGRADED);
+    private static final List<String> CONDITION_TYPES = List.of(
+            Conditions.READY,
+            Conditions.TUNING_APPLIED,
+            Conditions.SERVER_AVAILABLE,
+            Conditions.PROGRESSING,
+            Conditions.DEGRADED);
 
-  private final MeterRegistry registry;
-  private final Map<String, VideoEdgeStatus> latest = new ConcurrentHashMap<>();
-  private final Map<String, List<Meter>> meters = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+    private final Map<String, VideoEdgeStatus> latest = new ConcurrentHashMap<>();
+    private final Map<String, List<Meter>> meters = new ConcurrentHashMap<>();
 
-  public StatusMetrics(MeterRegistry registry) {
-    this.registry = registry;
-  }
-
-  /** The status the operator just computed for this VideoEdge. */
-  public void record(VideoEdge ve, VideoEdgeStatus status) {
-    String key = key(ve);
-    latest.put(key, status);
-    meters.computeIfAbsent(key, k -> register(ve, k));
-  }
-
-  /** A node failed a revision (the rollout paused). */
-  public void nodeFailed(VideoEdge ve) {
-    String key = key(ve);
-    meters.computeIfAbsent(key, k -> register(ve, k));
-    registry.counter("videoedge.rollout.node.failures", "namespace", ve.getMetadata().getNamespace(),
-        "videoedge", ve.getMetadata().getName()).increment();
-  }
-
-  /** The VideoEdge is gone: its series go too. */
-  public void remove(VideoEdge ve) {
-    String key = key(ve);
-    latest.remove(key);
-    List<Meter> gone = meters.remove(key);
-    if (gone != null) {
-      gone.forEach(registry::remove);
+    public StatusMetrics(MeterRegistry registry) {
+        this.registry = registry;
     }
-  }
 
-  private List<Meter> register(VideoEdge ve, String key) {
-    String namespace = ve.getMetadata().getNamespace();
-    String name = ve.getMetadata().getName();
-    List<Meter> registered = new ArrayList<>();
-    registered.add(nodes(namespace, name, key, "selected", VideoEdgeStatus.NodeCounts::selected));
-    registered.add(nodes(namespace, name, key, "tuned", VideoEdgeStatus.NodeCounts::tuned));
-    registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
-    registered.add(nodes(namespace, name, key, "updated", VideoEdgeStatus.NodeCounts::updated));
-    registered.add(Gauge.builder("videoedge.rollout.paused", () -> {
-      VideoEdgeStatus status = latest.get(key);
-      return status != null && status.rollout() != null && "Paused".equals(status.rollout().state()) ? 1 : 0;
-    }).tags("namespace", namespace, "videoedge", name)
-        .description("1 while the rollout of the VideoEdge's current spec is paused by a node that failed it")
-        .register(registry));
-    registered.add(Counter.builder("videoedge.rollout.node.failures")
-        .tags("namespace", namespace, "videoedge", name)
-        .description("Nodes that failed a revision of the VideoEdge (each pauses its rollout)")
-        .register(registry));
-    for (String type : CONDITION_TYPES) {
-      registered.add(Gauge.builder("videoedge.condition", () -> conditionTrue(key, type) ? 1 : 0)
-          .tags("namespace", namespace, "videoedge", name, "type", type)
-          .description("1 when the VideoEdge's condition of this type is True")
-          .register(registry));
+    /** The status the operator just computed for this VideoEdge. */
+    public void record(VideoEdge ve, VideoEdgeStatus status) {
+        String key = key(ve);
+        latest.put(key, status);
+        meters.computeIfAbsent(key, k -> register(ve, k));
     }
-    return registered;
-  }
 
-  private Gauge nodes(String namespace, String name, String key, String state,
-      ToDoubleFunction<VideoEdgeStatus.NodeCounts> count) {
-    return Gauge.builder("videoedge.nodes", () -> {
-      VideoEdgeStatus status = latest.get(key);
-      return status == null || status.nodes() == null ? 0 : count.applyAsDouble(status.nodes());
-    }).tags("namespace", namespace, "videoedge", name, "state", state)
-        .description("Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated")
-        .register(registry);
-  }
-
-  private boolean conditionTrue(String key, String type) {
-    VideoEdgeStatus status = latest.get(key);
-    if (status == null || status.conditions() == null) {
-      return false;
+    /** A node failed a revision (the rollout paused). */
+    public void nodeFailed(VideoEdge ve) {
+        String key = key(ve);
+        meters.computeIfAbsent(key, k -> register(ve, k));
+        registry.counter(
+                        "videoedge.rollout.node.failures",
+                        "namespace",
+                        ve.getMetadata().getNamespace(),
+                        "videoedge",
+                        ve.getMetadata().getName())
+                .increment();
     }
-    for (Condition c : status.conditions()) {
-      if (type.equals(c.getType())) {
-        return Conditions.TRUE.equals(c.getStatus());
-      }
-    }
-    return false;
-  }
 
-  private static String key(VideoEdge ve) {
-    return Objects.requireNonNull(ve.getMetadata().getNamespace()) + "/" + ve.getMetadata().getName();
-  }
+    /** The VideoEdge is gone: its series go too. */
+    public void remove(VideoEdge ve) {
+        String key = key(ve);
+        latest.remove(key);
+        List<Meter> gone = meters.remove(key);
+        if (gone != null) {
+            gone.forEach(registry::remove);
+        }
+    }
+
+    private List<Meter> register(VideoEdge ve, String key) {
+        String namespace = ve.getMetadata().getNamespace();
+        String name = ve.getMetadata().getName();
+        List<Meter> registered = new ArrayList<>();
+        registered.add(nodes(namespace, name, key, "selected", VideoEdgeStatus.NodeCounts::selected));
+        registered.add(nodes(namespace, name, key, "tuned", VideoEdgeStatus.NodeCounts::tuned));
+        registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
+        registered.add(nodes(namespace, name, key, "updated", VideoEdgeStatus.NodeCounts::updated));
+        registered.add(Gauge.builder("videoedge.rollout.paused", () -> {
+                    VideoEdgeStatus status = latest.get(key);
+                    return status != null
+                                    && status.rollout() != null
+                                    && "Paused".equals(status.rollout().state())
+                            ? 1
+                            : 0;
+                })
+                .tags("namespace", namespace, "videoedge", name)
+                .description("1 while the rollout of the VideoEdge's current spec is paused by a node that failed it")
+                .register(registry));
+        registered.add(Counter.builder("videoedge.rollout.node.failures")
+                .tags("namespace", namespace, "videoedge", name)
+                .description("Nodes that failed a revision of the VideoEdge (each pauses its rollout)")
+                .register(registry));
+        for (String type : CONDITION_TYPES) {
+            registered.add(Gauge.builder("videoedge.condition", () -> conditionTrue(key, type) ? 1 : 0)
+                    .tags("namespace", namespace, "videoedge", name, "type", type)
+                    .description("1 when the VideoEdge's condition of this type is True")
+                    .register(registry));
+        }
+        return registered;
+    }
+
+    private Gauge nodes(
+            String namespace,
+            String name,
+            String key,
+            String state,
+            ToDoubleFunction<VideoEdgeStatus.NodeCounts> count) {
+        return Gauge.builder("videoedge.nodes", () -> {
+                    VideoEdgeStatus status = latest.get(key);
+                    return status == null || status.nodes() == null ? 0 : count.applyAsDouble(status.nodes());
+                })
+                .tags("namespace", namespace, "videoedge", name, "state", state)
+                .description("Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated")
+                .register(registry);
+    }
+
+    private boolean conditionTrue(String key, String type) {
+        VideoEdgeStatus status = latest.get(key);
+        if (status == null || status.conditions() == null) {
+            return false;
+        }
+        for (Condition c : status.conditions()) {
+            if (type.equals(c.getType())) {
+                return Conditions.TRUE.equals(c.getStatus());
+            }
+        }
+        return false;
+    }
+
+    private static String key(VideoEdge ve) {
+        return Objects.requireNonNull(ve.getMetadata().getNamespace()) + "/"
+                + ve.getMetadata().getName();
+    }
 }

@@ -39,274 +39,402 @@ import org.junit.jupiter.api.Test;
  * counterexample is printed with the one change (or pair) from the example that makes it.
  */
 class AdmittedRunsIT {
-  static RealApiServer api;
-  static KubernetesClient client;
-  static String namespace;
+    static RealApiServer api;
+    static KubernetesClient client;
+    static String namespace;
 
-  @BeforeAll
-  static void start() {
-    api = RealApiServer.shared();
-    client = api.newClient();
-    namespace = api.createNamespace("admitted");
-  }
-
-  /** Sets of changes to the example's spec: dotted path under spec to the value (null removes). */
-  record Candidate(String description, Map<String, Object> changes) {
-  }
-
-  @Test
-  void everyAdmittedVideoEdgeRendersAConfigTheEdgeServerLoads() throws Exception {
-    Map<String, Object> spec = specSchema();
-    List<Candidate> candidates = new ArrayList<>();
-    leaves("", spec, candidates);
-    combinations(candidates);
-
-    int admitted = 0;
-    Set<String> admittedRuns = new LinkedHashSet<>();
-    List<String> counterexamples = new ArrayList<>();
-    for (Candidate c : candidates) {
-      GenericKubernetesResource ve = example("admit-" + Integer.toHexString(c.hashCode() & 0xfffffff));
-      c.changes().forEach((path, value) -> set(ve, "spec." + path, value));
-      GenericKubernetesResource stored;
-      try {
-        stored = client.resource(ve).inNamespace(namespace).dryRun().create();
-      } catch (KubernetesClientException e) {
-        if (e.getCode() == 422 || e.getCode() == 400) {
-          continue; // refused at admission, with its message: fine
-        }
-        throw e;
-      }
-      admitted++;
-      VideoEdge typed = Serialization.unmarshal(Serialization.asJson(stored), VideoEdge.class);
-      typed.getMetadata().setNamespace(namespace);
-      try {
-        String text = EdgeServerConfigRenderer.render(namespace + "/edge", typed.getSpec());
-        EdgeServerConfig config = ConfigLoader.parse(text, c.description());
-        // the rest of what the operator renders from it must not fail either
-        PodTemplateSpec template = EdgeServerPod.template(typed, "videoedge/edge-server:it", "",
-            EdgeServerConfigRenderer.restartChecksum("x", typed.getSpec()), "0".repeat(64));
-        // a CA bundle the server loads is in a volume of its container (the loader above does not look at files)
-        if (config.origin != null && config.origin.caFile != null && template.getSpec().getContainers().getFirst()
-            .getVolumeMounts().stream().noneMatch(m -> config.origin.caFile.startsWith(m.getMountPath() + "/"))) {
-          counterexamples.add(c.description() + " " + c.changes() + ": origin.caFile " + config.origin.caFile
-              + " is in no volume of the pod");
-        }
-        admittedRuns.add(c.description());
-        TuningInputs.of(typed.getSpec()).revision();
-        JvmOptions.forServer(typed.getSpec().server())
-            .cacheProblem(Quantities.bytes(typed.getSpec().server().cache().memory()))
-            .ifPresent(problem -> counterexamples.add(c.description() + " " + c.changes() + ": the operator refuses it: " + problem));
-      } catch (ConfigException e) {
-        counterexamples.add(c.description() + " " + c.changes() + ": the edge server refuses the rendered config: " + e.problems());
-      } catch (RuntimeException e) {
-        counterexamples.add(c.description() + " " + c.changes() + ": the operator cannot render it: " + e);
-      }
+    @BeforeAll
+    static void start() {
+        api = RealApiServer.shared();
+        client = api.newClient();
+        namespace = api.createNamespace("admitted");
     }
-    String report = "admitted => runs: " + candidates.size() + " VideoEdges tried, " + admitted + " admitted, "
-        + (candidates.size() - admitted) + " refused at admission, " + counterexamples.size() + " counterexamples";
-    System.out.println(report);
-    Files.createDirectories(Path.of("target"));
-    Files.writeString(Path.of("target", "admitted-runs.txt"), report + "\n" + String.join("\n", counterexamples) + "\n");
-    assertThat(counterexamples).as(report).isEmpty();
-    assertThat(admitted).as("enough admitted VideoEdges to mean something").isGreaterThan(100);
-    assertThat(admittedRuns).as("an https origin with its CA Secret is admitted and runs; with http it is refused")
-        .contains("origin https://origin.example:8443/video with CA Secret origin-ca",
-            "origin https://10.0.0.1 with CA Secret " + "a".repeat(253))
-        .doesNotContain("origin http://origin:8080 with CA Secret origin-ca",
-            "origin https://origin.example:8443/video with CA Secret " + "a".repeat(254),
-            "origin https://origin.example:8443/video with CA Secret Origin-CA");
-  }
 
-  // ---------------------------------------------------------------- generation from the CRD's schema
+    /** Sets of changes to the example's spec: dotted path under spec to the value (null removes). */
+    record Candidate(String description, Map<String, Object> changes) {}
 
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> specSchema() throws Exception {
-    Map<String, Object> crd = Serialization.unmarshal(Files.readString(TestFiles.ROOT.resolve("crds/videoedge.io_videoedges.yaml")),
-        Map.class);
-    Map<String, Object> version = ((List<Map<String, Object>>) ((Map<String, Object>) crd.get("spec")).get("versions")).getFirst();
-    Map<String, Object> schema = (Map<String, Object>) ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
-    return (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get("spec");
-  }
+    @Test
+    void everyAdmittedVideoEdgeRendersAConfigTheEdgeServerLoads() throws Exception {
+        Map<String, Object> spec = specSchema();
+        List<Candidate> candidates = new ArrayList<>();
+        leaves("", spec, candidates);
+        combinations(candidates);
 
-  @SuppressWarnings("unchecked")
-  static void leaves(String path, Map<String, Object> schema, List<Candidate> out) {
-    String type = (String) schema.get("type");
-    if ("object".equals(type) && schema.get("properties") instanceof Map<?, ?> props) {
-      ((Map<String, Map<String, Object>>) props).forEach((name, child) ->
-          leaves(path.isEmpty() ? name : path + "." + name, child, out));
-      return;
-    }
-    for (Object value : values(path, schema)) {
-      out.add(new Candidate(path + " = " + value, single(path, value)));
-    }
-  }
-
-  /** The boundary values of one leaf: its bounds and one past them, its enum, its pattern's edge forms. */
-  @SuppressWarnings("unchecked")
-  static Set<Object> values(String path, Map<String, Object> schema) {
-    Set<Object> values = new LinkedHashSet<>();
-    String type = String.valueOf(schema.get("type"));
-    switch (type) {
-      case "integer" -> {
-        Long min = schema.get("minimum") instanceof Number n ? n.longValue() : null;
-        Long max = schema.get("maximum") instanceof Number n ? n.longValue() : null;
-        for (Long bound : new Long[] {min, max}) {
-          if (bound != null) {
-            values.add(bound - 1);
-            values.add(bound);
-            values.add(bound + 1);
-          }
+        int admitted = 0;
+        Set<String> admittedRuns = new LinkedHashSet<>();
+        List<String> counterexamples = new ArrayList<>();
+        for (Candidate c : candidates) {
+            GenericKubernetesResource ve = example("admit-" + Integer.toHexString(c.hashCode() & 0xfffffff));
+            c.changes().forEach((path, value) -> set(ve, "spec." + path, value));
+            GenericKubernetesResource stored;
+            try {
+                stored = client.resource(ve).inNamespace(namespace).dryRun().create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 422 || e.getCode() == 400) {
+                    continue; // refused at admission, with its message: fine
+                }
+                throw e;
+            }
+            admitted++;
+            VideoEdge typed = Serialization.unmarshal(Serialization.asJson(stored), VideoEdge.class);
+            typed.getMetadata().setNamespace(namespace);
+            try {
+                String text = EdgeServerConfigRenderer.render(namespace + "/edge", typed.getSpec());
+                EdgeServerConfig config = ConfigLoader.parse(text, c.description());
+                // the rest of what the operator renders from it must not fail either
+                PodTemplateSpec template = EdgeServerPod.template(
+                        typed,
+                        "videoedge/edge-server:it",
+                        "",
+                        EdgeServerConfigRenderer.restartChecksum("x", typed.getSpec()),
+                        "0".repeat(64));
+                // a CA bundle the server loads is in a volume of its container (the loader above does not look at
+                // files)
+                if (config.origin != null
+                        && config.origin.caFile != null
+                        && template.getSpec().getContainers().getFirst().getVolumeMounts().stream()
+                                .noneMatch(m -> config.origin.caFile.startsWith(m.getMountPath() + "/"))) {
+                    counterexamples.add(c.description() + " " + c.changes() + ": origin.caFile " + config.origin.caFile
+                            + " is in no volume of the pod");
+                }
+                admittedRuns.add(c.description());
+                TuningInputs.of(typed.getSpec()).revision();
+                JvmOptions.forServer(typed.getSpec().server())
+                        .cacheProblem(Quantities.bytes(
+                                typed.getSpec().server().cache().memory()))
+                        .ifPresent(problem -> counterexamples.add(
+                                c.description() + " " + c.changes() + ": the operator refuses it: " + problem));
+            } catch (ConfigException e) {
+                counterexamples.add(c.description() + " " + c.changes()
+                        + ": the edge server refuses the rendered config: " + e.problems());
+            } catch (RuntimeException e) {
+                counterexamples.add(c.description() + " " + c.changes() + ": the operator cannot render it: " + e);
+            }
         }
-        values.addAll(List.of(0L, 1L, 2L, -1L));
-      }
-      case "boolean" -> values.addAll(List.of(true, false));
-      case "string" -> {
-        if (schema.get("enum") instanceof List<?> e) {
-          values.addAll(e);
-          values.add("bogus");
+        String report = "admitted => runs: " + candidates.size() + " VideoEdges tried, " + admitted + " admitted, "
+                + (candidates.size() - admitted) + " refused at admission, " + counterexamples.size()
+                + " counterexamples";
+        System.out.println(report);
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(
+                Path.of("target", "admitted-runs.txt"), report + "\n" + String.join("\n", counterexamples) + "\n");
+        assertThat(counterexamples).as(report).isEmpty();
+        assertThat(admitted).as("enough admitted VideoEdges to mean something").isGreaterThan(100);
+        assertThat(admittedRuns)
+                .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
+                .contains(
+                        "origin https://origin.example:8443/video with CA Secret origin-ca",
+                        "origin https://10.0.0.1 with CA Secret " + "a".repeat(253))
+                .doesNotContain(
+                        "origin http://origin:8080 with CA Secret origin-ca",
+                        "origin https://origin.example:8443/video with CA Secret " + "a".repeat(254),
+                        "origin https://origin.example:8443/video with CA Secret Origin-CA");
+    }
+
+    // ---------------------------------------------------------------- generation from the CRD's schema
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> specSchema() throws Exception {
+        Map<String, Object> crd = Serialization.unmarshal(
+                Files.readString(TestFiles.ROOT.resolve("crds/videoedge.io_videoedges.yaml")), Map.class);
+        Map<String, Object> version =
+                ((List<Map<String, Object>>) ((Map<String, Object>) crd.get("spec")).get("versions")).getFirst();
+        Map<String, Object> schema =
+                (Map<String, Object>) ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
+        return (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get("spec");
+    }
+
+    @SuppressWarnings("unchecked")
+    static void leaves(String path, Map<String, Object> schema, List<Candidate> out) {
+        String type = (String) schema.get("type");
+        if ("object".equals(type) && schema.get("properties") instanceof Map<?, ?> props) {
+            ((Map<String, Map<String, Object>>) props)
+                    .forEach((name, child) -> leaves(path.isEmpty() ? name : path + "." + name, child, out));
+            return;
+        }
+        for (Object value : values(path, schema)) {
+            out.add(new Candidate(path + " = " + value, single(path, value)));
+        }
+    }
+
+    /** The boundary values of one leaf: its bounds and one past them, its enum, its pattern's edge forms. */
+    @SuppressWarnings("unchecked")
+    static Set<Object> values(String path, Map<String, Object> schema) {
+        Set<Object> values = new LinkedHashSet<>();
+        String type = String.valueOf(schema.get("type"));
+        switch (type) {
+            case "integer" -> {
+                Long min = schema.get("minimum") instanceof Number n ? n.longValue() : null;
+                Long max = schema.get("maximum") instanceof Number n ? n.longValue() : null;
+                for (Long bound : new Long[] {min, max}) {
+                    if (bound != null) {
+                        values.add(bound - 1);
+                        values.add(bound);
+                        values.add(bound + 1);
+                    }
+                }
+                values.addAll(List.of(0L, 1L, 2L, -1L));
+            }
+            case "boolean" -> values.addAll(List.of(true, false));
+            case "string" -> {
+                if (schema.get("enum") instanceof List<?> e) {
+                    values.addAll(e);
+                    values.add("bogus");
+                } else {
+                    values.addAll(patternForms(path, (String) schema.get("pattern")));
+                }
+            }
+            case "array" -> {
+                Map<String, Object> items = (Map<String, Object>) schema.get("items");
+                if (items != null && items.get("enum") instanceof List<?> e) {
+                    values.add(List.of());
+                    e.forEach(v -> values.add(List.of(v)));
+                    values.add(new ArrayList<>(e));
+                } else if (items != null && "string".equals(items.get("type"))) {
+                    values.addAll(List.of(
+                            List.of(),
+                            List.of("eth0"),
+                            List.of("tls"),
+                            List.of("eth0", "eth1"),
+                            List.of("a".repeat(15)),
+                            List.of("Bad Name")));
+                }
+            }
+            case "object" -> {
+                if (path.equals("tuning.sysctls")) {
+                    for (String[] kv : new String[][] {
+                        {"net.ipv4.tcp_notsent_lowat", "0"},
+                        {"net.ipv4.tcp_notsent_lowat", "-1"},
+                        {"net.ipv4.tcp_notsent_lowat", " 131072 "},
+                        {"net.ipv4.tcp_mem", "1 2 3"},
+                        {"net.ipv4.tcp_mem", "3 2 1"},
+                        {"net.ipv4.tcp_rmem", "4096 87380 6291456"},
+                        {"vm.swappiness", "100"},
+                        {"vm.swappiness", "x"},
+                        {"net.core.default_qdisc", "fq"},
+                        {"kernel.sched_migration_cost_ns", "5000000"},
+                        {"net.ipv4.tcp_available_congestion_control", "a b c"},
+                        {"net.core.somaxconn", "~"}
+                    }) {
+                        values.add(Map.of(kv[0], kv[1]));
+                    }
+                } else if (path.equals("nodeSelector")) {
+                    values.addAll(List.of(Map.of("videoedge.io/role", "edge"), Map.of("a", "b", "c", "d")));
+                }
+            }
+            default -> {}
+        }
+        return values;
+    }
+
+    /** Edge forms of a pattern the CRD uses (recognised by its text), and of free text where the path says what it is. */
+    static List<Object> patternForms(String path, String pattern) {
+        if (path.equals("server.origin.caSecretName")) {
+            return List.of(
+                    "origin-ca", "a".repeat(254), "Bad_Name", ""); // without a URL: refused (combinations add one)
+        }
+        if (path.equals("server.origin.url")) {
+            return List.of(
+                    "http://origin:8080",
+                    "https://origin.example",
+                    "https://10.0.0.1:8443/base/path",
+                    "http://o",
+                    "ftp://origin",
+                    "origin:8080",
+                    "http://origin:8080/a b",
+                    "http://" + "a".repeat(2040));
+        }
+        if (pattern == null) {
+            return List.of("x", "edge-tls", "a".repeat(63), "registry.local/edge:2");
+        }
+        if (pattern.contains("kKmMgG")) {
+            return List.of(
+                    "0",
+                    "1",
+                    "1023",
+                    "64k",
+                    "4m",
+                    "2047m",
+                    "2048m",
+                    "1g",
+                    "2g",
+                    "2097151k",
+                    "2097152k",
+                    "2147483647",
+                    "2147483648",
+                    "9999999999",
+                    "999999999g",
+                    "0k",
+                    "1K",
+                    "1M",
+                    "1G",
+                    "4 m",
+                    "-1",
+                    "");
+        }
+        if (pattern.contains("(ms|s|m|h|d)")) {
+            return List.of(
+                    "0ms",
+                    "1ms",
+                    "500ms",
+                    "1s",
+                    "10s",
+                    "1m",
+                    "1h",
+                    "24d",
+                    "25d",
+                    "2147483647ms",
+                    "2147483648ms",
+                    "999999999d",
+                    "1",
+                    "1x",
+                    "");
+        }
+        if (pattern.contains("Ki|Mi")) {
+            return List.of(
+                    "0",
+                    "1",
+                    "64Mi",
+                    "256Mi",
+                    "319Mi",
+                    "320Mi",
+                    "1Gi",
+                    "1.5Gi",
+                    "100G",
+                    "1023Pi",
+                    "999999999999999Pi",
+                    "0.5",
+                    "1e3",
+                    "-1Gi",
+                    "");
+        }
+        if (pattern.contains("%")) {
+            return List.of("0", "1", "3", "999999", "0%", "1%", "50%", "99%", "100%", "101%", "x");
+        }
+        if (pattern.startsWith("^(/")) {
+            return List.of(
+                    "/", "/var/cache/videoedge", "/a/b/", "relative", "/a/../b", "/" + "a".repeat(255), "/with space");
+        }
+        return List.of("x", "bbr", "cubic", "", "a".repeat(17));
+    }
+
+    /** TLS modes against NIC types and acceptor switches, ports, memory against the cache: where two fields meet. */
+    static void combinations(List<Candidate> out) {
+        for (String mode : List.of("none", "openssl", "ktls", "ktls-offload")) {
+            for (String nic : List.of("auto", "mlx5", "virtio", "ena")) {
+                out.add(new Candidate("tls.mode " + mode + " on " + nic, pair("tls.mode", mode, "nic.type", nic)));
+            }
+            out.add(new Candidate(
+                    "tls.mode " + mode + ", https disabled", pair("tls.mode", mode, "server.https.enabled", false)));
+            out.add(new Candidate(
+                    "tls.mode " + mode + ", http disabled", pair("tls.mode", mode, "server.http.enabled", false)));
+            out.add(new Candidate(
+                    "tls.mode " + mode + ", no tickets, early data",
+                    pair("tls.mode", mode, "tls.sessionTickets", false)));
+        }
+        out.add(new Candidate("same port twice", pair("server.http.port", 8443, "server.https.port", 8443)));
+        out.add(new Candidate("the admin port", pair("server.http.port", 9400, "tls.mode", "none")));
+        for (String memory : List.of("320Mi", "512Mi", "1Gi", "64Gi")) {
+            for (String cache : List.of("0", "16Mi", "256Mi", "1Gi", "63Gi")) {
+                out.add(new Candidate(
+                        "memory " + memory + ", cache " + cache,
+                        pair("server.memory", memory, "server.cache.memory", cache)));
+            }
+        }
+        // either side of the JVM budget: 2Gi holds 1312Mi; a 4Gi heap from 16Gi up; whole-Mi heaps below
+        for (List<String> pair : List.of(
+                List.of("2Gi", "1312Mi"),
+                List.of("2Gi", "1313Mi"),
+                List.of("20Gi", "16160Mi"),
+                List.of("20Gi", "16161Mi"),
+                List.of("333Mi", "26Mi"),
+                List.of("333Mi", "27Mi"),
+                List.of("1.5Gi", "0.5"))) {
+            out.add(new Candidate(
+                    "memory " + pair.get(0) + ", cache " + pair.get(1),
+                    pair("server.memory", pair.get(0), "server.cache.memory", pair.get(1))));
+        }
+        for (String url : List.of(
+                "http://origin",
+                "https://origin.example:8443/video/",
+                "http://10.0.0.1:65535/p%20q",
+                "http://origin/a b",
+                "http://origin/v?k=1",
+                "http://origin/v#f",
+                "http://user@origin/",
+                "http://[::1]:8080",
+                "http://my_origin",
+                "http://origin:0",
+                "http://origin:65536",
+                "http://origin.1x",
+                "http://300.1.1.1",
+                "http://origin/%zz")) {
+            out.add(new Candidate("origin " + url, single("server.origin.url", url)));
+        }
+        for (int max : List.of(1, 64, 248, 249, 1000, 65535)) {
+            out.add(new Candidate(
+                    "origin with " + max + " connections",
+                    pair("server.origin.url", "http://origin:8080", "server.origin.maxConnections", max)));
+        }
+        out.add(new Candidate(
+                "https origin",
+                pair("server.origin.url", "https://origin.example:8443", "server.origin.readTimeout", "24d")));
+        // the origin's CA Secret: names at and past the edges of a Secret's name, with https (admitted) and http
+        // (refused)
+        for (String name : List.of(
+                "origin-ca",
+                "ca.example.com",
+                "a",
+                "a".repeat(253),
+                "a".repeat(254),
+                "Origin-CA",
+                "-ca",
+                "ca_bundle",
+                "ca/crt",
+                "")) {
+            for (String url : List.of("https://origin.example:8443/video", "https://10.0.0.1", "http://origin:8080")) {
+                out.add(new Candidate(
+                        "origin " + url + " with CA Secret " + name,
+                        pair("server.origin.url", url, "server.origin.caSecretName", name)));
+            }
+        }
+        out.add(new Candidate(
+                "early data on TLS 1.3 only",
+                pair("tls.protocols", List.of("TLSv1.3"), "tls.earlyData", Map.of("enabled", true, "maxSize", 16384))));
+    }
+
+    static Map<String, Object> single(String path, Object value) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(path, value);
+        return m;
+    }
+
+    static Map<String, Object> pair(String p1, Object v1, String p2, Object v2) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put(p1, v1);
+        m.put(p2, v2);
+        return m;
+    }
+
+    static GenericKubernetesResource example(String name) throws Exception {
+        GenericKubernetesResource ve =
+                Serialization.unmarshal(TestFiles.read("examples/videoedge.yaml"), GenericKubernetesResource.class);
+        ve.getMetadata().setName(name);
+        ve.getMetadata().setNamespace(namespace);
+        return ve;
+    }
+
+    @SuppressWarnings("unchecked")
+    static void set(GenericKubernetesResource r, String path, Object value) {
+        String[] keys = path.split("\\.");
+        Map<String, Object> node = r.getAdditionalProperties();
+        for (int i = 0; i < keys.length - 1; i++) {
+            node = (Map<String, Object>) node.computeIfAbsent(keys[i], k -> new LinkedHashMap<String, Object>());
+        }
+        if (value == null) {
+            node.remove(keys[keys.length - 1]);
         } else {
-          values.addAll(patternForms(path, (String) schema.get("pattern")));
+            node.put(keys[keys.length - 1], value);
         }
-      }
-      case "array" -> {
-        Map<String, Object> items = (Map<String, Object>) schema.get("items");
-        if (items != null && items.get("enum") instanceof List<?> e) {
-          values.add(List.of());
-          e.forEach(v -> values.add(List.of(v)));
-          values.add(new ArrayList<>(e));
-        } else if (items != null && "string".equals(items.get("type"))) {
-          values.addAll(List.of(List.of(), List.of("eth0"), List.of("tls"), List.of("eth0", "eth1"), List.of("a".repeat(15)),
-              List.of("Bad Name")));
-        }
-      }
-      case "object" -> {
-        if (path.equals("tuning.sysctls")) {
-          for (String[] kv : new String[][] {{"net.ipv4.tcp_notsent_lowat", "0"}, {"net.ipv4.tcp_notsent_lowat", "-1"},
-              {"net.ipv4.tcp_notsent_lowat", " 131072 "}, {"net.ipv4.tcp_mem", "1 2 3"}, {"net.ipv4.tcp_mem", "3 2 1"},
-              {"net.ipv4.tcp_rmem", "4096 87380 6291456"}, {"vm.swappiness", "100"}, {"vm.swappiness", "x"},
-              {"net.core.default_qdisc", "fq"}, {"kernel.sched_migration_cost_ns", "5000000"},
-              {"net.ipv4.tcp_available_congestion_control", "a b c"}, {"net.core.somaxconn", "~"}}) {
-            values.add(Map.of(kv[0], kv[1]));
-          }
-        } else if (path.equals("nodeSelector")) {
-          values.addAll(List.of(Map.of("videoedge.io/role", "edge"), Map.of("a", "b", "c", "d")));
-        }
-      }
-      default -> {
-      }
     }
-    return values;
-  }
-
-  /** Edge forms of a pattern the CRD uses (recognised by its text), and of free text where the path says what it is. */
-  static List<Object> patternForms(String path, String pattern) {
-    if (path.equals("server.origin.caSecretName")) {
-      return List.of("origin-ca", "a".repeat(254), "Bad_Name", ""); // without a URL: refused (combinations add one)
-    }
-    if (path.equals("server.origin.url")) {
-      return List.of("http://origin:8080", "https://origin.example", "https://10.0.0.1:8443/base/path", "http://o",
-          "ftp://origin", "origin:8080", "http://origin:8080/a b", "http://" + "a".repeat(2040));
-    }
-    if (pattern == null) {
-      return List.of("x", "edge-tls", "a".repeat(63), "registry.local/edge:2");
-    }
-    if (pattern.contains("kKmMgG")) {
-      return List.of("0", "1", "1023", "64k", "4m", "2047m", "2048m", "1g", "2g", "2097151k", "2097152k", "2147483647",
-          "2147483648", "9999999999", "999999999g", "0k", "1K", "1M", "1G", "4 m", "-1", "");
-    }
-    if (pattern.contains("(ms|s|m|h|d)")) {
-      return List.of("0ms", "1ms", "500ms", "1s", "10s", "1m", "1h", "24d", "25d", "2147483647ms", "2147483648ms",
-          "999999999d", "1", "1x", "");
-    }
-    if (pattern.contains("Ki|Mi")) {
-      return List.of("0", "1", "64Mi", "256Mi", "319Mi", "320Mi", "1Gi", "1.5Gi", "100G", "1023Pi", "999999999999999Pi",
-          "0.5", "1e3", "-1Gi", "");
-    }
-    if (pattern.contains("%")) {
-      return List.of("0", "1", "3", "999999", "0%", "1%", "50%", "99%", "100%", "101%", "x");
-    }
-    if (pattern.startsWith("^(/")) {
-      return List.of("/", "/var/cache/videoedge", "/a/b/", "relative", "/a/../b", "/" + "a".repeat(255), "/with space");
-    }
-    return List.of("x", "bbr", "cubic", "", "a".repeat(17));
-  }
-
-  /** TLS modes against NIC types and acceptor switches, ports, memory against the cache: where two fields meet. */
-  static void combinations(List<Candidate> out) {
-    for (String mode : List.of("none", "openssl", "ktls", "ktls-offload")) {
-      for (String nic : List.of("auto", "mlx5", "virtio", "ena")) {
-        out.add(new Candidate("tls.mode " + mode + " on " + nic, pair("tls.mode", mode, "nic.type", nic)));
-      }
-      out.add(new Candidate("tls.mode " + mode + ", https disabled", pair("tls.mode", mode, "server.https.enabled", false)));
-      out.add(new Candidate("tls.mode " + mode + ", http disabled", pair("tls.mode", mode, "server.http.enabled", false)));
-      out.add(new Candidate("tls.mode " + mode + ", no tickets, early data", pair("tls.mode", mode, "tls.sessionTickets", false)));
-    }
-    out.add(new Candidate("same port twice", pair("server.http.port", 8443, "server.https.port", 8443)));
-    out.add(new Candidate("the admin port", pair("server.http.port", 9400, "tls.mode", "none")));
-    for (String memory : List.of("320Mi", "512Mi", "1Gi", "64Gi")) {
-      for (String cache : List.of("0", "16Mi", "256Mi", "1Gi", "63Gi")) {
-        out.add(new Candidate("memory " + memory + ", cache " + cache, pair("server.memory", memory, "server.cache.memory", cache)));
-      }
-    }
-    // either side of the JVM budget: 2Gi holds 1312Mi; a 4Gi heap from 16Gi up; whole-Mi heaps below
-    for (List<String> pair : List.of(List.of("2Gi", "1312Mi"), List.of("2Gi", "1313Mi"), List.of("20Gi", "16160Mi"),
-        List.of("20Gi", "16161Mi"), List.of("333Mi", "26Mi"), List.of("333Mi", "27Mi"), List.of("1.5Gi", "0.5"))) {
-      out.add(new Candidate("memory " + pair.get(0) + ", cache " + pair.get(1),
-          pair("server.memory", pair.get(0), "server.cache.memory", pair.get(1))));
-    }
-    for (String url : List.of("http://origin", "https://origin.example:8443/video/", "http://10.0.0.1:65535/p%20q",
-        "http://origin/a b", "http://origin/v?k=1", "http://origin/v#f", "http://user@origin/", "http://[::1]:8080",
-        "http://my_origin", "http://origin:0", "http://origin:65536", "http://origin.1x", "http://300.1.1.1", "http://origin/%zz")) {
-      out.add(new Candidate("origin " + url, single("server.origin.url", url)));
-    }
-    for (int max : List.of(1, 64, 248, 249, 1000, 65535)) {
-      out.add(new Candidate("origin with " + max + " connections",
-          pair("server.origin.url", "http://origin:8080", "server.origin.maxConnections", max)));
-    }
-    out.add(new Candidate("https origin", pair("server.origin.url", "https://origin.example:8443", "server.origin.readTimeout", "24d")));
-    // the origin's CA Secret: names at and past the edges of a Secret's name, with https (admitted) and http (refused)
-    for (String name : List.of("origin-ca", "ca.example.com", "a", "a".repeat(253), "a".repeat(254), "Origin-CA", "-ca",
-        "ca_bundle", "ca/crt", "")) {
-      for (String url : List.of("https://origin.example:8443/video", "https://10.0.0.1", "http://origin:8080")) {
-        out.add(new Candidate("origin " + url + " with CA Secret " + name,
-            pair("server.origin.url", url, "server.origin.caSecretName", name)));
-      }
-    }
-    out.add(new Candidate("early data on TLS 1.3 only", pair("tls.protocols", List.of("TLSv1.3"), "tls.earlyData",
-        Map.of("enabled", true, "maxSize", 16384))));
-  }
-
-  static Map<String, Object> single(String path, Object value) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put(path, value);
-    return m;
-  }
-
-  static Map<String, Object> pair(String p1, Object v1, String p2, Object v2) {
-    Map<String, Object> m = new TreeMap<>();
-    m.put(p1, v1);
-    m.put(p2, v2);
-    return m;
-  }
-
-  static GenericKubernetesResource example(String name) throws Exception {
-    GenericKubernetesResource ve = Serialization.unmarshal(TestFiles.read("examples/videoedge.yaml"), GenericKubernetesResource.class);
-    ve.getMetadata().setName(name);
-    ve.getMetadata().setNamespace(namespace);
-    return ve;
-  }
-
-  @SuppressWarnings("unchecked")
-  static void set(GenericKubernetesResource r, String path, Object value) {
-    String[] keys = path.split("\\.");
-    Map<String, Object> node = r.getAdditionalProperties();
-    for (int i = 0; i < keys.length - 1; i++) {
-      node = (Map<String, Object>) node.computeIfAbsent(keys[i], k -> new LinkedHashMap<String, Object>());
-    }
-    if (value == null) {
-      node.remove(keys[keys.length - 1]);
-    } else {
-      node.put(keys[keys.length - 1], value);
-    }
-  }
 }

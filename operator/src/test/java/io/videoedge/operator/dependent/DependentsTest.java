@@ -18,19 +18,19 @@ import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.operator.config.OperatorSettings;
+import io.videoedge.operator.render.EdgeServerConfigRenderer;
+import io.videoedge.operator.render.EdgeServerLayout;
+import io.videoedge.operator.render.Hashes;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.TuningInputs;
 import io.videoedge.operator.rollout.NodeView;
 import io.videoedge.operator.rollout.RolloutPlan;
 import io.videoedge.operator.rollout.RolloutPlanner;
 import io.videoedge.operator.rollout.RolloutPolicy;
 import io.videoedge.operator.rollout.RolloutTarget;
-import java.time.Instant;
-import io.videoedge.operator.render.Names;
-import io.videoedge.operator.render.EdgeServerConfigRenderer;
-import io.videoedge.operator.render.EdgeServerLayout;
-import io.videoedge.operator.render.Hashes;
 import io.videoedge.operator.testing.TestFiles;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -40,272 +40,374 @@ import org.junit.jupiter.api.Test;
 
 /** Each dependent's desired state, from the reference VideoEdge (examples/videoedge.yaml, defaulted). */
 class DependentsTest {
-  static final OperatorSettings SETTINGS = new OperatorSettings("videoedge/edge-server:1.0", "-XX:+UseZGC", Duration.ofSeconds(30), "op-0");
+    static final OperatorSettings SETTINGS =
+            new OperatorSettings("videoedge/edge-server:1.0", "-XX:+UseZGC", Duration.ofSeconds(30), "op-0");
 
-  /** Two new nodes, edge-1 with its pod scheduled, edge-2 without one yet. */
-  static EdgePlan plan(VideoEdge ve, String... excluded) {
-    return plan(ve, Optional.empty(), excluded);
-  }
+    /** Two new nodes, edge-1 with its pod scheduled, edge-2 without one yet. */
+    static EdgePlan plan(VideoEdge ve, String... excluded) {
+        return plan(ve, Optional.empty(), excluded);
+    }
 
-  static EdgePlan plan(VideoEdge ve, Optional<Secret> originCa, String... excluded) {
-    var pod = new PodBuilder().withNewMetadata().withName("edge-edge-server-x").withNamespace("video").withUid("u1").endMetadata()
-        .withNewSpec().withNodeName("edge-1").endSpec().build();
-    EdgePlan.Server server = EdgePlan.Server.of(ve, SETTINGS, originCa);
-    RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
-    RolloutPlan rollout = RolloutPlanner.plan(target, RolloutPolicy.of(ve.getSpec(), 2),
-        List.of(new NodeView("edge-1", null, pod), new NodeView("edge-2", null, null)), Instant.parse("2026-11-01T00:00:00Z"));
-    return server.with(rollout.nodes(), new TreeSet<>(List.of(excluded)), Map.of("edge-1", pod));
-  }
+    static EdgePlan plan(VideoEdge ve, Optional<Secret> originCa, String... excluded) {
+        var pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("edge-edge-server-x")
+                .withNamespace("video")
+                .withUid("u1")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("edge-1")
+                .endSpec()
+                .build();
+        EdgePlan.Server server = EdgePlan.Server.of(ve, SETTINGS, originCa);
+        RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
+        RolloutPlan rollout = RolloutPlanner.plan(
+                target,
+                RolloutPolicy.of(ve.getSpec(), 2),
+                List.of(new NodeView("edge-1", null, pod), new NodeView("edge-2", null, null)),
+                Instant.parse("2026-11-01T00:00:00Z"));
+        return server.with(rollout.nodes(), new TreeSet<>(List.of(excluded)), Map.of("edge-1", pod));
+    }
 
-  static VideoEdge example() {
-    return TestFiles.exampleVideoEdge("video", 1);
-  }
+    static VideoEdge example() {
+        return TestFiles.exampleVideoEdge("video", 1);
+    }
 
-  @Test
-  void configMapCarriesTheRenderedConfigAndItsChecksum() {
-    VideoEdge ve = example();
-    EdgePlan plan = plan(ve);
-    var cm = EdgeConfigMap.desired(ve, plan);
-    assertThat(cm.getMetadata().getName()).isEqualTo("edge-edge-server");
-    assertThat(cm.getMetadata().getNamespace()).isEqualTo("video");
-    assertThat(cm.getData()).containsExactly(Map.entry("edge-server.yaml", EdgeServerConfigRenderer.render("video/edge", ve.getSpec())));
-    assertThat(cm.getMetadata().getAnnotations()).containsEntry(Names.CONFIG_CHECKSUM, plan.configChecksum());
-  }
+    @Test
+    void configMapCarriesTheRenderedConfigAndItsChecksum() {
+        VideoEdge ve = example();
+        EdgePlan plan = plan(ve);
+        var cm = EdgeConfigMap.desired(ve, plan);
+        assertThat(cm.getMetadata().getName()).isEqualTo("edge-edge-server");
+        assertThat(cm.getMetadata().getNamespace()).isEqualTo("video");
+        assertThat(cm.getData())
+                .containsExactly(
+                        Map.entry("edge-server.yaml", EdgeServerConfigRenderer.render("video/edge", ve.getSpec())));
+        assertThat(cm.getMetadata().getAnnotations()).containsEntry(Names.CONFIG_CHECKSUM, plan.configChecksum());
+    }
 
-  @Test
-  void daemonSetRunsAHostNetworkedGuaranteedServerGatedOnTuning() {
-    VideoEdge ve = example();
-    EdgePlan plan = plan(ve);
-    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan);
-    PodSpec pod = ds.getSpec().getTemplate().getSpec();
-    Container c = pod.getContainers().getFirst();
+    @Test
+    void daemonSetRunsAHostNetworkedGuaranteedServerGatedOnTuning() {
+        VideoEdge ve = example();
+        EdgePlan plan = plan(ve);
+        DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan);
+        PodSpec pod = ds.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().getFirst();
 
-    assertThat(pod.getHostNetwork()).isTrue();
-    assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
-    assertThat(pod.getNodeSelector()).isEqualTo(Map.of("videoedge.io/role", "edge"));
-    assertThat(pod.getReadinessGates()).extracting(g -> g.getConditionType()).containsExactly(VideoEdgeApi.READINESS_GATE_NODE_TUNED);
-    assertThat(pod.getAffinity()).isNull();
-    // Guaranteed QoS with whole CPUs: the static CPU manager pins them
-    assertThat(c.getResources().getRequests()).isEqualTo(c.getResources().getLimits())
-        .containsEntry("cpu", new Quantity("1")).containsEntry("memory", new Quantity("1Gi"));
-    assertThat(c.getImage()).isEqualTo("videoedge/edge-server:1.0");
-    assertThat(c.getArgs()).containsExactly("--config", "/etc/videoedge/config/edge-server.yaml");
-    assertThat(c.getEnv()).anySatisfy(e -> {
-      assertThat(e.getName()).isEqualTo("JDK_JAVA_OPTIONS");
-      assertThat(e.getValue()).startsWith("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m").endsWith("-XX:+UseZGC");
-    });
-    assertThat(c.getEnv()).anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("VIDEOEDGE_NUMA_INTERLEAVE=true"));
-    // non-root, NET_BIND_SERVICE only; no escalation needed above port 1024
-    var sc = c.getSecurityContext();
-    assertThat(sc.getRunAsUser()).isEqualTo(65532L);
-    assertThat(sc.getRunAsNonRoot()).isTrue();
-    assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
-    // NET_BIND_SERVICE for the image's file capability; SYS_NICE for numaInterleave (RuntimeDefault seccomp)
-    assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE", "SYS_NICE");
-    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
-    // no origin: nothing writes the disk cache, no init container
-    assertThat(pod.getInitContainers()).isEmpty();
-    assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
-    // probes on the admin port; ports named for Prometheus
-    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-    assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-    assertThat(c.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
-    assertThat(c.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
-        .containsExactly("http:8080", "https:8443", "admin:9400");
-    // config, TLS, tickets, content (read-only), cache
-    // the config as a directory (no subPath): the kubelet swaps a changed ConfigMap in, live fields apply
-    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).containsExactly("/etc/videoedge/config",
-        "/etc/videoedge/tls", "/var/run/videoedge/tickets", "/var/lib/videoedge/content", "/var/cache/videoedge", "/tmp");
-    assertThat(c.getVolumeMounts()).allSatisfy(m -> assertThat(m.getSubPath()).isNull());
-    assertThat(c.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/var/lib/videoedge/content"))
-        .singleElement().satisfies(m -> assertThat(m.getReadOnly()).isTrue());
-    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("tls")).singleElement()
-        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-tls"));
-    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("cache")).singleElement()
-        .satisfies(v -> assertThat(v.getHostPath().getPath()).isEqualTo("/var/cache/videoedge"));
-    // the pods carry their revision; the rollout replaces them (OnDelete: never the controller on its own)
-    assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations())
-        .containsEntry(Names.POD_REVISION, plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION))
-        .containsEntry(Names.CONFIG_CHECKSUM, EdgeServerConfigRenderer.restartChecksum("video/edge", ve.getSpec()));
-    assertThat(ds.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
-    assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate()).isNull();
-    assertThat(ds.getSpec().getSelector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
-  }
-
-  @Test
-  void nodesOfOtherVideoEdgesAreExcludedByName() {
-    VideoEdge ve = example();
-    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve, "edge-3", "edge-4"));
-    var term = ds.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()
-        .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().getFirst();
-    assertThat(term.getMatchFields()).singleElement().satisfies(r -> {
-      assertThat(r.getKey()).isEqualTo("metadata.name");
-      assertThat(r.getOperator()).isEqualTo("NotIn");
-      assertThat(r.getValues()).containsExactly("edge-3", "edge-4");
-    });
-  }
-
-  @Test
-  void withoutTlsNoSecretNoHttpsAndAPrivilegedPortAllowsEscalationForFileCapabilities() {
-    VideoEdge ve = example();
-    VideoEdgeSpec s = ve.getSpec();
-    ServerSpec sv = s.server();
-    ve.setSpec(s.withServer(new ServerSpec(sv.cpus(), sv.memory(),
-        sv.selectors(), sv.affinity(), sv.pinAcceptors(), sv.multiAcceptor(), new ServerSpec.Port(80, true), sv.https(),
-        sv.socket(), sv.cache(), sv.origin(), sv.contentPath(), "registry.local/edge:2", "25%"))
-        .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
-        .withTuning(withoutNumaInterleave(s.tuning())));
-    DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
-    PodSpec pod = ds.getSpec().getTemplate().getSpec();
-    assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("tls", "tickets");
-    assertThat(pod.getContainers().getFirst().getPorts()).extracting(p -> p.getName()).containsExactly("http", "admin");
-    assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation()).isTrue();
-    assertThat(pod.getContainers().getFirst().getSecurityContext().getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
-    assertThat(pod.getContainers().getFirst().getImage()).isEqualTo("registry.local/edge:2");
-  }
-
-  static io.videoedge.api.TuningSpec withoutNumaInterleave(io.videoedge.api.TuningSpec t) {
-    return new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(), false,
-        t.kernelModules());
-  }
-
-  @Test
-  void withAnOriginAnInitContainerHandsTheRootOwnedCacheHostPathToTheServersUser() {
-    VideoEdge ve = example();
-    VideoEdgeSpec s = ve.getSpec();
-    ServerSpec sv = s.server();
-    ve.setSpec(s.withServer(sv.withOrigin(new ServerSpec.Origin("http://origin.video.svc:8080", null, "1s", "10s", 64))));
-    PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve)).getSpec().getTemplate().getSpec();
-    Container main = pod.getContainers().getFirst();
-
-    assertThat(pod.getInitContainers()).singleElement().satisfies(init -> {
-      assertThat(init.getName()).isEqualTo("cache-dir");
-      assertThat(init.getImage()).isEqualTo(main.getImage());
-      assertThat(init.getCommand()).containsExactly("chown", "65532:65532", "/var/cache/videoedge");
-      assertThat(init.getVolumeMounts()).singleElement().satisfies(m -> {
-        assertThat(m.getName()).isEqualTo("cache");
-        assertThat(m.getMountPath()).isEqualTo("/var/cache/videoedge");
-      });
-      // root for chown(2), with that capability only
-      assertThat(init.getSecurityContext().getRunAsUser()).isZero();
-      assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-      assertThat(init.getSecurityContext().getCapabilities().getAdd()).containsExactly("CHOWN");
-      assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-      assertThat(init.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-      // Guaranteed QoS counts init containers too
-      assertThat(init.getResources()).isEqualTo(main.getResources());
-    });
-    assertThat(main.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
-  }
-
-  static Secret caSecret(String pem) {
-    return new SecretBuilder().withNewMetadata().withName("origin-ca").withNamespace("video").endMetadata()
-        .withType("kubernetes.io/tls").addToData("ca.crt", Base64.getEncoder().encodeToString(pem.getBytes()))
-        .addToData("tls.crt", "Y3J0").addToData("tls.key", "a2V5").build();
-  }
-
-  @Test
-  void anHttpsOriginsCaSecretIsMountedReadOnlyItsBundleAloneAndTheBundleIsInThePodRevision() {
-    VideoEdge ve = example();
-    ServerSpec sv = ve.getSpec().server();
-    ve.setSpec(ve.getSpec().withServer(sv.withOrigin(new ServerSpec.Origin("https://origin.example", "origin-ca", "1s", "10s", 64))));
-    Secret ca = caSecret("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
-    EdgePlan plan = plan(ve, Optional.of(ca));
-    PodTemplateSpec template = EdgeServerDaemonSet.desired(ve, plan).getSpec().getTemplate();
-    PodSpec pod = template.getSpec();
-
-    // ca.crt only (not the tls.key a kubernetes.io/tls Secret also holds), where the config's caFile points
-    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("origin-ca")).singleElement().satisfies(v -> {
-      assertThat(v.getSecret().getSecretName()).isEqualTo("origin-ca");
-      assertThat(v.getSecret().getItems()).singleElement().satisfies(i -> {
-        assertThat(i.getKey()).isEqualTo("ca.crt");
-        assertThat(i.getPath()).isEqualTo("ca.crt");
-      });
-    });
-    assertThat(pod.getContainers().getFirst().getVolumeMounts()).filteredOn(m -> m.getName().equals("origin-ca"))
-        .singleElement().satisfies(m -> {
-          assertThat(m.getMountPath()).isEqualTo("/etc/videoedge/origin-ca");
-          assertThat(m.getReadOnly()).isTrue();
-          assertThat(m.getSubPath()).isNull();
+        assertThat(pod.getHostNetwork()).isTrue();
+        assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+        assertThat(pod.getNodeSelector()).isEqualTo(Map.of("videoedge.io/role", "edge"));
+        assertThat(pod.getReadinessGates())
+                .extracting(g -> g.getConditionType())
+                .containsExactly(VideoEdgeApi.READINESS_GATE_NODE_TUNED);
+        assertThat(pod.getAffinity()).isNull();
+        // Guaranteed QoS with whole CPUs: the static CPU manager pins them
+        assertThat(c.getResources().getRequests())
+                .isEqualTo(c.getResources().getLimits())
+                .containsEntry("cpu", new Quantity("1"))
+                .containsEntry("memory", new Quantity("1Gi"));
+        assertThat(c.getImage()).isEqualTo("videoedge/edge-server:1.0");
+        assertThat(c.getArgs()).containsExactly("--config", "/etc/videoedge/config/edge-server.yaml");
+        assertThat(c.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("JDK_JAVA_OPTIONS");
+            assertThat(e.getValue())
+                    .startsWith("-Xms256m -Xmx256m -XX:MaxDirectMemorySize=576m")
+                    .endsWith("-XX:+UseZGC");
         });
-    assertThat(plan.config()).contains("caFile: " + EdgeServerLayout.ORIGIN_CA_FILE);
-    assertThat(EdgeServerLayout.ORIGIN_CA_FILE).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
-    assertThat(pod.getInitContainers()).singleElement().satisfies(init ->
-        assertThat(init.getVolumeMounts()).extracting(VolumeMount::getName).containsExactly("cache"));
+        assertThat(c.getEnv())
+                .anySatisfy(
+                        e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("VIDEOEDGE_NUMA_INTERLEAVE=true"));
+        // non-root, NET_BIND_SERVICE only; no escalation needed above port 1024
+        var sc = c.getSecurityContext();
+        assertThat(sc.getRunAsUser()).isEqualTo(65532L);
+        assertThat(sc.getRunAsNonRoot()).isTrue();
+        assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+        // NET_BIND_SERVICE for the image's file capability; SYS_NICE for numaInterleave (RuntimeDefault seccomp)
+        assertThat(sc.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE", "SYS_NICE");
+        assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+        // no origin: nothing writes the disk cache, no init container
+        assertThat(pod.getInitContainers()).isEmpty();
+        assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
+        // probes on the admin port; ports named for Prometheus
+        assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(c.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("admin"));
+        assertThat(c.getPorts())
+                .extracting(p -> p.getName() + ":" + p.getContainerPort())
+                .containsExactly("http:8080", "https:8443", "admin:9400");
+        // config, TLS, tickets, content (read-only), cache
+        // the config as a directory (no subPath): the kubelet swaps a changed ConfigMap in, live fields apply
+        assertThat(c.getVolumeMounts())
+                .extracting(VolumeMount::getMountPath)
+                .containsExactly(
+                        "/etc/videoedge/config",
+                        "/etc/videoedge/tls",
+                        "/var/run/videoedge/tickets",
+                        "/var/lib/videoedge/content",
+                        "/var/cache/videoedge",
+                        "/tmp");
+        assertThat(c.getVolumeMounts())
+                .allSatisfy(m -> assertThat(m.getSubPath()).isNull());
+        assertThat(c.getVolumeMounts())
+                .filteredOn(m -> m.getMountPath().equals("/var/lib/videoedge/content"))
+                .singleElement()
+                .satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("tls"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-tls"));
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("cache"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getHostPath().getPath()).isEqualTo("/var/cache/videoedge"));
+        // the pods carry their revision; the rollout replaces them (OnDelete: never the controller on its own)
+        assertThat(ds.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsEntry(
+                        Names.POD_REVISION,
+                        plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION))
+                .containsEntry(
+                        Names.CONFIG_CHECKSUM, EdgeServerConfigRenderer.restartChecksum("video/edge", ve.getSpec()));
+        assertThat(ds.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
+        assertThat(ds.getSpec().getUpdateStrategy().getRollingUpdate()).isNull();
+        assertThat(ds.getSpec().getSelector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
+    }
 
-    // the server reads the bundle only at start: a new bundle is a new pod revision (the rollout restarts the servers)
-    assertThat(template.getMetadata().getAnnotations())
-        .containsEntry(Names.ORIGIN_CA_CHECKSUM, Hashes.sha256(ca.getData().get("ca.crt")));
-    Secret rotated = caSecret("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n");
-    assertThat(revision(plan(ve, Optional.of(rotated)))).isNotEqualTo(revision(plan));
-    assertThat(plan(ve, Optional.of(rotated)).config()).isEqualTo(plan.config());
-    // its other keys do not count
-    Secret relabelled = new SecretBuilder(ca).addToData("tls.crt", "b3RoZXI=").build();
-    assertThat(revision(plan(ve, Optional.of(relabelled)))).isEqualTo(revision(plan));
-  }
+    @Test
+    void nodesOfOtherVideoEdgesAreExcludedByName() {
+        VideoEdge ve = example();
+        DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve, "edge-3", "edge-4"));
+        var term = ds.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getAffinity()
+                .getNodeAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms()
+                .getFirst();
+        assertThat(term.getMatchFields()).singleElement().satisfies(r -> {
+            assertThat(r.getKey()).isEqualTo("metadata.name");
+            assertThat(r.getOperator()).isEqualTo("NotIn");
+            assertThat(r.getValues()).containsExactly("edge-3", "edge-4");
+        });
+    }
 
-  @Test
-  void withoutACaSecretNoOriginCaVolumeMountOrChecksum() {
-    VideoEdge ve = example();
-    ServerSpec sv = ve.getSpec().server();
-    ve.setSpec(ve.getSpec().withServer(sv.withOrigin(new ServerSpec.Origin("https://origin.example", null, "1s", "10s", 64))));
-    // a Secret handed over without the spec naming one changes nothing
-    PodTemplateSpec template = EdgeServerDaemonSet.desired(ve, plan(ve, Optional.of(caSecret("-----BEGIN CERTIFICATE-----"))))
-        .getSpec().getTemplate();
-    assertThat(template.getSpec().getVolumes()).extracting(Volume::getName).doesNotContain("origin-ca");
-    assertThat(template.getSpec().getContainers().getFirst().getVolumeMounts()).extracting(VolumeMount::getMountPath)
-        .doesNotContain("/etc/videoedge/origin-ca");
-    assertThat(template.getMetadata().getAnnotations()).doesNotContainKey(Names.ORIGIN_CA_CHECKSUM);
-    assertThat(template).isEqualTo(plan(ve).podTemplate());
-    assertThat(plan(ve).config()).doesNotContain("caFile");
-  }
+    @Test
+    void withoutTlsNoSecretNoHttpsAndAPrivilegedPortAllowsEscalationForFileCapabilities() {
+        VideoEdge ve = example();
+        VideoEdgeSpec s = ve.getSpec();
+        ServerSpec sv = s.server();
+        ve.setSpec(s.withServer(new ServerSpec(
+                        sv.cpus(),
+                        sv.memory(),
+                        sv.selectors(),
+                        sv.affinity(),
+                        sv.pinAcceptors(),
+                        sv.multiAcceptor(),
+                        new ServerSpec.Port(80, true),
+                        sv.https(),
+                        sv.socket(),
+                        sv.cache(),
+                        sv.origin(),
+                        sv.contentPath(),
+                        "registry.local/edge:2",
+                        "25%"))
+                .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
+                .withTuning(withoutNumaInterleave(s.tuning())));
+        DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
+        PodSpec pod = ds.getSpec().getTemplate().getSpec();
+        assertThat(pod.getVolumes()).extracting(Volume::getName).doesNotContain("tls", "tickets");
+        assertThat(pod.getContainers().getFirst().getPorts())
+                .extracting(p -> p.getName())
+                .containsExactly("http", "admin");
+        assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation())
+                .isTrue();
+        assertThat(pod.getContainers()
+                        .getFirst()
+                        .getSecurityContext()
+                        .getCapabilities()
+                        .getAdd())
+                .containsExactly("NET_BIND_SERVICE");
+        assertThat(pod.getContainers().getFirst().getImage()).isEqualTo("registry.local/edge:2");
+    }
 
-  @Test
-  void nodeTuningsOnePerOwnedNodeWithThePodWhereThereIsOneAndTheRolloutsAnnotations() {
-    VideoEdge ve = example();
-    EdgePlan plan = plan(ve);
-    var desired = NodeTunings.desired(ve, plan);
-    assertThat(desired).containsOnlyKeys("edge-1", "edge-2");
-    assertThat(desired.get("edge-1").getSpec().server().podUid()).isEqualTo("u1");
-    assertThat(desired.get("edge-2").getSpec().server().podUid()).isNull();
-    String revision = TuningInputs.of(ve.getSpec()).revision();
-    assertThat(desired.get("edge-2").getMetadata().getAnnotations())
-        .containsEntry(Names.TUNING_REVISION, revision)
-        .containsEntry(Names.ROLLOUT_STATE, plan.tunings().get("edge-2").state().toJson());
-    assertThat(plan.tunings().get("edge-2").state().target()).startsWith(revision + "-");
-  }
+    static io.videoedge.api.TuningSpec withoutNumaInterleave(io.videoedge.api.TuningSpec t) {
+        return new io.videoedge.api.TuningSpec(
+                t.mode(), t.congestionControl(), t.sysctls(), t.cpusetRelaxDomainLevel(), false, t.kernelModules());
+    }
 
-  @Test
-  void aLiveFieldChangesTheConfigButNeitherThePodRevisionNorTheTuning() {
-    VideoEdge ve = example();
-    EdgePlan before = plan(ve);
-    VideoEdgeSpec s = ve.getSpec();
-    ServerSpec.Socket k = s.server().socket();
-    ve.setSpec(s.withServer(s.server().withSocket(new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(), k.acceptorThreads(),
-        k.backlog()))));
-    EdgePlan after = plan(ve);
-    assertThat(after.config()).isNotEqualTo(before.config()).contains("sendBuf: 1m");
-    assertThat(after.configChecksum()).isNotEqualTo(before.configChecksum());
-    assertThat(after.podTemplate()).isEqualTo(before.podTemplate());
-    assertThat(after.tunings().get("edge-1").tuningRevision()).isEqualTo(before.tunings().get("edge-1").tuningRevision());
+    @Test
+    void withAnOriginAnInitContainerHandsTheRootOwnedCacheHostPathToTheServersUser() {
+        VideoEdge ve = example();
+        VideoEdgeSpec s = ve.getSpec();
+        ServerSpec sv = s.server();
+        ve.setSpec(s.withServer(
+                sv.withOrigin(new ServerSpec.Origin("http://origin.video.svc:8080", null, "1s", "10s", 64))));
+        PodSpec pod = EdgeServerDaemonSet.desired(ve, plan(ve))
+                .getSpec()
+                .getTemplate()
+                .getSpec();
+        Container main = pod.getContainers().getFirst();
 
-    // a restart-only field (the backlog is fixed when the socket listens) changes the pod revision
-    ve.setSpec(s.withServer(s.server().withSocket(new ServerSpec.Socket(k.recvBuf(), k.sendBuf(), k.notsentLowat(), k.reusePort(),
-        k.acceptorThreads(), 4096))));
-    assertThat(revision(plan(ve))).isNotEqualTo(revision(before));
-    assertThat(plan(ve).tunings().get("edge-1").tuningRevision()).isEqualTo(before.tunings().get("edge-1").tuningRevision());
-  }
+        assertThat(pod.getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("cache-dir");
+            assertThat(init.getImage()).isEqualTo(main.getImage());
+            assertThat(init.getCommand()).containsExactly("chown", "65532:65532", "/var/cache/videoedge");
+            assertThat(init.getVolumeMounts()).singleElement().satisfies(m -> {
+                assertThat(m.getName()).isEqualTo("cache");
+                assertThat(m.getMountPath()).isEqualTo("/var/cache/videoedge");
+            });
+            // root for chown(2), with that capability only
+            assertThat(init.getSecurityContext().getRunAsUser()).isZero();
+            assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(init.getSecurityContext().getCapabilities().getAdd()).containsExactly("CHOWN");
+            assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(init.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+            // Guaranteed QoS counts init containers too
+            assertThat(init.getResources()).isEqualTo(main.getResources());
+        });
+        assertThat(main.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
+    }
 
-  static String revision(EdgePlan plan) {
-    return plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
-  }
+    static Secret caSecret(String pem) {
+        return new SecretBuilder()
+                .withNewMetadata()
+                .withName("origin-ca")
+                .withNamespace("video")
+                .endMetadata()
+                .withType("kubernetes.io/tls")
+                .addToData("ca.crt", Base64.getEncoder().encodeToString(pem.getBytes()))
+                .addToData("tls.crt", "Y3J0")
+                .addToData("tls.key", "a2V5")
+                .build();
+    }
 
-  @Test
-  void podMonitorScrapesTheAdminPortOfThisVideoEdgesPods() {
-    VideoEdge ve = example();
-    PodMonitor pm = EdgePodMonitor.desired(ve);
-    assertThat(pm.getMetadata().getName()).isEqualTo("edge-edge-server");
-    assertThat(pm.getSpec().selector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
-    assertThat(pm.getSpec().podMetricsEndpoints()).containsExactly(new PodMonitor.Endpoint("admin", "/metrics", "15s"));
-  }
+    @Test
+    void anHttpsOriginsCaSecretIsMountedReadOnlyItsBundleAloneAndTheBundleIsInThePodRevision() {
+        VideoEdge ve = example();
+        ServerSpec sv = ve.getSpec().server();
+        ve.setSpec(ve.getSpec()
+                .withServer(
+                        sv.withOrigin(new ServerSpec.Origin("https://origin.example", "origin-ca", "1s", "10s", 64))));
+        Secret ca = caSecret("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+        EdgePlan plan = plan(ve, Optional.of(ca));
+        PodTemplateSpec template =
+                EdgeServerDaemonSet.desired(ve, plan).getSpec().getTemplate();
+        PodSpec pod = template.getSpec();
+
+        // ca.crt only (not the tls.key a kubernetes.io/tls Secret also holds), where the config's caFile points
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("origin-ca"))
+                .singleElement()
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("origin-ca");
+                    assertThat(v.getSecret().getItems()).singleElement().satisfies(i -> {
+                        assertThat(i.getKey()).isEqualTo("ca.crt");
+                        assertThat(i.getPath()).isEqualTo("ca.crt");
+                    });
+                });
+        assertThat(pod.getContainers().getFirst().getVolumeMounts())
+                .filteredOn(m -> m.getName().equals("origin-ca"))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getMountPath()).isEqualTo("/etc/videoedge/origin-ca");
+                    assertThat(m.getReadOnly()).isTrue();
+                    assertThat(m.getSubPath()).isNull();
+                });
+        assertThat(plan.config()).contains("caFile: " + EdgeServerLayout.ORIGIN_CA_FILE);
+        assertThat(EdgeServerLayout.ORIGIN_CA_FILE).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
+        assertThat(pod.getInitContainers())
+                .singleElement()
+                .satisfies(init -> assertThat(init.getVolumeMounts())
+                        .extracting(VolumeMount::getName)
+                        .containsExactly("cache"));
+
+        // the server reads the bundle only at start: a new bundle is a new pod revision (the rollout restarts the
+        // servers)
+        assertThat(template.getMetadata().getAnnotations())
+                .containsEntry(
+                        Names.ORIGIN_CA_CHECKSUM, Hashes.sha256(ca.getData().get("ca.crt")));
+        Secret rotated = caSecret("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n");
+        assertThat(revision(plan(ve, Optional.of(rotated)))).isNotEqualTo(revision(plan));
+        assertThat(plan(ve, Optional.of(rotated)).config()).isEqualTo(plan.config());
+        // its other keys do not count
+        Secret relabelled =
+                new SecretBuilder(ca).addToData("tls.crt", "b3RoZXI=").build();
+        assertThat(revision(plan(ve, Optional.of(relabelled)))).isEqualTo(revision(plan));
+    }
+
+    @Test
+    void withoutACaSecretNoOriginCaVolumeMountOrChecksum() {
+        VideoEdge ve = example();
+        ServerSpec sv = ve.getSpec().server();
+        ve.setSpec(ve.getSpec()
+                .withServer(sv.withOrigin(new ServerSpec.Origin("https://origin.example", null, "1s", "10s", 64))));
+        // a Secret handed over without the spec naming one changes nothing
+        PodTemplateSpec template = EdgeServerDaemonSet.desired(
+                        ve, plan(ve, Optional.of(caSecret("-----BEGIN CERTIFICATE-----"))))
+                .getSpec()
+                .getTemplate();
+        assertThat(template.getSpec().getVolumes()).extracting(Volume::getName).doesNotContain("origin-ca");
+        assertThat(template.getSpec().getContainers().getFirst().getVolumeMounts())
+                .extracting(VolumeMount::getMountPath)
+                .doesNotContain("/etc/videoedge/origin-ca");
+        assertThat(template.getMetadata().getAnnotations()).doesNotContainKey(Names.ORIGIN_CA_CHECKSUM);
+        assertThat(template).isEqualTo(plan(ve).podTemplate());
+        assertThat(plan(ve).config()).doesNotContain("caFile");
+    }
+
+    @Test
+    void nodeTuningsOnePerOwnedNodeWithThePodWhereThereIsOneAndTheRolloutsAnnotations() {
+        VideoEdge ve = example();
+        EdgePlan plan = plan(ve);
+        var desired = NodeTunings.desired(ve, plan);
+        assertThat(desired).containsOnlyKeys("edge-1", "edge-2");
+        assertThat(desired.get("edge-1").getSpec().server().podUid()).isEqualTo("u1");
+        assertThat(desired.get("edge-2").getSpec().server().podUid()).isNull();
+        String revision = TuningInputs.of(ve.getSpec()).revision();
+        assertThat(desired.get("edge-2").getMetadata().getAnnotations())
+                .containsEntry(Names.TUNING_REVISION, revision)
+                .containsEntry(
+                        Names.ROLLOUT_STATE,
+                        plan.tunings().get("edge-2").state().toJson());
+        assertThat(plan.tunings().get("edge-2").state().target()).startsWith(revision + "-");
+    }
+
+    @Test
+    void aLiveFieldChangesTheConfigButNeitherThePodRevisionNorTheTuning() {
+        VideoEdge ve = example();
+        EdgePlan before = plan(ve);
+        VideoEdgeSpec s = ve.getSpec();
+        ServerSpec.Socket k = s.server().socket();
+        ve.setSpec(s.withServer(s.server()
+                .withSocket(
+                        new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(), k.acceptorThreads(), k.backlog()))));
+        EdgePlan after = plan(ve);
+        assertThat(after.config()).isNotEqualTo(before.config()).contains("sendBuf: 1m");
+        assertThat(after.configChecksum()).isNotEqualTo(before.configChecksum());
+        assertThat(after.podTemplate()).isEqualTo(before.podTemplate());
+        assertThat(after.tunings().get("edge-1").tuningRevision())
+                .isEqualTo(before.tunings().get("edge-1").tuningRevision());
+
+        // a restart-only field (the backlog is fixed when the socket listens) changes the pod revision
+        ve.setSpec(s.withServer(s.server()
+                .withSocket(new ServerSpec.Socket(
+                        k.recvBuf(), k.sendBuf(), k.notsentLowat(), k.reusePort(), k.acceptorThreads(), 4096))));
+        assertThat(revision(plan(ve))).isNotEqualTo(revision(before));
+        assertThat(plan(ve).tunings().get("edge-1").tuningRevision())
+                .isEqualTo(before.tunings().get("edge-1").tuningRevision());
+    }
+
+    static String revision(EdgePlan plan) {
+        return plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
+    }
+
+    @Test
+    void podMonitorScrapesTheAdminPortOfThisVideoEdgesPods() {
+        VideoEdge ve = example();
+        PodMonitor pm = EdgePodMonitor.desired(ve);
+        assertThat(pm.getMetadata().getName()).isEqualTo("edge-edge-server");
+        assertThat(pm.getSpec().selector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
+        assertThat(pm.getSpec().podMetricsEndpoints())
+                .containsExactly(new PodMonitor.Endpoint("admin", "/metrics", "15s"));
+    }
 }

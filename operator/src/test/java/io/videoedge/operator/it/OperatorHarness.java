@@ -35,111 +35,161 @@ import java.util.concurrent.atomic.AtomicInteger;
  * /metrics, /healthz, /readyz endpoints on free ports.
  */
 final class OperatorHarness implements AutoCloseable {
-  static final String NAMESPACE = "videoedge-system";
-  static final String SERVICE_ACCOUNT = "videoedge-operator";
-  static final String USER = "system:serviceaccount:" + NAMESPACE + ":" + SERVICE_ACCOUNT;
+    static final String NAMESPACE = "videoedge-system";
+    static final String SERVICE_ACCOUNT = "videoedge-operator";
+    static final String USER = "system:serviceaccount:" + NAMESPACE + ":" + SERVICE_ACCOUNT;
 
-  private final RealApiServer api;
-  private final KubernetesClient admin;
-  private final KubernetesClient operatorClient;
-  private final AtomicInteger instances = new AtomicInteger();
-  private EdgeOperator operator;
-  private PrometheusMeterRegistry registry;
-  private OpsEndpoints endpoints;
+    private final RealApiServer api;
+    private final KubernetesClient admin;
+    private final KubernetesClient operatorClient;
+    private final AtomicInteger instances = new AtomicInteger();
+    private EdgeOperator operator;
+    private PrometheusMeterRegistry registry;
+    private OpsEndpoints endpoints;
 
-  OperatorHarness(RealApiServer api, KubernetesClient admin) {
-    this.api = api;
-    this.admin = admin;
-    installRbac();
-    Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
-        .withImpersonateUsername(USER)
-        .withImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + NAMESPACE, "system:authenticated")
-        .build();
-    operatorClient = new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  /** The chart's rule files, applied as a ClusterRole and a Role bound to the operator's ServiceAccount. */
-  private void installRbac() {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .serverSideApply();
-    admin.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName(SERVICE_ACCOUNT).endMetadata().build()).serverSideApply();
-    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("videoedge-operator").endMetadata()
-        .withRules(rules("charts/videoedge/files/rbac/operator-rules.yaml")).build()).serverSideApply();
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-        .withName("videoedge-operator").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "videoedge-operator")
-        .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(NAMESPACE).endSubject()
-        .build()).serverSideApply();
-    admin.rbac().roles().inNamespace(NAMESPACE).resource(new RoleBuilder().withNewMetadata()
-        .withName("videoedge-operator-leader-election").endMetadata()
-        .withRules(rules("charts/videoedge/files/rbac/operator-leader-election-rules.yaml")).build()).serverSideApply();
-    admin.rbac().roleBindings().inNamespace(NAMESPACE).resource(new RoleBindingBuilder().withNewMetadata()
-        .withName("videoedge-operator-leader-election").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "videoedge-operator-leader-election")
-        .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(NAMESPACE).endSubject()
-        .build()).serverSideApply();
-  }
-
-  static List<PolicyRule> rules(String file) {
-    return Arrays.asList(Serialization.unmarshal(TestFiles.read(file), PolicyRule[].class));
-  }
-
-  KubernetesClient operatorClient() {
-    return operatorClient;
-  }
-
-  /** Starts an operator instance (a new identity each time, as a new pod would have). */
-  void start() {
-    registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    String identity = "videoedge-operator-it-" + instances.incrementAndGet();
-    OperatorSettings settings = new OperatorSettings("videoedge/edge-server:it", "-XX:+UseStringDeduplication",
-        Duration.ofSeconds(1), identity);
-    operator = EdgeOperator.start(operatorClient, new EdgeOperator.Options(settings, Set.of(), NAMESPACE,
-        Duration.ofSeconds(15), false, registry, Clock.systemUTC()));
-    try {
-      endpoints = new OpsEndpoints(0, 0, registry, operator::runtimeInfo);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    OperatorHarness(RealApiServer api, KubernetesClient admin) {
+        this.api = api;
+        this.admin = admin;
+        installRbac();
+        Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
+                .withImpersonateUsername(USER)
+                .withImpersonateGroups(
+                        "system:serviceaccounts", "system:serviceaccounts:" + NAMESPACE, "system:authenticated")
+                .build();
+        operatorClient = new KubernetesClientBuilder().withConfig(config).build();
     }
-  }
 
-  void stop() {
-    if (endpoints != null) {
-      endpoints.close();
-      endpoints = null;
+    /** The chart's rule files, applied as a ClusterRole and a Role bound to the operator's ServiceAccount. */
+    private void installRbac() {
+        admin.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+        admin.serviceAccounts()
+                .inNamespace(NAMESPACE)
+                .resource(new ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName(SERVICE_ACCOUNT)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .clusterRoles()
+                .resource(new ClusterRoleBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-operator")
+                        .endMetadata()
+                        .withRules(rules("charts/videoedge/files/rbac/operator-rules.yaml"))
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .clusterRoleBindings()
+                .resource(new ClusterRoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-operator")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "videoedge-operator")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SERVICE_ACCOUNT)
+                        .withNamespace(NAMESPACE)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .roles()
+                .inNamespace(NAMESPACE)
+                .resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-operator-leader-election")
+                        .endMetadata()
+                        .withRules(rules("charts/videoedge/files/rbac/operator-leader-election-rules.yaml"))
+                        .build())
+                .serverSideApply();
+        admin.rbac()
+                .roleBindings()
+                .inNamespace(NAMESPACE)
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("videoedge-operator-leader-election")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "videoedge-operator-leader-election")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SERVICE_ACCOUNT)
+                        .withNamespace(NAMESPACE)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
     }
-    if (operator != null) {
-      operator.close();
-      operator = null;
+
+    static List<PolicyRule> rules(String file) {
+        return Arrays.asList(Serialization.unmarshal(TestFiles.read(file), PolicyRule[].class));
     }
-  }
 
-  EdgeOperator operator() {
-    return operator;
-  }
+    KubernetesClient operatorClient() {
+        return operatorClient;
+    }
 
-  PrometheusMeterRegistry registry() {
-    return registry;
-  }
+    /** Starts an operator instance (a new identity each time, as a new pod would have). */
+    void start() {
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        String identity = "videoedge-operator-it-" + instances.incrementAndGet();
+        OperatorSettings settings = new OperatorSettings(
+                "videoedge/edge-server:it", "-XX:+UseStringDeduplication", Duration.ofSeconds(1), identity);
+        operator = EdgeOperator.start(
+                operatorClient,
+                new EdgeOperator.Options(
+                        settings, Set.of(), NAMESPACE, Duration.ofSeconds(15), false, registry, Clock.systemUTC()));
+        try {
+            endpoints = new OpsEndpoints(0, 0, registry, operator::runtimeInfo);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
-  OpsEndpoints endpoints() {
-    return endpoints;
-  }
+    void stop() {
+        if (endpoints != null) {
+            endpoints.close();
+            endpoints = null;
+        }
+        if (operator != null) {
+            operator.close();
+            operator = null;
+        }
+    }
 
-  /** Reconciles of one VideoEdge that this instance finished without an error. */
-  double successfulReconciles(String namespace, String name) {
-    var counter = registry.find("operator.sdk.reconciliations.success").tag("name", name).tag("namespace", namespace).counter();
-    return counter == null ? 0 : counter.count();
-  }
+    EdgeOperator operator() {
+        return operator;
+    }
 
-  @Override
-  public void close() {
-    stop();
-    operatorClient.close();
-  }
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
 
-  RealApiServer api() {
-    return api;
-  }
+    OpsEndpoints endpoints() {
+        return endpoints;
+    }
+
+    /** Reconciles of one VideoEdge that this instance finished without an error. */
+    double successfulReconciles(String namespace, String name) {
+        var counter = registry.find("operator.sdk.reconciliations.success")
+                .tag("name", name)
+                .tag("namespace", namespace)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Override
+    public void close() {
+        stop();
+        operatorClient.close();
+    }
+
+    RealApiServer api() {
+        return api;
+    }
 }

@@ -27,70 +27,106 @@ import org.junit.jupiter.api.Test;
  * clean exit on SIGTERM that hands the Lease back.
  */
 class OperatorMainIT {
-  static final String LEASE_NAMESPACE = "videoedge-main-it";
+    static final String LEASE_NAMESPACE = "videoedge-main-it";
 
-  @Test
-  void thePackagedOperatorServesProbesAndMetricsLogsJsonAndReleasesItsLeaseOnSigterm() throws Exception {
-    RealApiServer api = RealApiServer.shared();
-    Path jar;
-    try (var files = Files.list(Path.of("target"))) {
-      jar = files.filter(p -> p.getFileName().toString().matches("operator-.*\\.jar")
-          && !p.getFileName().toString().contains("tests")).findFirst().orElseThrow();
+    @Test
+    void thePackagedOperatorServesProbesAndMetricsLogsJsonAndReleasesItsLeaseOnSigterm() throws Exception {
+        RealApiServer api = RealApiServer.shared();
+        Path jar;
+        try (var files = Files.list(Path.of("target"))) {
+            jar = files.filter(p -> p.getFileName().toString().matches("operator-.*\\.jar")
+                            && !p.getFileName().toString().contains("tests"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        assertThat(Path.of("target", "lib")).isDirectory();
+        int metricsPort = freePort();
+        int healthPort = freePort();
+        Path log = Files.createTempFile("operator-main", ".log");
+        try (KubernetesClient admin = api.newClient()) {
+            admin.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(LEASE_NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .serverSideApply();
+            ProcessBuilder pb = new ProcessBuilder(List.of(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-jar",
+                            jar.toString(),
+                            "--identity",
+                            "main-it",
+                            "--recheck-interval",
+                            "5s"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            pb.environment().put("KUBECONFIG", api.kubeconfigFile().toString());
+            pb.environment().put("OPERATOR_NAMESPACE", LEASE_NAMESPACE);
+            pb.environment().put("METRICS_PORT", Integer.toString(metricsPort));
+            pb.environment().put("HEALTH_PORT", Integer.toString(healthPort));
+            Process process = pb.start();
+            try {
+                HttpClient http = HttpClient.newHttpClient();
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .untilAsserted(() -> assertThat(
+                                        get(http, healthPort, "/readyz").statusCode())
+                                .isEqualTo(200));
+                assertThat(get(http, healthPort, "/healthz").statusCode()).isEqualTo(200);
+                HttpResponse<String> metrics = get(http, metricsPort, "/metrics");
+                assertThat(metrics.statusCode()).isEqualTo(200);
+                assertThat(metrics.body())
+                        .contains("operator_sdk_reconciliations_queue_size_videoedge", "jvm_memory_used_bytes");
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> "main-it"
+                                .equals(admin.leases()
+                                        .inNamespace(LEASE_NAMESPACE)
+                                        .withName("videoedge-operator")
+                                        .get()
+                                        .getSpec()
+                                        .getHolderIdentity()));
+
+                process.destroy(); // SIGTERM: the shutdown hook stops the operator and releases the Lease
+                assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                        .as("exits on SIGTERM; its output:\n%s", Files.readString(log))
+                        .isTrue();
+                assertThat(admin.leases()
+                                .inNamespace(LEASE_NAMESPACE)
+                                .withName("videoedge-operator")
+                                .get()
+                                .getSpec()
+                                .getHolderIdentity())
+                        .isNull();
+            } finally {
+                process.destroyForcibly();
+            }
+            List<String> lines = Files.readAllLines(log).stream()
+                    .filter(l -> l.startsWith("{"))
+                    .toList();
+            assertThat(lines).as(Files.readString(log)).isNotEmpty();
+            ObjectMapper json = new ObjectMapper();
+            for (String line : lines) {
+                assertThat(json.readTree(line).has("level")).as(line).isTrue();
+            }
+            assertThat(lines).anySatisfy(l -> assertThat(l).contains("VideoEdge operator main-it started"));
+        } finally {
+            new File(log.toString()).delete();
+        }
     }
-    assertThat(Path.of("target", "lib")).isDirectory();
-    int metricsPort = freePort();
-    int healthPort = freePort();
-    Path log = Files.createTempFile("operator-main", ".log");
-    try (KubernetesClient admin = api.newClient()) {
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(LEASE_NAMESPACE).endMetadata().build())
-          .serverSideApply();
-      ProcessBuilder pb = new ProcessBuilder(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
-          "--identity", "main-it", "--recheck-interval", "5s"))
-          .redirectErrorStream(true).redirectOutput(log.toFile());
-      pb.environment().put("KUBECONFIG", api.kubeconfigFile().toString());
-      pb.environment().put("OPERATOR_NAMESPACE", LEASE_NAMESPACE);
-      pb.environment().put("METRICS_PORT", Integer.toString(metricsPort));
-      pb.environment().put("HEALTH_PORT", Integer.toString(healthPort));
-      Process process = pb.start();
-      try {
-        HttpClient http = HttpClient.newHttpClient();
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
-            assertThat(get(http, healthPort, "/readyz").statusCode()).isEqualTo(200));
-        assertThat(get(http, healthPort, "/healthz").statusCode()).isEqualTo(200);
-        HttpResponse<String> metrics = get(http, metricsPort, "/metrics");
-        assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("operator_sdk_reconciliations_queue_size_videoedge", "jvm_memory_used_bytes");
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "main-it".equals(
-            admin.leases().inNamespace(LEASE_NAMESPACE).withName("videoedge-operator").get().getSpec().getHolderIdentity()));
 
-        process.destroy(); // SIGTERM: the shutdown hook stops the operator and releases the Lease
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits on SIGTERM; its output:\n%s", Files.readString(log)).isTrue();
-        assertThat(admin.leases().inNamespace(LEASE_NAMESPACE).withName("videoedge-operator").get().getSpec()
-            .getHolderIdentity()).isNull();
-      } finally {
-        process.destroyForcibly();
-      }
-      List<String> lines = Files.readAllLines(log).stream().filter(l -> l.startsWith("{")).toList();
-      assertThat(lines).as(Files.readString(log)).isNotEmpty();
-      ObjectMapper json = new ObjectMapper();
-      for (String line : lines) {
-        assertThat(json.readTree(line).has("level")).as(line).isTrue();
-      }
-      assertThat(lines).anySatisfy(l -> assertThat(l).contains("VideoEdge operator main-it started"));
-    } finally {
-      new File(log.toString()).delete();
+    static HttpResponse<String> get(HttpClient http, int port, String path) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
-  }
 
-  static HttpResponse<String> get(HttpClient http, int port, String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
-  }
 }

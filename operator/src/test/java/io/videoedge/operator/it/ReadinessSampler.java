@@ -17,94 +17,99 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * seen.
  */
 final class ReadinessSampler implements AutoCloseable {
-  /** A node left service (ready false) or came back (ready true). */
-  record Transition(Instant at, String node, boolean ready) {
-  }
+    /** A node left service (ready false) or came back (ready true). */
+    record Transition(Instant at, String node, boolean ready) {}
 
-  private final Set<String> fleet;
-  private final SharedIndexInformer<Pod> informer;
-  private final List<Transition> transitions = new CopyOnWriteArrayList<>();
-  /** The readiness gate reasons each pod was seen with, by pod name. */
-  private final java.util.Map<String, Set<String>> gateReasons = new java.util.concurrent.ConcurrentHashMap<>();
-  private Set<String> unready = new TreeSet<>();
-  private int maxUnready;
+    private final Set<String> fleet;
+    private final SharedIndexInformer<Pod> informer;
+    private final List<Transition> transitions = new CopyOnWriteArrayList<>();
+    /** The readiness gate reasons each pod was seen with, by pod name. */
+    private final java.util.Map<String, Set<String>> gateReasons = new java.util.concurrent.ConcurrentHashMap<>();
 
-  ReadinessSampler(KubernetesClient admin, String namespace, Set<String> fleet) {
-    this.fleet = Set.copyOf(fleet);
-    informer = admin.pods().inNamespace(namespace).runnableInformer(0);
-    informer.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Pod obj) {
+    private Set<String> unready = new TreeSet<>();
+    private int maxUnready;
+
+    ReadinessSampler(KubernetesClient admin, String namespace, Set<String> fleet) {
+        this.fleet = Set.copyOf(fleet);
+        informer = admin.pods().inNamespace(namespace).runnableInformer(0);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod obj) {
+                sample();
+            }
+
+            @Override
+            public void onUpdate(Pod oldObj, Pod newObj) {
+                sample();
+            }
+
+            @Override
+            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                sample();
+            }
+        });
+        informer.run();
         sample();
-      }
-
-      @Override
-      public void onUpdate(Pod oldObj, Pod newObj) {
-        sample();
-      }
-
-      @Override
-      public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
-        sample();
-      }
-    });
-    informer.run();
-    sample();
-  }
-
-  private synchronized void sample() {
-    Set<String> serving = new TreeSet<>();
-    for (Pod p : informer.getStore().list()) {
-      if (p.getStatus() != null && p.getStatus().getConditions() != null) {
-        p.getStatus().getConditions().stream()
-            .filter(c -> io.videoedge.api.VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType()) && c.getReason() != null)
-            .forEach(c -> gateReasons.computeIfAbsent(p.getMetadata().getName(), k -> new TreeSet<>()).add(c.getReason()));
-      }
-      boolean ready = p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
-          && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-              .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-      if (ready && p.getSpec().getNodeName() != null) {
-        serving.add(p.getSpec().getNodeName());
-      }
     }
-    Set<String> now = new TreeSet<>(fleet);
-    now.removeAll(serving);
-    Instant t = Instant.now();
-    for (String node : fleet) {
-      if (now.contains(node) && !unready.contains(node)) {
-        transitions.add(new Transition(t, node, false));
-      } else if (!now.contains(node) && unready.contains(node)) {
-        transitions.add(new Transition(t, node, true));
-      }
+
+    private synchronized void sample() {
+        Set<String> serving = new TreeSet<>();
+        for (Pod p : informer.getStore().list()) {
+            if (p.getStatus() != null && p.getStatus().getConditions() != null) {
+                p.getStatus().getConditions().stream()
+                        .filter(c -> io.videoedge.api.VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())
+                                && c.getReason() != null)
+                        .forEach(c -> gateReasons
+                                .computeIfAbsent(p.getMetadata().getName(), k -> new TreeSet<>())
+                                .add(c.getReason()));
+            }
+            boolean ready = p.getMetadata().getDeletionTimestamp() == null
+                    && p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+            if (ready && p.getSpec().getNodeName() != null) {
+                serving.add(p.getSpec().getNodeName());
+            }
+        }
+        Set<String> now = new TreeSet<>(fleet);
+        now.removeAll(serving);
+        Instant t = Instant.now();
+        for (String node : fleet) {
+            if (now.contains(node) && !unready.contains(node)) {
+                transitions.add(new Transition(t, node, false));
+            } else if (!now.contains(node) && unready.contains(node)) {
+                transitions.add(new Transition(t, node, true));
+            }
+        }
+        unready = now;
+        maxUnready = Math.max(maxUnready, now.size());
     }
-    unready = now;
-    maxUnready = Math.max(maxUnready, now.size());
-  }
 
-  /** Starts counting from here (the fleet is expected to be serving now). */
-  synchronized void reset() {
-    maxUnready = unready.size();
-    transitions.clear();
-  }
+    /** Starts counting from here (the fleet is expected to be serving now). */
+    synchronized void reset() {
+        maxUnready = unready.size();
+        transitions.clear();
+    }
 
-  synchronized int maxUnready() {
-    return maxUnready;
-  }
+    synchronized int maxUnready() {
+        return maxUnready;
+    }
 
-  synchronized int unreadyNow() {
-    return unready.size();
-  }
+    synchronized int unreadyNow() {
+        return unready.size();
+    }
 
-  Set<String> gateReasons(String pod) {
-    return Set.copyOf(gateReasons.getOrDefault(pod, Set.of()));
-  }
+    Set<String> gateReasons(String pod) {
+        return Set.copyOf(gateReasons.getOrDefault(pod, Set.of()));
+    }
 
-  List<Transition> transitions() {
-    return List.copyOf(transitions);
-  }
+    List<Transition> transitions() {
+        return List.copyOf(transitions);
+    }
 
-  @Override
-  public void close() {
-    informer.close();
-  }
+    @Override
+    public void close() {
+        informer.close();
+    }
 }

@@ -13,168 +13,200 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EdgeServerConfigRendererTest {
-  private static final String GOLDEN = "testdata/edge-server/edge-server.yaml";
+    private static final String GOLDEN = "testdata/edge-server/edge-server.yaml";
 
-  /** The header comment is not config (ConfigParser skips it) and says where each copy came from. */
-  static String withoutLeadingComments(String text) {
-    return text.replaceFirst("\\A(#[^\n]*\n)+", "");
-  }
+    /** The header comment is not config (ConfigParser skips it) and says where each copy came from. */
+    static String withoutLeadingComments(String text) {
+        return text.replaceFirst("\\A(#[^\n]*\n)+", "");
+    }
 
-  static final String GOLDEN_HEADER = """
+    static final String GOLDEN_HEADER = """
       # Edge server configuration, one-nio ConfigParser format.
       # Golden rendering of examples/videoedge.yaml (the operator renders this file into a ConfigMap,
       # mounted at /etc/videoedge/config/edge-server.yaml): only what differs from the server's defaults.
       # Field reference: edge-server/README.md. Regenerate: operator tests with -Dgolden.update=true.
       """;
 
-  @Test
-  void exampleRendersToTheGoldenFileSharedWithTheEdgeServer() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    String rendered = EdgeServerConfigRenderer.render("video/edge", ve.getSpec());
-    String golden = TestFiles.golden(GOLDEN, GOLDEN_HEADER + withoutLeadingComments(rendered));
-    assertThat(withoutLeadingComments(rendered)).isEqualTo(withoutLeadingComments(golden));
-    assertThat(rendered).startsWith("# Edge server configuration, one-nio ConfigParser format.\n");
-  }
+    @Test
+    void exampleRendersToTheGoldenFileSharedWithTheEdgeServer() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        String rendered = EdgeServerConfigRenderer.render("video/edge", ve.getSpec());
+        String golden = TestFiles.golden(GOLDEN, GOLDEN_HEADER + withoutLeadingComments(rendered));
+        assertThat(withoutLeadingComments(rendered)).isEqualTo(withoutLeadingComments(golden));
+        assertThat(rendered).startsWith("# Edge server configuration, one-nio ConfigParser format.\n");
+    }
 
-  @Test
-  void renderingIsStableSoTheChecksumOnlyMovesWithTheConfig() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    VideoEdge later = TestFiles.exampleVideoEdge("video", 7);
-    assertThat(EdgeServerConfigRenderer.render("video/edge", later.getSpec()))
-        .isEqualTo(EdgeServerConfigRenderer.render("video/edge", ve.getSpec()));
-  }
+    @Test
+    void renderingIsStableSoTheChecksumOnlyMovesWithTheConfig() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        VideoEdge later = TestFiles.exampleVideoEdge("video", 7);
+        assertThat(EdgeServerConfigRenderer.render("video/edge", later.getSpec()))
+                .isEqualTo(EdgeServerConfigRenderer.render("video/edge", ve.getSpec()));
+    }
 
-  @Test
-  void noHttpsAcceptorWithoutTls() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    VideoEdgeSpec spec = withTls(ve.getSpec(), new TlsSpec(TlsMode.NONE, null, List.of("TLSv1.3"), true, null));
-    String rendered = EdgeServerConfigRenderer.render("video/edge", spec);
-    assertThat(rendered).contains("- port: 8080").doesNotContain("8443").doesNotContain("ssl:");
-  }
+    @Test
+    void noHttpsAcceptorWithoutTls() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        VideoEdgeSpec spec = withTls(ve.getSpec(), new TlsSpec(TlsMode.NONE, null, List.of("TLSv1.3"), true, null));
+        String rendered = EdgeServerConfigRenderer.render("video/edge", spec);
+        assertThat(rendered).contains("- port: 8080").doesNotContain("8443").doesNotContain("ssl:");
+    }
 
-  @Test
-  void userspaceTlsWithoutTicketsOrEarlyData() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    TlsSpec tls = new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), false, new TlsSpec.EarlyData(false, 4096));
-    String rendered = EdgeServerConfigRenderer.render("video/edge", withTls(ve.getSpec(), tls));
-    assertThat(rendered).contains("    protocols: TLSv1.3\n").doesNotContain("ticketDir");
-    var ssl = EdgeServerConfigRenderer.config(withTls(ve.getSpec(), tls)).acceptors[1].ssl;
-    assertThat(ssl.kernelTlsEnabled).isFalse();
-    assertThat(ssl.maxEarlyDataSize).isZero();
-    assertThat(ssl.ticketDir).isNull();
-  }
+    @Test
+    void userspaceTlsWithoutTicketsOrEarlyData() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        TlsSpec tls =
+                new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), false, new TlsSpec.EarlyData(false, 4096));
+        String rendered = EdgeServerConfigRenderer.render("video/edge", withTls(ve.getSpec(), tls));
+        assertThat(rendered).contains("    protocols: TLSv1.3\n").doesNotContain("ticketDir");
+        var ssl = EdgeServerConfigRenderer.config(withTls(ve.getSpec(), tls)).acceptors[1].ssl;
+        assertThat(ssl.kernelTlsEnabled).isFalse();
+        assertThat(ssl.maxEarlyDataSize).isZero();
+        assertThat(ssl.ticketDir).isNull();
+    }
 
-  @Test
-  void originSectionOnlyWhenAnOriginIsSet() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("origin:");
-    ServerSpec s = ve.getSpec().server();
-    ServerSpec withOrigin = new ServerSpec(s.cpus(), s.memory(), s.selectors(), s.affinity(), s.pinAcceptors(),
-        s.multiAcceptor(), s.http(), s.https(), s.socket(), s.cache(),
-        new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32), s.contentPath(), s.image(),
-        s.maxUnavailable());
-    VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
-    assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
+    @Test
+    void originSectionOnlyWhenAnOriginIsSet() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("origin:");
+        ServerSpec s = ve.getSpec().server();
+        ServerSpec withOrigin = new ServerSpec(
+                s.cpus(),
+                s.memory(),
+                s.selectors(),
+                s.affinity(),
+                s.pinAcceptors(),
+                s.multiAcceptor(),
+                s.http(),
+                s.https(),
+                s.socket(),
+                s.cache(),
+                new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32),
+                s.contentPath(),
+                s.image(),
+                s.maxUnavailable());
+        VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
+        assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
         origin:
           url: http://origin.example:8080
           connectTimeout: 500ms
           maxConnections: 32
         """);
-  }
+    }
 
-  @Test
-  void anHttpsOriginTrustsTheCaSecretsBundleWhereThePodMountsItAndOtherwiseTheSystemStore() throws Exception {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    ServerSpec s = ve.getSpec().server();
-    VideoEdgeSpec withCa = ve.getSpec().withServer(s.withOrigin(
-        new ServerSpec.Origin("https://origin.example:8443/video", "origin-ca", "1s", "10s", 64)));
-    VideoEdgeSpec systemStore = ve.getSpec().withServer(s.withOrigin(
-        new ServerSpec.Origin("https://origin.example:8443/video", null, "1s", "10s", 64)));
+    @Test
+    void anHttpsOriginTrustsTheCaSecretsBundleWhereThePodMountsItAndOtherwiseTheSystemStore() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec withCa = ve.getSpec()
+                .withServer(s.withOrigin(
+                        new ServerSpec.Origin("https://origin.example:8443/video", "origin-ca", "1s", "10s", 64)));
+        VideoEdgeSpec systemStore = ve.getSpec()
+                .withServer(s.withOrigin(
+                        new ServerSpec.Origin("https://origin.example:8443/video", null, "1s", "10s", 64)));
 
-    assertThat(EdgeServerConfigRenderer.originCaSecret(withCa.server())).isEqualTo("origin-ca");
-    assertThat(EdgeServerConfigRenderer.config(withCa).origin.caFile).isEqualTo(EdgeServerLayout.ORIGIN_CA_FILE);
-    String rendered = EdgeServerConfigRenderer.render("video/edge", withCa);
-    assertThat(rendered).contains("""
+        assertThat(EdgeServerConfigRenderer.originCaSecret(withCa.server())).isEqualTo("origin-ca");
+        assertThat(EdgeServerConfigRenderer.config(withCa).origin.caFile).isEqualTo(EdgeServerLayout.ORIGIN_CA_FILE);
+        String rendered = EdgeServerConfigRenderer.render("video/edge", withCa);
+        assertThat(rendered).contains("""
         origin:
           url: https://origin.example:8443/video
           caFile: /etc/videoedge/origin-ca/ca.crt
         """);
-    // the server's own loader takes it (the file itself is the pod's: not looked at here)
-    assertThat(ConfigLoader.parse(rendered, "rendered").origin.caFile).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
-    assertThat(EdgeServerConfigRenderer.problems(withCa)).isEmpty();
+        // the server's own loader takes it (the file itself is the pod's: not looked at here)
+        assertThat(ConfigLoader.parse(rendered, "rendered").origin.caFile).isEqualTo("/etc/videoedge/origin-ca/ca.crt");
+        assertThat(EdgeServerConfigRenderer.problems(withCa)).isEmpty();
 
-    // without it no caFile: the server's default, the image's system bundle
-    assertThat(EdgeServerConfigRenderer.originCaSecret(systemStore.server())).isNull();
-    assertThat(EdgeServerConfigRenderer.config(systemStore).origin.caFile).isNull();
-    assertThat(EdgeServerConfigRenderer.render("video/edge", systemStore)).doesNotContain("caFile");
-    assertThat(EdgeServerConfigRenderer.problems(systemStore)).isEmpty();
-    // origin is restart-only: adding the bundle restarts the servers
-    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", withCa))
-        .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("video/edge", systemStore));
-    // and no origin, no CA Secret
-    assertThat(EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server())).isNull();
-  }
+        // without it no caFile: the server's default, the image's system bundle
+        assertThat(EdgeServerConfigRenderer.originCaSecret(systemStore.server()))
+                .isNull();
+        assertThat(EdgeServerConfigRenderer.config(systemStore).origin.caFile).isNull();
+        assertThat(EdgeServerConfigRenderer.render("video/edge", systemStore)).doesNotContain("caFile");
+        assertThat(EdgeServerConfigRenderer.problems(systemStore)).isEmpty();
+        // origin is restart-only: adding the bundle restarts the servers
+        assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", withCa))
+                .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("video/edge", systemStore));
+        // and no origin, no CA Secret
+        assertThat(EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server()))
+                .isNull();
+    }
 
-  @Test
-  void aCaSecretForAPlainHttpOriginIsRefusedByTheServersOwnCheck() {
-    // the CRD refuses it first (CrdAdmissionIT); should one get through, the server's validator still says no
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    VideoEdgeSpec spec = ve.getSpec().withServer(ve.getSpec().server().withOrigin(
-        new ServerSpec.Origin("http://origin.example", "origin-ca", "1s", "10s", 64)));
-    assertThat(EdgeServerConfigRenderer.problems(spec)).singleElement().asString()
-        .contains("origin.caFile").contains("only for an https:// origin");
-  }
+    @Test
+    void aCaSecretForAPlainHttpOriginIsRefusedByTheServersOwnCheck() {
+        // the CRD refuses it first (CrdAdmissionIT); should one get through, the server's validator still says no
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(ve.getSpec()
+                        .server()
+                        .withOrigin(new ServerSpec.Origin("http://origin.example", "origin-ca", "1s", "10s", 64)));
+        assertThat(EdgeServerConfigRenderer.problems(spec))
+                .singleElement()
+                .asString()
+                .contains("origin.caFile")
+                .contains("only for an https:// origin");
+    }
 
-  @Test
-  void manyOriginConnectionsGetABufferPoolThatHoldsThem() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    ServerSpec s = ve.getSpec().server();
-    VideoEdgeSpec spec = ve.getSpec().withServer(s.withOrigin(new ServerSpec.Origin("http://o:8080", null, "1s", "10s", 1000)));
-    var config = EdgeServerConfigRenderer.config(spec);
-    assertThat(config.bufferPool.size).isEqualTo((1000 + 8) * 128L * 1024);
-    assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
-  }
+    @Test
+    void manyOriginConnectionsGetABufferPoolThatHoldsThem() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec spec =
+                ve.getSpec().withServer(s.withOrigin(new ServerSpec.Origin("http://o:8080", null, "1s", "10s", 1000)));
+        var config = EdgeServerConfigRenderer.config(spec);
+        assertThat(config.bufferPool.size).isEqualTo((1000 + 8) * 128L * 1024);
+        assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
+    }
 
-  @Test
-  void whatTheServerWouldRefuseIsAProblemNamingTheField() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-    ServerSpec s = ve.getSpec().server();
-    ServerSpec.Socket k = s.socket();
-    VideoEdgeSpec tooBig = ve.getSpec().withServer(s.withSocket(new ServerSpec.Socket(k.recvBuf(), "4g", k.notsentLowat(),
-        k.reusePort(), k.acceptorThreads(), k.backlog())));
-    assertThat(EdgeServerConfigRenderer.problems(tooBig)).singleElement().asString()
-        .contains("server.socket.sendBuf 4g").contains("2g - 1");
-    assertThat(EdgeServerConfigRenderer.problems(ve.getSpec())).isEmpty();
-  }
+    @Test
+    void whatTheServerWouldRefuseIsAProblemNamingTheField() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        ServerSpec.Socket k = s.socket();
+        VideoEdgeSpec tooBig = ve.getSpec()
+                .withServer(s.withSocket(new ServerSpec.Socket(
+                        k.recvBuf(), "4g", k.notsentLowat(), k.reusePort(), k.acceptorThreads(), k.backlog())));
+        assertThat(EdgeServerConfigRenderer.problems(tooBig))
+                .singleElement()
+                .asString()
+                .contains("server.socket.sendBuf 4g")
+                .contains("2g - 1");
+        assertThat(EdgeServerConfigRenderer.problems(ve.getSpec())).isEmpty();
+    }
 
-  @Test
-  void onlyALiveFieldChangeKeepsTheRestartChecksum() {
-    VideoEdgeSpec spec = TestFiles.exampleVideoEdge("video", 1).getSpec();
-    ServerSpec.Socket k = spec.server().socket();
-    String before = EdgeServerConfigRenderer.restartChecksum("video/edge", spec);
-    VideoEdgeSpec live = spec.withServer(spec.server().withSocket(new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(),
-        k.acceptorThreads(), k.backlog())));
-    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", live)).isEqualTo(before);
-    VideoEdgeSpec toZero = spec.withServer(spec.server().withSocket(new ServerSpec.Socket("0", k.sendBuf(), k.notsentLowat(),
-        k.reusePort(), k.acceptorThreads(), k.backlog())));
-    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", toZero)).as("0 cannot be set live").isNotEqualTo(before);
-    VideoEdgeSpec threads = spec.withServer(spec.server().withSocket(new ServerSpec.Socket(k.recvBuf(), k.sendBuf(),
-        k.notsentLowat(), k.reusePort(), 2, k.backlog())));
-    assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", threads)).isNotEqualTo(before);
-  }
+    @Test
+    void onlyALiveFieldChangeKeepsTheRestartChecksum() {
+        VideoEdgeSpec spec = TestFiles.exampleVideoEdge("video", 1).getSpec();
+        ServerSpec.Socket k = spec.server().socket();
+        String before = EdgeServerConfigRenderer.restartChecksum("video/edge", spec);
+        VideoEdgeSpec live = spec.withServer(spec.server()
+                .withSocket(
+                        new ServerSpec.Socket("128k", "1m", "256k", k.reusePort(), k.acceptorThreads(), k.backlog())));
+        assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", live)).isEqualTo(before);
+        VideoEdgeSpec toZero = spec.withServer(spec.server()
+                .withSocket(new ServerSpec.Socket(
+                        "0", k.sendBuf(), k.notsentLowat(), k.reusePort(), k.acceptorThreads(), k.backlog())));
+        assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", toZero))
+                .as("0 cannot be set live")
+                .isNotEqualTo(before);
+        VideoEdgeSpec threads = spec.withServer(spec.server()
+                .withSocket(new ServerSpec.Socket(
+                        k.recvBuf(), k.sendBuf(), k.notsentLowat(), k.reusePort(), 2, k.backlog())));
+        assertThat(EdgeServerConfigRenderer.restartChecksum("video/edge", threads))
+                .isNotEqualTo(before);
+    }
 
-  @Test
-  void kubernetesQuantitiesBecomeOneNioSizes() {
-    assertThat(Quantities.oneNioSize("128Mi")).isEqualTo("128m");
-    assertThat(Quantities.oneNioSize("1Gi")).isEqualTo("1g");
-    assertThat(Quantities.oneNioSize("1536Mi")).isEqualTo("1536m");
-    assertThat(Quantities.oneNioSize("1.5Gi")).isEqualTo("1536m");
-    assertThat(Quantities.oneNioSize("100G")).isEqualTo("97656250k");
-    assertThat(Quantities.oneNioSize("1000")).isEqualTo("1000");
-    assertThat(Quantities.oneNioSize("0")).isEqualTo("0");
-  }
+    @Test
+    void kubernetesQuantitiesBecomeOneNioSizes() {
+        assertThat(Quantities.oneNioSize("128Mi")).isEqualTo("128m");
+        assertThat(Quantities.oneNioSize("1Gi")).isEqualTo("1g");
+        assertThat(Quantities.oneNioSize("1536Mi")).isEqualTo("1536m");
+        assertThat(Quantities.oneNioSize("1.5Gi")).isEqualTo("1536m");
+        assertThat(Quantities.oneNioSize("100G")).isEqualTo("97656250k");
+        assertThat(Quantities.oneNioSize("1000")).isEqualTo("1000");
+        assertThat(Quantities.oneNioSize("0")).isEqualTo("0");
+    }
 
-  static VideoEdgeSpec withTls(VideoEdgeSpec spec, TlsSpec tls) {
-    return spec.withTls(tls);
-  }
+    static VideoEdgeSpec withTls(VideoEdgeSpec spec, TlsSpec tls) {
+        return spec.withTls(tls);
+    }
 }

@@ -16,142 +16,176 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NodeTuningRendererTest {
-  static final String NODE = "edge-1";
-  static final Pod POD = new PodBuilder().withNewMetadata().withName("edge-edge-server-x7k2p").withNamespace("video")
-      .withUid("5f0c0de0-0000-4000-8000-00000000000a").endMetadata().build();
+    static final String NODE = "edge-1";
+    static final Pod POD = new PodBuilder()
+            .withNewMetadata()
+            .withName("edge-edge-server-x7k2p")
+            .withNamespace("video")
+            .withUid("5f0c0de0-0000-4000-8000-00000000000a")
+            .endMetadata()
+            .build();
 
-  /** The example's own tuning, as the rollout gives it to a node. */
-  static NodeTuning render(VideoEdge ve, Pod pod) {
-    TuningInputs tuning = TuningInputs.of(ve.getSpec());
-    return NodeTuningRenderer.render(ve, NODE, tuning, java.util.Map.of(Names.TUNING_REVISION, tuning.revision()), pod);
-  }
-
-  static io.videoedge.api.NodeTuningSpec spec(VideoEdge ve) {
-    return NodeTuningRenderer.spec(ve, TuningInputs.of(ve.getSpec()), null);
-  }
-
-  @Test
-  void theSpecDoesNotChangeWithTheVideoEdgesGenerationAlone() {
-    VideoEdge a = TestFiles.exampleVideoEdge("video", 3);
-    VideoEdge b = TestFiles.exampleVideoEdge("video", 4);
-    assertThat(spec(b)).isEqualTo(spec(a));
-  }
-
-  @Test
-  void exampleOnANodeWithItsServerPodRendersTheGoldenNodeTuning() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    String yaml = Serialization.asYaml(render(ve, POD));
-    assertThat(yaml).isEqualTo(TestFiles.golden("testdata/operator/nodetuning-edge-1.yaml", yaml));
-  }
-
-  @Test
-  void aNodeTuningIsWhatTheCrdAccepts() {
-    // defaulting by the NodeTuning schema changes nothing: every field rendered is explicit
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    NodeTuning nt = render(ve, POD);
-    assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
-  }
-
-  @Test
-  void namedAfterTheNodeAndLabelledWithItsOwnerInsteadOfAnOwnerReference() {
-    NodeTuning nt = render(TestFiles.exampleVideoEdge("video", 3), null);
-    assertThat(nt.getMetadata().getName()).isEqualTo("edge-1");
-    assertThat(nt.getMetadata().getOwnerReferences()).isNullOrEmpty();
-    assertThat(nt.getMetadata().getLabels())
-        .containsEntry(VideoEdgeApi.LABEL_OWNER_NAME, "edge")
-        .containsEntry(VideoEdgeApi.LABEL_OWNER_NAMESPACE, "video")
-        .containsEntry(VideoEdgeApi.LABEL_NODE, "edge-1")
-        .containsEntry(VideoEdgeApi.LABEL_MANAGED_BY, VideoEdgeApi.MANAGED_BY);
-    assertThat(nt.getMetadata().getAnnotations())
-        .containsEntry(Names.TUNING_REVISION, TuningInputs.of(TestFiles.exampleVideoEdge("video", 3).getSpec()).revision());
-    assertThat(nt.getSpec().server().cpus()).isEqualTo(1);
-    assertThat(nt.getSpec().server().podUid()).isNull();
-  }
-
-  @Test
-  void kernelTlsAddsTheTlsModuleOnceAndOtherModesDoNot() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
-
-    var t = ve.getSpec().tuning();
-    ve.setSpec(ve.getSpec().withTuning(new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
-        t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of("tcp_bbr", "tls"))));
-    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
-
-    ve.setSpec(EdgeServerConfigRendererTest.withTls(ve.getSpec(),
-        new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), true, null)));
-    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
-    ve.setSpec(ve.getSpec().withTuning(new io.videoedge.api.TuningSpec(t.mode(), t.congestionControl(), t.sysctls(),
-        t.cpusetRelaxDomainLevel(), t.numaInterleave(), List.of())));
-    assertThat(spec(ve).tuning().kernelModules()).isEmpty();
-  }
-
-  static VideoEdge withMode(VideoEdge ve, TlsMode mode) {
-    ve.setSpec(EdgeServerConfigRendererTest.withTls(ve.getSpec(),
-        new TlsSpec(mode, "edge-tls", List.of("TLSv1.2", "TLSv1.3"), true, null)));
-    return ve;
-  }
-
-  @Test
-  void ktlsOffloadTurnsOnTheNicsTlsTxOffloadKeepsTheTlsModuleAndChangesTheRevision() {
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    assertThat(ve.getSpec().tls().mode()).isEqualTo(TlsMode.KTLS);
-    TuningInputs ktls = TuningInputs.of(ve.getSpec());
-    assertThat(ktls.tlsTxOffload()).isNull();
-    assertThat(spec(ve).tlsTxOffload()).isNull();
-
-    withMode(ve, TlsMode.KTLS_OFFLOAD);
-    TuningInputs offload = TuningInputs.of(ve.getSpec());
-    assertThat(offload.tlsTxOffload()).isTrue();
-    assertThat(spec(ve).tlsTxOffload()).isTrue();
-    // device offload is kernel TLS too: the tls module stays asked for
-    assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
-    // a new revision: the rollout re-tunes the nodes, one by one
-    assertThat(offload.revision()).isNotEqualTo(ktls.revision());
-    NodeTuning nt = render(ve, POD);
-    assertThat(nt.getMetadata().getAnnotations()).containsEntry(Names.TUNING_REVISION, offload.revision());
-    // what the NodeTuning carries reads back as the same inputs: a node tuned so is on target
-    assertThat(TuningInputs.of(nt.getSpec())).isEqualTo(offload);
-    assertThat(TuningInputs.of(nt.getSpec()).revision()).isEqualTo(offload.revision());
-    // and the CRD's defaulting leaves it as rendered
-    assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
-    assertThat(Serialization.asYaml(nt)).contains("tlsTxOffload: true");
-
-    // back to ktls: the offload is no longer asked for (the agent restores the NIC's original)
-    withMode(ve, TlsMode.KTLS);
-    assertThat(spec(ve).tlsTxOffload()).isNull();
-    assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo(ktls.revision());
-  }
-
-  @Test
-  void onlyAnHttpsAcceptorWithKtlsOffloadTurnsItOn() {
-    for (TlsMode mode : List.of(TlsMode.NONE, TlsMode.OPENSSL, TlsMode.KTLS)) {
-      VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), mode);
-      assertThat(spec(ve).tlsTxOffload()).as(mode.id()).isNull();
+    /** The example's own tuning, as the rollout gives it to a node. */
+    static NodeTuning render(VideoEdge ve, Pod pod) {
+        TuningInputs tuning = TuningInputs.of(ve.getSpec());
+        return NodeTuningRenderer.render(
+                ve, NODE, tuning, java.util.Map.of(Names.TUNING_REVISION, tuning.revision()), pod);
     }
-    // ktls-offload with the HTTPS acceptor disabled: no TLS is served, nothing to offload
-    VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), TlsMode.KTLS_OFFLOAD);
-    var server = ve.getSpec().server();
-    ve.setSpec(ve.getSpec().withServer(new io.videoedge.api.ServerSpec(server.cpus(), server.memory(), server.selectors(),
-        server.affinity(), server.pinAcceptors(), server.multiAcceptor(), server.http(),
-        new io.videoedge.api.ServerSpec.Port(server.https().port(), false), server.socket(), server.cache(), server.origin(),
-        server.contentPath(), server.image(), server.maxUnavailable())));
-    assertThat(spec(ve).tlsTxOffload()).isNull();
-    assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
-  }
 
-  @Test
-  void aTuningWithoutOffloadKeepsTheRevisionItHadBeforeTheFieldExisted() {
-    // the example's revision as the operator computed it before tlsTxOffload existed: nodes of a
-    // VideoEdge that does not use ktls-offload are not re-tuned by an operator upgrade
-    VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-    assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo("197a91bb05");
-    // a NodeTuning written before the field (or with false) reads as the same inputs
-    var written = spec(ve);
-    var before = new io.videoedge.api.NodeTuningSpec(written.source(), written.nic(), written.tuning(), written.server());
-    var explicitFalse = new io.videoedge.api.NodeTuningSpec(written.source(), written.nic(), written.tuning(), written.server(),
-        false);
-    assertThat(TuningInputs.of(before)).isEqualTo(TuningInputs.of(ve.getSpec()));
-    assertThat(TuningInputs.of(explicitFalse)).isEqualTo(TuningInputs.of(ve.getSpec()));
-  }
+    static io.videoedge.api.NodeTuningSpec spec(VideoEdge ve) {
+        return NodeTuningRenderer.spec(ve, TuningInputs.of(ve.getSpec()), null);
+    }
+
+    @Test
+    void theSpecDoesNotChangeWithTheVideoEdgesGenerationAlone() {
+        VideoEdge a = TestFiles.exampleVideoEdge("video", 3);
+        VideoEdge b = TestFiles.exampleVideoEdge("video", 4);
+        assertThat(spec(b)).isEqualTo(spec(a));
+    }
+
+    @Test
+    void exampleOnANodeWithItsServerPodRendersTheGoldenNodeTuning() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        String yaml = Serialization.asYaml(render(ve, POD));
+        assertThat(yaml).isEqualTo(TestFiles.golden("testdata/operator/nodetuning-edge-1.yaml", yaml));
+    }
+
+    @Test
+    void aNodeTuningIsWhatTheCrdAccepts() {
+        // defaulting by the NodeTuning schema changes nothing: every field rendered is explicit
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        NodeTuning nt = render(ve, POD);
+        assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
+    }
+
+    @Test
+    void namedAfterTheNodeAndLabelledWithItsOwnerInsteadOfAnOwnerReference() {
+        NodeTuning nt = render(TestFiles.exampleVideoEdge("video", 3), null);
+        assertThat(nt.getMetadata().getName()).isEqualTo("edge-1");
+        assertThat(nt.getMetadata().getOwnerReferences()).isNullOrEmpty();
+        assertThat(nt.getMetadata().getLabels())
+                .containsEntry(VideoEdgeApi.LABEL_OWNER_NAME, "edge")
+                .containsEntry(VideoEdgeApi.LABEL_OWNER_NAMESPACE, "video")
+                .containsEntry(VideoEdgeApi.LABEL_NODE, "edge-1")
+                .containsEntry(VideoEdgeApi.LABEL_MANAGED_BY, VideoEdgeApi.MANAGED_BY);
+        assertThat(nt.getMetadata().getAnnotations())
+                .containsEntry(
+                        Names.TUNING_REVISION,
+                        TuningInputs.of(TestFiles.exampleVideoEdge("video", 3).getSpec())
+                                .revision());
+        assertThat(nt.getSpec().server().cpus()).isEqualTo(1);
+        assertThat(nt.getSpec().server().podUid()).isNull();
+    }
+
+    @Test
+    void kernelTlsAddsTheTlsModuleOnceAndOtherModesDoNot() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
+
+        var t = ve.getSpec().tuning();
+        ve.setSpec(ve.getSpec()
+                .withTuning(new io.videoedge.api.TuningSpec(
+                        t.mode(),
+                        t.congestionControl(),
+                        t.sysctls(),
+                        t.cpusetRelaxDomainLevel(),
+                        t.numaInterleave(),
+                        List.of("tcp_bbr", "tls"))));
+        assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+
+        ve.setSpec(EdgeServerConfigRendererTest.withTls(
+                ve.getSpec(), new TlsSpec(TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), true, null)));
+        assertThat(spec(ve).tuning().kernelModules()).containsExactly("tcp_bbr", "tls");
+        ve.setSpec(ve.getSpec()
+                .withTuning(new io.videoedge.api.TuningSpec(
+                        t.mode(),
+                        t.congestionControl(),
+                        t.sysctls(),
+                        t.cpusetRelaxDomainLevel(),
+                        t.numaInterleave(),
+                        List.of())));
+        assertThat(spec(ve).tuning().kernelModules()).isEmpty();
+    }
+
+    static VideoEdge withMode(VideoEdge ve, TlsMode mode) {
+        ve.setSpec(EdgeServerConfigRendererTest.withTls(
+                ve.getSpec(), new TlsSpec(mode, "edge-tls", List.of("TLSv1.2", "TLSv1.3"), true, null)));
+        return ve;
+    }
+
+    @Test
+    void ktlsOffloadTurnsOnTheNicsTlsTxOffloadKeepsTheTlsModuleAndChangesTheRevision() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        assertThat(ve.getSpec().tls().mode()).isEqualTo(TlsMode.KTLS);
+        TuningInputs ktls = TuningInputs.of(ve.getSpec());
+        assertThat(ktls.tlsTxOffload()).isNull();
+        assertThat(spec(ve).tlsTxOffload()).isNull();
+
+        withMode(ve, TlsMode.KTLS_OFFLOAD);
+        TuningInputs offload = TuningInputs.of(ve.getSpec());
+        assertThat(offload.tlsTxOffload()).isTrue();
+        assertThat(spec(ve).tlsTxOffload()).isTrue();
+        // device offload is kernel TLS too: the tls module stays asked for
+        assertThat(spec(ve).tuning().kernelModules()).containsExactly("tls");
+        // a new revision: the rollout re-tunes the nodes, one by one
+        assertThat(offload.revision()).isNotEqualTo(ktls.revision());
+        NodeTuning nt = render(ve, POD);
+        assertThat(nt.getMetadata().getAnnotations()).containsEntry(Names.TUNING_REVISION, offload.revision());
+        // what the NodeTuning carries reads back as the same inputs: a node tuned so is on target
+        assertThat(TuningInputs.of(nt.getSpec())).isEqualTo(offload);
+        assertThat(TuningInputs.of(nt.getSpec()).revision()).isEqualTo(offload.revision());
+        // and the CRD's defaulting leaves it as rendered
+        assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
+        assertThat(Serialization.asYaml(nt)).contains("tlsTxOffload: true");
+
+        // back to ktls: the offload is no longer asked for (the agent restores the NIC's original)
+        withMode(ve, TlsMode.KTLS);
+        assertThat(spec(ve).tlsTxOffload()).isNull();
+        assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo(ktls.revision());
+    }
+
+    @Test
+    void onlyAnHttpsAcceptorWithKtlsOffloadTurnsItOn() {
+        for (TlsMode mode : List.of(TlsMode.NONE, TlsMode.OPENSSL, TlsMode.KTLS)) {
+            VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), mode);
+            assertThat(spec(ve).tlsTxOffload()).as(mode.id()).isNull();
+        }
+        // ktls-offload with the HTTPS acceptor disabled: no TLS is served, nothing to offload
+        VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), TlsMode.KTLS_OFFLOAD);
+        var server = ve.getSpec().server();
+        ve.setSpec(ve.getSpec()
+                .withServer(new io.videoedge.api.ServerSpec(
+                        server.cpus(),
+                        server.memory(),
+                        server.selectors(),
+                        server.affinity(),
+                        server.pinAcceptors(),
+                        server.multiAcceptor(),
+                        server.http(),
+                        new io.videoedge.api.ServerSpec.Port(server.https().port(), false),
+                        server.socket(),
+                        server.cache(),
+                        server.origin(),
+                        server.contentPath(),
+                        server.image(),
+                        server.maxUnavailable())));
+        assertThat(spec(ve).tlsTxOffload()).isNull();
+        assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
+    }
+
+    @Test
+    void aTuningWithoutOffloadKeepsTheRevisionItHadBeforeTheFieldExisted() {
+        // the example's revision as the operator computed it before tlsTxOffload existed: nodes of a
+        // VideoEdge that does not use ktls-offload are not re-tuned by an operator upgrade
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo("197a91bb05");
+        // a NodeTuning written before the field (or with false) reads as the same inputs
+        var written = spec(ve);
+        var before = new io.videoedge.api.NodeTuningSpec(
+                written.source(), written.nic(), written.tuning(), written.server());
+        var explicitFalse = new io.videoedge.api.NodeTuningSpec(
+                written.source(), written.nic(), written.tuning(), written.server(), false);
+        assertThat(TuningInputs.of(before)).isEqualTo(TuningInputs.of(ve.getSpec()));
+        assertThat(TuningInputs.of(explicitFalse)).isEqualTo(TuningInputs.of(ve.getSpec()));
+    }
 }

@@ -30,399 +30,453 @@ import org.junit.jupiter.api.Test;
  * the deadline), revert to the last good tuning, resume on a new spec, and the state it keeps.
  */
 class RolloutPlannerTest {
-  static final Instant T0 = Instant.parse("2026-11-01T10:00:00Z");
-  static final TuningInputs OLD = tuning("262144");
-  static final TuningInputs NEW = tuning("131072");
-  static final RolloutPolicy ONE = new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true,
-      Duration.ofSeconds(5));
+    static final Instant T0 = Instant.parse("2026-11-01T10:00:00Z");
+    static final TuningInputs OLD = tuning("262144");
+    static final TuningInputs NEW = tuning("131072");
+    static final RolloutPolicy ONE =
+            new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
 
-  static TuningInputs tuning(String lowat) {
-    return new TuningInputs(new NicSpec(null, null, null, null, null, null, null),
-        new TuningSpec(TuningMode.APPLY, "bbr", new TreeMap<>(Map.of("net.ipv4.tcp_notsent_lowat", lowat)), null, false, List.of()), 1, null);
-  }
-
-  static RolloutTarget target(TuningInputs tuning, String podRevision) {
-    return RolloutTarget.of(tuning, podRevision);
-  }
-
-  /** One node as the cluster shows it: its NodeTuning (tuning, rollout state, agent status) and its pod. */
-  static final class Node {
-    final String name;
-    TuningInputs tuning;
-    NodeRolloutState state = NodeRolloutState.NONE;
-    long generation = 1;
-    long observed = 1;
-    String applied = "True";
-    String appliedReason = "AsExpected";
-    boolean degraded;
-    List<NodeTuningStatus.Setting> settings = List.of();
-    String podRevision = "p1";
-    boolean podReady = true;
-    Instant readySince = T0.minusSeconds(3600);
-    boolean podTerminating;
-    boolean noPod;
-
-    Node(String name, TuningInputs tuning) {
-      this.name = name;
-      this.tuning = tuning;
-      settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED));
+    static TuningInputs tuning(String lowat) {
+        return new TuningInputs(
+                new NicSpec(null, null, null, null, null, null, null),
+                new TuningSpec(
+                        TuningMode.APPLY,
+                        "bbr",
+                        new TreeMap<>(Map.of("net.ipv4.tcp_notsent_lowat", lowat)),
+                        null,
+                        false,
+                        List.of()),
+                1,
+                null);
     }
 
-    NodeView view() {
-      NodeTuning nt = NodeTuningRenderer.render(ve(), name, tuning,
-          Map.of(Names.TUNING_REVISION, tuning.revision(), Names.ROLLOUT_STATE, state.toJson()), null);
-      nt.getMetadata().setGeneration(generation);
-      var conditions = new ArrayList<io.fabric8.kubernetes.api.model.Condition>();
-      conditions.add(new ConditionBuilder().withType("Applied").withStatus(applied).withReason(appliedReason).withMessage("m").build());
-      conditions.add(new ConditionBuilder().withType("Degraded").withStatus(degraded ? "True" : "False")
-          .withReason(degraded ? "UnsupportedSettings" : "AsExpected").withMessage(degraded ? "1 unsupported" : "").build());
-      nt.setStatus(new NodeTuningStatus(observed, conditions, null, null, null, settings, null, null));
-      Pod pod = noPod ? null : new PodBuilder().withNewMetadata().withName("pod-" + name).withUid("uid-" + name)
-          .withAnnotations(Map.of(Names.POD_REVISION, podRevision))
-          .withDeletionTimestamp(podTerminating ? T0.toString() : null).endMetadata()
-          .withNewSpec().withNodeName(name).endSpec()
-          .withNewStatus().withPhase("Running").addNewCondition().withType("Ready").withStatus(podReady ? "True" : "False")
-          .withLastTransitionTime(readySince.toString()).endCondition().endStatus().build();
-      return new NodeView(name, nt, pod);
+    static RolloutTarget target(TuningInputs tuning, String podRevision) {
+        return RolloutTarget.of(tuning, podRevision);
     }
 
-    /** What the operator writes back after a pass: the decided tuning and state (the agent has not acted yet). */
-    void write(NodeDecision d) {
-      if (!d.tuningRevision().equals(tuning.revision())) {
-        generation++;
-      }
-      tuning = d.tuning();
-      state = d.state();
+    /** One node as the cluster shows it: its NodeTuning (tuning, rollout state, agent status) and its pod. */
+    static final class Node {
+        final String name;
+        TuningInputs tuning;
+        NodeRolloutState state = NodeRolloutState.NONE;
+        long generation = 1;
+        long observed = 1;
+        String applied = "True";
+        String appliedReason = "AsExpected";
+        boolean degraded;
+        List<NodeTuningStatus.Setting> settings = List.of();
+        String podRevision = "p1";
+        boolean podReady = true;
+        Instant readySince = T0.minusSeconds(3600);
+        boolean podTerminating;
+        boolean noPod;
+
+        Node(String name, TuningInputs tuning) {
+            this.name = name;
+            this.tuning = tuning;
+            settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED));
+        }
+
+        NodeView view() {
+            NodeTuning nt = NodeTuningRenderer.render(
+                    ve(),
+                    name,
+                    tuning,
+                    Map.of(Names.TUNING_REVISION, tuning.revision(), Names.ROLLOUT_STATE, state.toJson()),
+                    null);
+            nt.getMetadata().setGeneration(generation);
+            var conditions = new ArrayList<io.fabric8.kubernetes.api.model.Condition>();
+            conditions.add(new ConditionBuilder()
+                    .withType("Applied")
+                    .withStatus(applied)
+                    .withReason(appliedReason)
+                    .withMessage("m")
+                    .build());
+            conditions.add(new ConditionBuilder()
+                    .withType("Degraded")
+                    .withStatus(degraded ? "True" : "False")
+                    .withReason(degraded ? "UnsupportedSettings" : "AsExpected")
+                    .withMessage(degraded ? "1 unsupported" : "")
+                    .build());
+            nt.setStatus(new NodeTuningStatus(observed, conditions, null, null, null, settings, null, null));
+            Pod pod = noPod
+                    ? null
+                    : new PodBuilder()
+                            .withNewMetadata()
+                            .withName("pod-" + name)
+                            .withUid("uid-" + name)
+                            .withAnnotations(Map.of(Names.POD_REVISION, podRevision))
+                            .withDeletionTimestamp(podTerminating ? T0.toString() : null)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNodeName(name)
+                            .endSpec()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .addNewCondition()
+                            .withType("Ready")
+                            .withStatus(podReady ? "True" : "False")
+                            .withLastTransitionTime(readySince.toString())
+                            .endCondition()
+                            .endStatus()
+                            .build();
+            return new NodeView(name, nt, pod);
+        }
+
+        /** What the operator writes back after a pass: the decided tuning and state (the agent has not acted yet). */
+        void write(NodeDecision d) {
+            if (!d.tuningRevision().equals(tuning.revision())) {
+                generation++;
+            }
+            tuning = d.tuning();
+            state = d.state();
+        }
+
+        /** The agent applied the NodeTuning's latest spec. */
+        void agentApplies() {
+            observed = generation;
+            applied = "True";
+            appliedReason = "AsExpected";
+        }
+
+        void agentFails(String reason) {
+            observed = generation;
+            applied = "False";
+            appliedReason = reason;
+        }
     }
 
-    /** The agent applied the NodeTuning's latest spec. */
-    void agentApplies() {
-      observed = generation;
-      applied = "True";
-      appliedReason = "AsExpected";
+    static io.videoedge.api.VideoEdge ve() {
+        var ve = new io.videoedge.api.VideoEdge();
+        ve.getMetadata().setName("edge");
+        ve.getMetadata().setNamespace("video");
+        ve.getMetadata().setUid("uid");
+        return ve;
     }
 
-    void agentFails(String reason) {
-      observed = generation;
-      applied = "False";
-      appliedReason = reason;
+    static NodeTuningStatus.Setting setting(String name, SettingState state) {
+        return new NodeTuningStatus.Setting(name, "1", "1", "0", state, null);
     }
-  }
 
-  static io.videoedge.api.VideoEdge ve() {
-    var ve = new io.videoedge.api.VideoEdge();
-    ve.getMetadata().setName("edge");
-    ve.getMetadata().setNamespace("video");
-    ve.getMetadata().setUid("uid");
-    return ve;
-  }
-
-  static NodeTuningStatus.Setting setting(String name, SettingState state) {
-    return new NodeTuningStatus.Setting(name, "1", "1", "0", state, null);
-  }
-
-  static List<Node> fleet(int n, TuningInputs tuning) {
-    List<Node> nodes = new ArrayList<>();
-    for (int i = 1; i <= n; i++) {
-      nodes.add(new Node("n" + i, tuning));
+    static List<Node> fleet(int n, TuningInputs tuning) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            nodes.add(new Node("n" + i, tuning));
+        }
+        return nodes;
     }
-    return nodes;
-  }
 
-  static RolloutPlan pass(RolloutTarget target, RolloutPolicy policy, List<Node> nodes, Instant now) {
-    RolloutPlan plan = RolloutPlanner.plan(target, policy, nodes.stream().map(Node::view).toList(), now);
-    nodes.forEach(n -> n.write(plan.nodes().get(n.name)));
-    return plan;
-  }
-
-  static List<String> inPhase(RolloutPlan plan, Phase phase) {
-    return plan.nodes().values().stream().filter(d -> d.phase() == phase).map(NodeDecision::node).toList();
-  }
-
-  /** Nodes settled on OLD for an hour: first pass records their last good tuning. */
-  static List<Node> settled(int n) {
-    List<Node> nodes = fleet(n, OLD);
-    RolloutPlan plan = pass(target(OLD, "p1"), ONE, nodes, T0);
-    assertThat(plan.complete()).isTrue();
-    nodes.forEach(node -> assertThat(node.state.lastGood().revision()).isEqualTo(OLD.revision()));
-    return nodes;
-  }
-
-  @Test
-  void newNodesGetTheTargetAtOnceWithoutWaitingForRoom() {
-    List<NodeView> none = List.of(new NodeView("a", null, null), new NodeView("b", null, null), new NodeView("c", null, null));
-    RolloutPlan plan = RolloutPlanner.plan(target(NEW, "p1"), ONE, none, T0);
-    assertThat(plan.nodes().values()).allSatisfy(d -> {
-      assertThat(d.phase()).isEqualTo(Phase.UPDATING);
-      assertThat(d.tuningRevision()).isEqualTo(NEW.revision());
-      assertThat(d.state().target()).isEqualTo(target(NEW, "p1").key());
-    });
-  }
-
-  @Test
-  void aTuningChangeMovesOneNodeAtATimeEachTunedServingAndSoakedBeforeTheNext() {
-    List<Node> nodes = settled(3);
-    RolloutTarget target = target(NEW, "p1");
-
-    RolloutPlan plan = pass(target, ONE, nodes, T0);
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
-    assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
-    // waiting nodes keep their tuning: their NodeTuning does not change
-    assertThat(plan.nodes().get("n2").tuningRevision()).isEqualTo(OLD.revision());
-    assertThat(plan.nodes().get("n2").message()).contains("waiting for its turn");
-    assertThat(nodes.get(0).tuning).isEqualTo(NEW);
-
-    // n1's agent has not applied yet: nothing else starts
-    Instant t = T0.plusSeconds(1);
-    assertThat(inPhase(pass(target, ONE, nodes, t), Phase.UPDATING)).containsExactly("n1");
-    // applied, the gate reopened, Ready again: soaking, still n1's turn
-    nodes.get(0).agentApplies();
-    nodes.get(0).readySince = t.plusSeconds(1);
-    plan = pass(target, ONE, nodes, t.plusSeconds(5));
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
-    assertThat(plan.nodes().get("n1").message()).startsWith("soaking");
-    assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), t.plusSeconds(5)))
-        .hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ofSeconds(6), Duration.ofSeconds(7)));
-    // soaked: n1 updated (and its new tuning is its last good one), n2's turn
-    plan = pass(target, ONE, nodes, t.plusSeconds(12));
-    assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
-    assertThat(nodes.get(0).state.lastGood().revision()).isEqualTo(NEW.revision());
-    assertThat(plan.complete()).isFalse();
-
-    Instant now = t.plusSeconds(12);
-    for (int i = 1; i < 3; i++) {
-      nodes.get(i).agentApplies();
-      nodes.get(i).readySince = now.plusSeconds(1);
-      now = now.plusSeconds(12);
-      plan = pass(target, ONE, nodes, now);
+    static RolloutPlan pass(RolloutTarget target, RolloutPolicy policy, List<Node> nodes, Instant now) {
+        RolloutPlan plan = RolloutPlanner.plan(
+                target, policy, nodes.stream().map(Node::view).toList(), now);
+        nodes.forEach(n -> n.write(plan.nodes().get(n.name)));
+        return plan;
     }
-    assertThat(plan.complete()).isTrue();
-    assertThat(plan.updated()).isEqualTo(3);
-  }
 
-  @Test
-  void maxUnavailableCountsNodesAlreadyOutOfServiceAndThoseStartFirstWithoutTakingRoom() {
-    List<Node> nodes = settled(4);
-    nodes.get(2).podReady = false; // n3 is down anyway
-    RolloutPolicy two = new RolloutPolicy(2, ONE.deadline(), ONE.soak(), true, ONE.drain());
-    RolloutPlan plan = pass(target(NEW, "p1"), two, nodes, T0);
-    // n3 (down) starts for free; of the room for two, n3 takes one place: one more starts
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
-    assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n4");
-  }
-
-  @Test
-  void aPercentageIsRoundedUpAndNeverZero() {
-    assertThat(RolloutPolicy.resolve("25%", 10)).isEqualTo(3);
-    assertThat(RolloutPolicy.resolve("1%", 3)).isEqualTo(1);
-    assertThat(RolloutPolicy.resolve("100%", 7)).isEqualTo(7);
-    assertThat(RolloutPolicy.resolve("2", 7)).isEqualTo(2);
-    assertThat(RolloutPolicy.resolve(null, 7)).isEqualTo(1);
-  }
-
-  @Test
-  void anOutdatedPodIsDrainedThenEvictedInItsNodesTurnOnly() {
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(OLD, "p2"); // a restart-only server change: same tuning, new pod revision
-    RolloutPlan plan = pass(target, ONE, nodes, T0);
-    assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
-    assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.DRAIN);
-    assertThat(plan.nodes().get("n2").podAction()).isEqualTo(PodAction.NONE);
-    // the tuning did not change: the NodeTuning keeps its revision
-    assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
-
-    plan = pass(target, ONE, nodes, T0.plusSeconds(5));
-    assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
-    // the pod goes, the new one comes (from the current template) and is Ready
-    nodes.get(0).podTerminating = true;
-    plan = pass(target, ONE, nodes, T0.plusSeconds(6));
-    assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.NONE);
-    assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.UPDATING);
-    nodes.get(0).podTerminating = false;
-    nodes.get(0).podRevision = "p2";
-    nodes.get(0).readySince = T0.plusSeconds(8);
-    plan = pass(target, ONE, nodes, T0.plusSeconds(19));
-    assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
-    assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
-  }
-
-  @Test
-  void anAgentFailurePausesTheRolloutAndAutoRevertGivesTheNodeItsLastGoodTuning() {
-    List<Node> nodes = settled(3);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, ONE, nodes, T0);
-    nodes.get(0).agentFails("RolledBack");
-
-    RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(2));
-    assertThat(plan.paused()).isTrue();
-    assertThat(plan.pausedNode()).isEqualTo("n1");
-    assertThat(plan.pausedReason()).contains("RolledBack");
-    assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.REVERTED);
-    assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
-    assertThat(plan.events()).singleElement().satisfies(e -> {
-      assertThat(e.reason()).isEqualTo("RolloutPaused");
-      assertThat(e.message()).contains("node n1 failed revision " + target.key()).contains("last good tuning");
-    });
-    // nothing else starts while paused; the others keep their tuning and serve
-    assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
-    assertThat(plan.nodes().get("n2").message()).contains("paused");
-
-    // the agent applies the last good tuning: the node serves again; still paused, no new event
-    nodes.get(0).agentApplies();
-    plan = pass(target, ONE, nodes, T0.plusSeconds(30));
-    assertThat(plan.paused()).isTrue();
-    assertThat(plan.events()).isEmpty();
-    assertThat(nodes.get(0).tuning).isEqualTo(OLD);
-
-    // a new spec: a new revision, the rollout starts again from n1
-    plan = pass(target(tuning("65536"), "p1"), ONE, nodes, T0.plusSeconds(40));
-    assertThat(plan.paused()).isFalse();
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
-  }
-
-  @Test
-  void withoutAutoRevertAFailedNodeKeepsTheTargetAndTheRolloutResumesOnceItIsFixedThere() {
-    RolloutPolicy noRevert = new RolloutPolicy(1, ONE.deadline(), ONE.soak(), false, ONE.drain());
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, noRevert, nodes, T0);
-    nodes.get(0).agentFails("ApplyFailed");
-    RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(1));
-    assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.FAILED);
-    assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(NEW.revision());
-
-    // fixed on the node (the agent now applies it): the operator looks again when the soak is over
-    nodes.get(0).agentApplies();
-    nodes.get(0).readySince = T0.plusSeconds(2);
-    plan = pass(target, noRevert, nodes, T0.plusSeconds(3));
-    assertThat(plan.paused()).isTrue();
-    assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(3)))
-        .hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10)));
-    // soaked: the failure no longer holds
-    plan = pass(target, noRevert, nodes, T0.plusSeconds(20));
-    assertThat(plan.paused()).isFalse();
-    assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
-  }
-
-  @Test
-  void aSettingAppliedBeforeThatTurnsUnsupportedIsARegression() {
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, ONE, nodes, T0);
-    Node n1 = nodes.get(0);
-    n1.agentApplies();
-    n1.degraded = true;
-    n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.UNSUPPORTED));
-    RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(1));
-    assertThat(plan.pausedNode()).isEqualTo("n1");
-    assertThat(plan.pausedReason()).contains("applied in its last good tuning now Unsupported or Failed: sysctl/net.ipv4.tcp_notsent_lowat");
-  }
-
-  @Test
-  void aSettingThatWasNeverAppliedBeingUnsupportedIsNoRegression() {
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, ONE, nodes, T0);
-    Node n1 = nodes.get(0);
-    n1.agentApplies();
-    n1.degraded = true;
-    n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED),
-        setting("rps/eth0/rx-0", SettingState.UNSUPPORTED));
-    n1.readySince = T0.plusSeconds(1);
-    RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(12));
-    assertThat(plan.paused()).isFalse();
-    assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
-  }
-
-  @Test
-  void aNodeNotDoneWithinTheDeadlineFailsNamingWhatIsMissing() {
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, ONE, nodes, T0);
-    // the agent never answers (it is down)
-    RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(599));
-    assertThat(plan.paused()).isFalse();
-    plan = pass(target, ONE, nodes, T0.plusSeconds(601));
-    assertThat(plan.pausedNode()).isEqualTo("n1");
-    assertThat(plan.pausedReason()).startsWith("not tuned and serving within progressDeadlineSeconds (600 s)")
-        .contains("tuning: waiting for the node agent to apply the NodeTuning");
-  }
-
-  @Test
-  void aNodeThatNeverRanHealthilyNeitherWaitsNorPauses() {
-    List<Node> nodes = fleet(2, OLD);
-    nodes.forEach(n -> n.agentFails("ApplyFailed"));
-    RolloutPlan plan = pass(target(OLD, "p1"), ONE, nodes, T0);
-    assertThat(nodes.get(0).state.lastGood()).isNull();
-    plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
-    // no last good tuning to protect: both move to the target at once
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n2");
-    nodes.forEach(n -> n.agentFails("ApplyFailed"));
-    plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(2));
-    assertThat(plan.paused()).isFalse();
-  }
-
-  @Test
-  void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
-    List<Node> nodes = settled(3);
-    RolloutTarget target = target(NEW, "p1");
-    pass(target, ONE, nodes, T0);
-    // a new operator instance sees only the objects: the same decisions
-    RolloutPlan again = RolloutPlanner.plan(target, ONE, nodes.stream().map(Node::view).toList(), T0.plusSeconds(3));
-    assertThat(inPhase(again, Phase.UPDATING)).containsExactly("n1");
-    assertThat(again.nodes().get("n1").state().startedAt()).isEqualTo(T0.toString());
-    // and a state it cannot read is rebuilt, not fatal
-    NodeView garbled = nodes.get(1).view();
-    garbled.nt().getMetadata().getAnnotations().put(Names.ROLLOUT_STATE, "{not json");
-    assertThat(NodeRolloutState.of(garbled.nt())).isEqualTo(NodeRolloutState.NONE);
-  }
-
-  @Test
-  void aNodeThatGoesDownAfterItsUpdateIsTheNodesTroubleNotAFailedRollout() {
-    List<Node> nodes = settled(2);
-    RolloutTarget target = target(NEW, "p1");
-    RolloutPlan plan = null;
-    Instant now = T0;
-    for (Node n : nodes) {
-      pass(target, ONE, nodes, now);
-      n.agentApplies();
-      n.readySince = now.plusSeconds(1);
-      now = now.plusSeconds(12);
+    static List<String> inPhase(RolloutPlan plan, Phase phase) {
+        return plan.nodes().values().stream()
+                .filter(d -> d.phase() == phase)
+                .map(NodeDecision::node)
+                .toList();
     }
-    plan = pass(target, ONE, nodes, now);
-    assertThat(plan.complete()).isTrue();
-    // an hour later n1's server crashes and its agent fails on something: the rollout stays complete
-    nodes.get(0).podReady = false;
-    nodes.get(0).agentFails("ApplyFailed");
-    plan = pass(target, ONE, nodes, now.plusSeconds(3600));
-    assertThat(plan.paused()).isFalse();
-    assertThat(plan.complete()).isTrue();
-    assertThat(plan.events()).isEmpty();
-    assertThat(nodes.get(0).tuning).isEqualTo(NEW);
-  }
 
-  @Test
-  void aNodeThatAlreadyHasTheTargetNeedsNoTurn() {
-    List<Node> nodes = settled(2);
-    nodes.get(1).tuning = NEW; // someone (an earlier spec) gave it this tuning already
-    RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
-    assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n2");
-    assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
-  }
+    /** Nodes settled on OLD for an hour: first pass records their last good tuning. */
+    static List<Node> settled(int n) {
+        List<Node> nodes = fleet(n, OLD);
+        RolloutPlan plan = pass(target(OLD, "p1"), ONE, nodes, T0);
+        assertThat(plan.complete()).isTrue();
+        nodes.forEach(node -> assertThat(node.state.lastGood().revision()).isEqualTo(OLD.revision()));
+        return nodes;
+    }
 
-  @Test
-  void theSameTargetAgainChangesNothing() {
-    List<Node> nodes = settled(3);
-    List<NodeView> views = nodes.stream().map(Node::view).toList();
-    RolloutPlan plan = RolloutPlanner.plan(target(OLD, "p1"), ONE, views, T0.plusSeconds(5));
-    assertThat(plan.complete()).isTrue();
-    plan.nodes().values().forEach(d -> {
-      NodeTuning nt = views.stream().filter(v -> v.node().equals(d.node())).findFirst().orElseThrow().nt();
-      assertThat(d.state().toJson()).isEqualTo(nt.getMetadata().getAnnotations().get(Names.ROLLOUT_STATE));
-      assertThat(d.tuning()).isEqualTo(TuningInputs.of(nt.getSpec()));
-    });
-    assertThat(RolloutPlanner.recheck(plan, views, T0.plusSeconds(5))).isEmpty();
-  }
+    @Test
+    void newNodesGetTheTargetAtOnceWithoutWaitingForRoom() {
+        List<NodeView> none =
+                List.of(new NodeView("a", null, null), new NodeView("b", null, null), new NodeView("c", null, null));
+        RolloutPlan plan = RolloutPlanner.plan(target(NEW, "p1"), ONE, none, T0);
+        assertThat(plan.nodes().values()).allSatisfy(d -> {
+            assertThat(d.phase()).isEqualTo(Phase.UPDATING);
+            assertThat(d.tuningRevision()).isEqualTo(NEW.revision());
+            assertThat(d.state().target()).isEqualTo(target(NEW, "p1").key());
+        });
+    }
+
+    @Test
+    void aTuningChangeMovesOneNodeAtATimeEachTunedServingAndSoakedBeforeTheNext() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+
+        RolloutPlan plan = pass(target, ONE, nodes, T0);
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
+        // waiting nodes keep their tuning: their NodeTuning does not change
+        assertThat(plan.nodes().get("n2").tuningRevision()).isEqualTo(OLD.revision());
+        assertThat(plan.nodes().get("n2").message()).contains("waiting for its turn");
+        assertThat(nodes.get(0).tuning).isEqualTo(NEW);
+
+        // n1's agent has not applied yet: nothing else starts
+        Instant t = T0.plusSeconds(1);
+        assertThat(inPhase(pass(target, ONE, nodes, t), Phase.UPDATING)).containsExactly("n1");
+        // applied, the gate reopened, Ready again: soaking, still n1's turn
+        nodes.get(0).agentApplies();
+        nodes.get(0).readySince = t.plusSeconds(1);
+        plan = pass(target, ONE, nodes, t.plusSeconds(5));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
+        assertThat(plan.nodes().get("n1").message()).startsWith("soaking");
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), t.plusSeconds(5)))
+                .hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ofSeconds(6), Duration.ofSeconds(7)));
+        // soaked: n1 updated (and its new tuning is its last good one), n2's turn
+        plan = pass(target, ONE, nodes, t.plusSeconds(12));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+        assertThat(nodes.get(0).state.lastGood().revision()).isEqualTo(NEW.revision());
+        assertThat(plan.complete()).isFalse();
+
+        Instant now = t.plusSeconds(12);
+        for (int i = 1; i < 3; i++) {
+            nodes.get(i).agentApplies();
+            nodes.get(i).readySince = now.plusSeconds(1);
+            now = now.plusSeconds(12);
+            plan = pass(target, ONE, nodes, now);
+        }
+        assertThat(plan.complete()).isTrue();
+        assertThat(plan.updated()).isEqualTo(3);
+    }
+
+    @Test
+    void maxUnavailableCountsNodesAlreadyOutOfServiceAndThoseStartFirstWithoutTakingRoom() {
+        List<Node> nodes = settled(4);
+        nodes.get(2).podReady = false; // n3 is down anyway
+        RolloutPolicy two = new RolloutPolicy(2, ONE.deadline(), ONE.soak(), true, ONE.drain());
+        RolloutPlan plan = pass(target(NEW, "p1"), two, nodes, T0);
+        // n3 (down) starts for free; of the room for two, n3 takes one place: one more starts
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n4");
+    }
+
+    @Test
+    void aPercentageIsRoundedUpAndNeverZero() {
+        assertThat(RolloutPolicy.resolve("25%", 10)).isEqualTo(3);
+        assertThat(RolloutPolicy.resolve("1%", 3)).isEqualTo(1);
+        assertThat(RolloutPolicy.resolve("100%", 7)).isEqualTo(7);
+        assertThat(RolloutPolicy.resolve("2", 7)).isEqualTo(2);
+        assertThat(RolloutPolicy.resolve(null, 7)).isEqualTo(1);
+    }
+
+    @Test
+    void anOutdatedPodIsDrainedThenEvictedInItsNodesTurnOnly() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(OLD, "p2"); // a restart-only server change: same tuning, new pod revision
+        RolloutPlan plan = pass(target, ONE, nodes, T0);
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
+        assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.DRAIN);
+        assertThat(plan.nodes().get("n2").podAction()).isEqualTo(PodAction.NONE);
+        // the tuning did not change: the NodeTuning keeps its revision
+        assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
+
+        plan = pass(target, ONE, nodes, T0.plusSeconds(5));
+        assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
+        // the pod goes, the new one comes (from the current template) and is Ready
+        nodes.get(0).podTerminating = true;
+        plan = pass(target, ONE, nodes, T0.plusSeconds(6));
+        assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.NONE);
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.UPDATING);
+        nodes.get(0).podTerminating = false;
+        nodes.get(0).podRevision = "p2";
+        nodes.get(0).readySince = T0.plusSeconds(8);
+        plan = pass(target, ONE, nodes, T0.plusSeconds(19));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
+    }
+
+    @Test
+    void anAgentFailurePausesTheRolloutAndAutoRevertGivesTheNodeItsLastGoodTuning() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        nodes.get(0).agentFails("RolledBack");
+
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(2));
+        assertThat(plan.paused()).isTrue();
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.pausedReason()).contains("RolledBack");
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.REVERTED);
+        assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
+        assertThat(plan.events()).singleElement().satisfies(e -> {
+            assertThat(e.reason()).isEqualTo("RolloutPaused");
+            assertThat(e.message())
+                    .contains("node n1 failed revision " + target.key())
+                    .contains("last good tuning");
+        });
+        // nothing else starts while paused; the others keep their tuning and serve
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
+        assertThat(plan.nodes().get("n2").message()).contains("paused");
+
+        // the agent applies the last good tuning: the node serves again; still paused, no new event
+        nodes.get(0).agentApplies();
+        plan = pass(target, ONE, nodes, T0.plusSeconds(30));
+        assertThat(plan.paused()).isTrue();
+        assertThat(plan.events()).isEmpty();
+        assertThat(nodes.get(0).tuning).isEqualTo(OLD);
+
+        // a new spec: a new revision, the rollout starts again from n1
+        plan = pass(target(tuning("65536"), "p1"), ONE, nodes, T0.plusSeconds(40));
+        assertThat(plan.paused()).isFalse();
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
+    }
+
+    @Test
+    void withoutAutoRevertAFailedNodeKeepsTheTargetAndTheRolloutResumesOnceItIsFixedThere() {
+        RolloutPolicy noRevert = new RolloutPolicy(1, ONE.deadline(), ONE.soak(), false, ONE.drain());
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, noRevert, nodes, T0);
+        nodes.get(0).agentFails("ApplyFailed");
+        RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(1));
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.FAILED);
+        assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(NEW.revision());
+
+        // fixed on the node (the agent now applies it): the operator looks again when the soak is over
+        nodes.get(0).agentApplies();
+        nodes.get(0).readySince = T0.plusSeconds(2);
+        plan = pass(target, noRevert, nodes, T0.plusSeconds(3));
+        assertThat(plan.paused()).isTrue();
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(3)))
+                .hasValueSatisfying(d -> assertThat(d).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(10)));
+        // soaked: the failure no longer holds
+        plan = pass(target, noRevert, nodes, T0.plusSeconds(20));
+        assertThat(plan.paused()).isFalse();
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+    }
+
+    @Test
+    void aSettingAppliedBeforeThatTurnsUnsupportedIsARegression() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        Node n1 = nodes.get(0);
+        n1.agentApplies();
+        n1.degraded = true;
+        n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.UNSUPPORTED));
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(1));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.pausedReason())
+                .contains(
+                        "applied in its last good tuning now Unsupported or Failed: sysctl/net.ipv4.tcp_notsent_lowat");
+    }
+
+    @Test
+    void aSettingThatWasNeverAppliedBeingUnsupportedIsNoRegression() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        Node n1 = nodes.get(0);
+        n1.agentApplies();
+        n1.degraded = true;
+        n1.settings = List.of(
+                setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED),
+                setting("rps/eth0/rx-0", SettingState.UNSUPPORTED));
+        n1.readySince = T0.plusSeconds(1);
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(12));
+        assertThat(plan.paused()).isFalse();
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+    }
+
+    @Test
+    void aNodeNotDoneWithinTheDeadlineFailsNamingWhatIsMissing() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        // the agent never answers (it is down)
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(599));
+        assertThat(plan.paused()).isFalse();
+        plan = pass(target, ONE, nodes, T0.plusSeconds(601));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.pausedReason())
+                .startsWith("not tuned and serving within progressDeadlineSeconds (600 s)")
+                .contains("tuning: waiting for the node agent to apply the NodeTuning");
+    }
+
+    @Test
+    void aNodeThatNeverRanHealthilyNeitherWaitsNorPauses() {
+        List<Node> nodes = fleet(2, OLD);
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        RolloutPlan plan = pass(target(OLD, "p1"), ONE, nodes, T0);
+        assertThat(nodes.get(0).state.lastGood()).isNull();
+        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
+        // no last good tuning to protect: both move to the target at once
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n2");
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(2));
+        assertThat(plan.paused()).isFalse();
+    }
+
+    @Test
+    void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        // a new operator instance sees only the objects: the same decisions
+        RolloutPlan again =
+                RolloutPlanner.plan(target, ONE, nodes.stream().map(Node::view).toList(), T0.plusSeconds(3));
+        assertThat(inPhase(again, Phase.UPDATING)).containsExactly("n1");
+        assertThat(again.nodes().get("n1").state().startedAt()).isEqualTo(T0.toString());
+        // and a state it cannot read is rebuilt, not fatal
+        NodeView garbled = nodes.get(1).view();
+        garbled.nt().getMetadata().getAnnotations().put(Names.ROLLOUT_STATE, "{not json");
+        assertThat(NodeRolloutState.of(garbled.nt())).isEqualTo(NodeRolloutState.NONE);
+    }
+
+    @Test
+    void aNodeThatGoesDownAfterItsUpdateIsTheNodesTroubleNotAFailedRollout() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        RolloutPlan plan = null;
+        Instant now = T0;
+        for (Node n : nodes) {
+            pass(target, ONE, nodes, now);
+            n.agentApplies();
+            n.readySince = now.plusSeconds(1);
+            now = now.plusSeconds(12);
+        }
+        plan = pass(target, ONE, nodes, now);
+        assertThat(plan.complete()).isTrue();
+        // an hour later n1's server crashes and its agent fails on something: the rollout stays complete
+        nodes.get(0).podReady = false;
+        nodes.get(0).agentFails("ApplyFailed");
+        plan = pass(target, ONE, nodes, now.plusSeconds(3600));
+        assertThat(plan.paused()).isFalse();
+        assertThat(plan.complete()).isTrue();
+        assertThat(plan.events()).isEmpty();
+        assertThat(nodes.get(0).tuning).isEqualTo(NEW);
+    }
+
+    @Test
+    void aNodeThatAlreadyHasTheTargetNeedsNoTurn() {
+        List<Node> nodes = settled(2);
+        nodes.get(1).tuning = NEW; // someone (an earlier spec) gave it this tuning already
+        RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n2");
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
+    }
+
+    @Test
+    void theSameTargetAgainChangesNothing() {
+        List<Node> nodes = settled(3);
+        List<NodeView> views = nodes.stream().map(Node::view).toList();
+        RolloutPlan plan = RolloutPlanner.plan(target(OLD, "p1"), ONE, views, T0.plusSeconds(5));
+        assertThat(plan.complete()).isTrue();
+        plan.nodes().values().forEach(d -> {
+            NodeTuning nt = views.stream()
+                    .filter(v -> v.node().equals(d.node()))
+                    .findFirst()
+                    .orElseThrow()
+                    .nt();
+            assertThat(d.state().toJson())
+                    .isEqualTo(nt.getMetadata().getAnnotations().get(Names.ROLLOUT_STATE));
+            assertThat(d.tuning()).isEqualTo(TuningInputs.of(nt.getSpec()));
+        });
+        assertThat(RolloutPlanner.recheck(plan, views, T0.plusSeconds(5))).isEmpty();
+    }
 }

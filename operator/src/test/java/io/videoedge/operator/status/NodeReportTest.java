@@ -19,85 +19,142 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class NodeReportTest {
-  static NodeTuning tuning(String node, String revision, List<Condition> conditions, NodeCapabilities caps) {
-    NodeTuning nt = new NodeTuning();
-    nt.getMetadata().setName(node);
-    nt.getMetadata().setGeneration(1L);
-    nt.getMetadata().setAnnotations(Map.of(Names.TUNING_REVISION, revision));
-    nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source("video", "edge", "uid"), null, null, null));
-    nt.setStatus(new NodeTuningStatus(1L, conditions, null, null, null, null, caps, null));
-    return nt;
-  }
+    static NodeTuning tuning(String node, String revision, List<Condition> conditions, NodeCapabilities caps) {
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName(node);
+        nt.getMetadata().setGeneration(1L);
+        nt.getMetadata().setAnnotations(Map.of(Names.TUNING_REVISION, revision));
+        nt.setSpec(new NodeTuningSpec(new NodeTuningSpec.Source("video", "edge", "uid"), null, null, null));
+        nt.setStatus(new NodeTuningStatus(1L, conditions, null, null, null, null, caps, null));
+        return nt;
+    }
 
-  static Condition cond(String type, String status, String reason, String message) {
-    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message).build();
-  }
+    static Condition cond(String type, String status, String reason, String message) {
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .build();
+    }
 
-  static NodeTuning applied(String node, String revision) {
-    return tuning(node, revision, List.of(cond("Applied", "True", "AsExpected", "")), null);
-  }
+    static NodeTuning applied(String node, String revision) {
+        return tuning(node, revision, List.of(cond("Applied", "True", "AsExpected", "")), null);
+    }
 
-  static Pod readyPod(String node) {
-    return new PodBuilder().withNewMetadata().withName("edge-edge-server-" + node).withUid("uid-" + node).endMetadata()
-        .withNewSpec().withNodeName(node).endSpec()
-        .withNewStatus().withPhase("Running").addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus()
-        .build();
-  }
+    static Pod readyPod(String node) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("edge-edge-server-" + node)
+                .withUid("uid-" + node)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build();
+    }
 
-  static NodeDecision decision(String node, NodeDecision.Phase phase, String message) {
-    return new NodeDecision(node, null, "r2", null, phase, NodeDecision.PodAction.NONE, message);
-  }
+    static NodeDecision decision(String node, NodeDecision.Phase phase, String message) {
+        return new NodeDecision(node, null, "r2", null, phase, NodeDecision.PodAction.NONE, message);
+    }
 
-  @Test
-  void tunedOnlyWhenTheNodeTuningCarriesTheCurrentTuningAndTheAgentAppliedIt() {
-    NodeReport current = NodeReport.of("a", applied("a", "r2"), readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null),
-        "r2", null, null);
-    assertThat(current.tuned()).isTrue();
-    assertThat(current.updated()).isTrue();
-    assertThat(current.summary().rollout()).isEqualTo("Updated");
-    assertThat(current.message()).isNull();
+    @Test
+    void tunedOnlyWhenTheNodeTuningCarriesTheCurrentTuningAndTheAgentAppliedIt() {
+        NodeReport current = NodeReport.of(
+                "a",
+                applied("a", "r2"),
+                readyPod("a"),
+                decision("a", NodeDecision.Phase.UPDATED, null),
+                "r2",
+                null,
+                null);
+        assertThat(current.tuned()).isTrue();
+        assertThat(current.updated()).isTrue();
+        assertThat(current.summary().rollout()).isEqualTo("Updated");
+        assertThat(current.message()).isNull();
 
-    // applied, but the tuning of an earlier spec: the node waits for its turn, and serves
-    NodeReport waiting = NodeReport.of("a", applied("a", "r1"), readyPod("a"),
-        decision("a", NodeDecision.Phase.WAITING, "waiting for its turn"), "r2", null, null);
-    assertThat(waiting.tuning()).isEqualTo(Tuning.APPLIED);
-    assertThat(waiting.tuned()).isFalse();
-    assertThat(waiting.serving()).isTrue();
-    assertThat(waiting.summary().rollout()).isEqualTo("Waiting");
-    assertThat(waiting.message()).isEqualTo("waiting for its turn");
+        // applied, but the tuning of an earlier spec: the node waits for its turn, and serves
+        NodeReport waiting = NodeReport.of(
+                "a",
+                applied("a", "r1"),
+                readyPod("a"),
+                decision("a", NodeDecision.Phase.WAITING, "waiting for its turn"),
+                "r2",
+                null,
+                null);
+        assertThat(waiting.tuning()).isEqualTo(Tuning.APPLIED);
+        assertThat(waiting.tuned()).isFalse();
+        assertThat(waiting.serving()).isTrue();
+        assertThat(waiting.summary().rollout()).isEqualTo("Waiting");
+        assertThat(waiting.message()).isEqualTo("waiting for its turn");
 
-    // an invalid spec rolled out nothing: the node is judged by what it was given
-    assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, null, null).tuned()).isTrue();
-  }
+        // an invalid spec rolled out nothing: the node is judged by what it was given
+        assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, null, null)
+                        .tuned())
+                .isTrue();
+    }
 
-  @Test
-  void theAgentsFailureIsTheMessageWhenTheRolloutHasNothingToSay() {
-    NodeTuning failed = tuning("a", "r2", List.of(cond("Applied", "False", "RolledBack", "sysctl net.ipv4.tcp_mem: write failed")), null);
-    NodeReport r = NodeReport.of("a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
-    assertThat(r.tuning()).isEqualTo(Tuning.FAILED);
-    assertThat(r.summary().message()).isEqualTo("agent reports Applied=False RolledBack: sysctl net.ipv4.tcp_mem: write failed");
-    assertThat(r.tuned()).isFalse();
-  }
+    @Test
+    void theAgentsFailureIsTheMessageWhenTheRolloutHasNothingToSay() {
+        NodeTuning failed = tuning(
+                "a",
+                "r2",
+                List.of(cond("Applied", "False", "RolledBack", "sysctl net.ipv4.tcp_mem: write failed")),
+                null);
+        NodeReport r = NodeReport.of(
+                "a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
+        assertThat(r.tuning()).isEqualTo(Tuning.FAILED);
+        assertThat(r.summary().message())
+                .isEqualTo("agent reports Applied=False RolledBack: sysctl net.ipv4.tcp_mem: write failed");
+        assertThat(r.tuned()).isFalse();
+    }
 
-  @Test
-  void summaryShowsKernelKernelTlsAndTheTunedNic() {
-    var caps = new NodeCapabilities("6.12.0-31-amd64", List.of("cubic", "bbr"), true, "unavailable", "v2", 1, "0-3",
-        List.of(new NodeCapabilities.Nic("lo", null, 1, 1, null, null, null, -1, false),
-            new NodeCapabilities.Nic("eth0", "virtio_net", 4, 4, 4, 4, List.of(30, 31), -1, false)));
-    NodeTuning nt = tuning("a", "r2", List.of(cond("Applied", "True", "AsExpected", "")), caps);
-    NodeReport r = NodeReport.of("a", nt, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", TlsMode.KTLS,
-        List.of("eth0"));
-    assertThat(r.summary()).satisfies(s -> {
-      assertThat(s.kernel()).isEqualTo("6.12.0-31-amd64");
-      assertThat(s.ktls()).isEqualTo("unavailable");
-      assertThat(s.nic()).isEqualTo("eth0 (virtio_net)");
-      assertThat(s.tuning()).isEqualTo("Applied");
-      assertThat(s.server()).isEqualTo("Ready");
-      assertThat(s.message()).isEqualTo("kernel TLS unavailable: the server uses userspace OpenSSL");
-      assertThat(s.tls()).as("what serves, not what was asked").isEqualTo("openssl");
-    });
-    assertThat(r.kernelTlsUnavailable()).isTrue();
-    assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null).summary().ktls()).isEqualTo("not-requested");
-    assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null).summary().tls()).isEqualTo("none");
-  }
+    @Test
+    void summaryShowsKernelKernelTlsAndTheTunedNic() {
+        var caps = new NodeCapabilities(
+                "6.12.0-31-amd64",
+                List.of("cubic", "bbr"),
+                true,
+                "unavailable",
+                "v2",
+                1,
+                "0-3",
+                List.of(
+                        new NodeCapabilities.Nic("lo", null, 1, 1, null, null, null, -1, false),
+                        new NodeCapabilities.Nic("eth0", "virtio_net", 4, 4, 4, 4, List.of(30, 31), -1, false)));
+        NodeTuning nt = tuning("a", "r2", List.of(cond("Applied", "True", "AsExpected", "")), caps);
+        NodeReport r = NodeReport.of(
+                "a",
+                nt,
+                readyPod("a"),
+                decision("a", NodeDecision.Phase.UPDATED, null),
+                "r2",
+                TlsMode.KTLS,
+                List.of("eth0"));
+        assertThat(r.summary()).satisfies(s -> {
+            assertThat(s.kernel()).isEqualTo("6.12.0-31-amd64");
+            assertThat(s.ktls()).isEqualTo("unavailable");
+            assertThat(s.nic()).isEqualTo("eth0 (virtio_net)");
+            assertThat(s.tuning()).isEqualTo("Applied");
+            assertThat(s.server()).isEqualTo("Ready");
+            assertThat(s.message()).isEqualTo("kernel TLS unavailable: the server uses userspace OpenSSL");
+            assertThat(s.tls()).as("what serves, not what was asked").isEqualTo("openssl");
+        });
+        assertThat(r.kernelTlsUnavailable()).isTrue();
+        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null)
+                        .summary()
+                        .ktls())
+                .isEqualTo("not-requested");
+        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null)
+                        .summary()
+                        .tls())
+                .isEqualTo("none");
+    }
 }

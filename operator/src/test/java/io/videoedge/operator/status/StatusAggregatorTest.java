@@ -10,172 +10,226 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class StatusAggregatorTest {
-  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-  static final Instant T1 = Instant.parse("2026-03-01T10:05:00Z");
+    static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    static final Instant T1 = Instant.parse("2026-03-01T10:05:00Z");
 
-  static VideoEdge ve(long generation) {
-    VideoEdge ve = new VideoEdge();
-    ve.getMetadata().setName("edge");
-    ve.getMetadata().setNamespace("video");
-    ve.getMetadata().setGeneration(generation);
-    return ve;
-  }
+    static VideoEdge ve(long generation) {
+        VideoEdge ve = new VideoEdge();
+        ve.getMetadata().setName("edge");
+        ve.getMetadata().setNamespace("video");
+        ve.getMetadata().setGeneration(generation);
+        return ve;
+    }
 
-  static NodeReport tunedAndServing(String node) {
-    return NodeReport.of(node, NodeReportTest.applied(node, "r1"), NodeReportTest.readyPod(node),
-        NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null), "r1", null, null);
-  }
+    static NodeReport tunedAndServing(String node) {
+        return NodeReport.of(
+                node,
+                NodeReportTest.applied(node, "r1"),
+                NodeReportTest.readyPod(node),
+                NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null),
+                "r1",
+                null,
+                null);
+    }
 
-  static Condition condition(VideoEdgeStatus status, String type) {
-    return status.conditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
-  }
+    static Condition condition(VideoEdgeStatus status, String type) {
+        return status.conditions().stream()
+                .filter(c -> type.equals(c.getType()))
+                .findFirst()
+                .orElseThrow();
+    }
 
-  @Test
-  void allNodesTunedAndServingIsReadyAsExpectedWithCounts() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
-        .node(tunedAndServing("a"), true).node(tunedAndServing("b"), true)
-        .build(null);
-    assertThat(s.observedGeneration()).isEqualTo(1L);
-    assertThat(s.conditions()).extracting(Condition::getType)
-        .containsExactly(Conditions.READY, Conditions.TUNING_APPLIED, Conditions.SERVER_AVAILABLE, Conditions.PROGRESSING,
-            Conditions.DEGRADED);
-    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
-    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.AS_EXPECTED);
-    assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
-    assertThat(s.conditions()).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
-    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
-    assertThat(s.tuned()).isEqualTo("2/2");
-    assertThat(s.updated()).isEqualTo("2/2");
-    assertThat(s.serving()).isEqualTo("2/2");
-    assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::node).containsExactly("a", "b");
-  }
+    @Test
+    void allNodesTunedAndServingIsReadyAsExpectedWithCounts() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .node(tunedAndServing("b"), true)
+                .build(null);
+        assertThat(s.observedGeneration()).isEqualTo(1L);
+        assertThat(s.conditions())
+                .extracting(Condition::getType)
+                .containsExactly(
+                        Conditions.READY,
+                        Conditions.TUNING_APPLIED,
+                        Conditions.SERVER_AVAILABLE,
+                        Conditions.PROGRESSING,
+                        Conditions.DEGRADED);
+        assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+        assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.AS_EXPECTED);
+        assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
+        assertThat(s.conditions())
+                .allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
+        assertThat(s.tuned()).isEqualTo("2/2");
+        assertThat(s.updated()).isEqualTo("2/2");
+        assertThat(s.serving()).isEqualTo("2/2");
+        assertThat(s.nodeStatuses())
+                .extracting(VideoEdgeStatus.NodeSummary::node)
+                .containsExactly("a", "b");
+    }
 
-  @Test
-  void theTlsColumnSaysWhatTheNodesServeWith() {
-    var withKtls = new io.videoedge.api.NodeCapabilities("6.12.0", null, true, "available", "v2", 1, "0-3", null);
-    var withoutKtls = new io.videoedge.api.NodeCapabilities("6.1.0", null, true, "unavailable", "v2", 1, "0-3", null);
-    java.util.function.BiFunction<String, io.videoedge.api.NodeCapabilities, NodeReport> node = (name, caps) ->
-        NodeReport.of(name, NodeReportTest.tuning(name, "r1", java.util.List.of(NodeReportTest.cond("Applied", "True",
-            "AsExpected", "")), caps), NodeReportTest.readyPod(name), null, "r1", io.videoedge.api.TlsMode.KTLS, null);
-    VideoEdgeStatus mixed = new StatusAggregator(ve(1), T0)
-        .node(node.apply("a", withKtls), true).node(node.apply("b", withoutKtls), true).node(node.apply("c", withKtls), true)
-        .node(node.apply("d", withoutKtls), false) // another VideoEdge's node: listed, not counted
-        .build(null);
-    assertThat(mixed.tls()).isEqualTo("ktls 2, openssl 1");
-    assertThat(mixed.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tls).containsExactly("ktls", "openssl", "ktls",
-        "openssl");
-    VideoEdgeStatus alike = new StatusAggregator(ve(1), T0).node(node.apply("a", withKtls), true).build(null);
-    assertThat(alike.tls()).isEqualTo("ktls");
-    assertThat(new StatusAggregator(ve(1), T0).build(null).tls()).as("no node known").isNull();
-  }
+    @Test
+    void theTlsColumnSaysWhatTheNodesServeWith() {
+        var withKtls = new io.videoedge.api.NodeCapabilities("6.12.0", null, true, "available", "v2", 1, "0-3", null);
+        var withoutKtls =
+                new io.videoedge.api.NodeCapabilities("6.1.0", null, true, "unavailable", "v2", 1, "0-3", null);
+        java.util.function.BiFunction<String, io.videoedge.api.NodeCapabilities, NodeReport> node =
+                (name, caps) -> NodeReport.of(
+                        name,
+                        NodeReportTest.tuning(
+                                name,
+                                "r1",
+                                java.util.List.of(NodeReportTest.cond("Applied", "True", "AsExpected", "")),
+                                caps),
+                        NodeReportTest.readyPod(name),
+                        null,
+                        "r1",
+                        io.videoedge.api.TlsMode.KTLS,
+                        null);
+        VideoEdgeStatus mixed = new StatusAggregator(ve(1), T0)
+                .node(node.apply("a", withKtls), true)
+                .node(node.apply("b", withoutKtls), true)
+                .node(node.apply("c", withKtls), true)
+                .node(node.apply("d", withoutKtls), false) // another VideoEdge's node: listed, not counted
+                .build(null);
+        assertThat(mixed.tls()).isEqualTo("ktls 2, openssl 1");
+        assertThat(mixed.nodeStatuses())
+                .extracting(VideoEdgeStatus.NodeSummary::tls)
+                .containsExactly("ktls", "openssl", "ktls", "openssl");
+        VideoEdgeStatus alike = new StatusAggregator(ve(1), T0)
+                .node(node.apply("a", withKtls), true)
+                .build(null);
+        assertThat(alike.tls()).isEqualTo("ktls");
+        assertThat(new StatusAggregator(ve(1), T0).build(null).tls())
+                .as("no node known")
+                .isNull();
+    }
 
-  @Test
-  void lastTransitionTimeIsKeptWhenNothingChanged() {
-    VideoEdgeStatus first = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
-    VideoEdgeStatus again = new StatusAggregator(ve(1), T1).node(tunedAndServing("a"), true).build(first);
-    assertThat(again).isEqualTo(first);
-    assertThat(condition(again, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
-  }
+    @Test
+    void lastTransitionTimeIsKeptWhenNothingChanged() {
+        VideoEdgeStatus first =
+                new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+        VideoEdgeStatus again =
+                new StatusAggregator(ve(1), T1).node(tunedAndServing("a"), true).build(first);
+        assertThat(again).isEqualTo(first);
+        assertThat(condition(again, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
+    }
 
-  @Test
-  void lastTransitionTimeMovesOnlyForConditionsWhoseStatusChanged() {
-    VideoEdgeStatus first = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
-    VideoEdgeStatus next = new StatusAggregator(ve(1), T1).node(tunedAndServing("a"), true)
-        .warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on a")
-        .build(first);
-    assertThat(condition(next, Conditions.DEGRADED).getLastTransitionTime()).isEqualTo(T1.toString());
-    assertThat(condition(next, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
-    assertThat(condition(next, Conditions.READY).getStatus()).isEqualTo("True");
-  }
+    @Test
+    void lastTransitionTimeMovesOnlyForConditionsWhoseStatusChanged() {
+        VideoEdgeStatus first =
+                new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+        VideoEdgeStatus next = new StatusAggregator(ve(1), T1)
+                .node(tunedAndServing("a"), true)
+                .warning(Conditions.KERNEL_TLS_UNAVAILABLE, "kernel TLS is unavailable on a")
+                .build(first);
+        assertThat(condition(next, Conditions.DEGRADED).getLastTransitionTime()).isEqualTo(T1.toString());
+        assertThat(condition(next, Conditions.READY).getLastTransitionTime()).isEqualTo(T0.toString());
+        assertThat(condition(next, Conditions.READY).getStatus()).isEqualTo("True");
+    }
 
-  @Test
-  void notReadyHoldsReadyBackWithTheFirstReason() {
-    VideoEdgeStatus s = new StatusAggregator(ve(2), T0)
-        .node(tunedAndServing("a"), true)
-        .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned for generation 2 on b")
-        .notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY, "edge server not ready on b")
-        .build(null);
-    assertThat(condition(s, Conditions.READY)).satisfies(c -> {
-      assertThat(c.getStatus()).isEqualTo("False");
-      assertThat(c.getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
-      assertThat(c.getMessage()).isEqualTo("not tuned for generation 2 on b; edge server not ready on b");
-    });
-    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
-    assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.SERVER_NOT_READY);
-    assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
-  }
+    @Test
+    void notReadyHoldsReadyBackWithTheFirstReason() {
+        VideoEdgeStatus s = new StatusAggregator(ve(2), T0)
+                .node(tunedAndServing("a"), true)
+                .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned for generation 2 on b")
+                .notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY, "edge server not ready on b")
+                .build(null);
+        assertThat(condition(s, Conditions.READY)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
+            assertThat(c.getMessage()).isEqualTo("not tuned for generation 2 on b; edge server not ready on b");
+        });
+        assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
+        assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.SERVER_NOT_READY);
+        assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
+    }
 
-  @Test
-  void anErrorComesFirstInReadyAndMakesDegraded() {
-    VideoEdgeStatus s = new StatusAggregator(ve(3), T0)
-        .node(tunedAndServing("a"), true)
-        .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned")
-        .error(Conditions.INVALID_SPEC, "TLS Secret video/edge-tls (tls.secretName) not found")
-        .build(null);
-    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.INVALID_SPEC);
-    assertThat(condition(s, Conditions.DEGRADED)).satisfies(c -> {
-      assertThat(c.getStatus()).isEqualTo("True");
-      assertThat(c.getReason()).isEqualTo(Conditions.INVALID_SPEC);
-    });
-  }
+    @Test
+    void anErrorComesFirstInReadyAndMakesDegraded() {
+        VideoEdgeStatus s = new StatusAggregator(ve(3), T0)
+                .node(tunedAndServing("a"), true)
+                .notReady(Conditions.TUNING_APPLIED, Conditions.NODE_NOT_TUNED, "not tuned")
+                .error(Conditions.INVALID_SPEC, "TLS Secret video/edge-tls (tls.secretName) not found")
+                .build(null);
+        assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.INVALID_SPEC);
+        assertThat(condition(s, Conditions.DEGRADED)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo(Conditions.INVALID_SPEC);
+        });
+    }
 
-  @Test
-  void aWarningDegradesWithoutHoldingReadyBack() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
-        .warning(Conditions.CONFLICT, "node c is also selected by the older VideoEdge video/old, which keeps it")
-        .build(null);
-    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
-    assertThat(condition(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.CONFLICT);
-  }
+    @Test
+    void aWarningDegradesWithoutHoldingReadyBack() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .warning(
+                        Conditions.CONFLICT, "node c is also selected by the older VideoEdge video/old, which keeps it")
+                .build(null);
+        assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+        assertThat(condition(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.CONFLICT);
+    }
 
-  @Test
-  void byRequestSetsTheConditionFalseButNotReady() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
-        .byRequest(Conditions.TUNING_APPLIED, Conditions.PLAN_ONLY, "tuning.mode is Plan")
-        .build(null);
-    assertThat(condition(s, Conditions.TUNING_APPLIED).getStatus()).isEqualTo("False");
-    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
-    assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
-  }
+    @Test
+    void byRequestSetsTheConditionFalseButNotReady() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .byRequest(Conditions.TUNING_APPLIED, Conditions.PLAN_ONLY, "tuning.mode is Plan")
+                .build(null);
+        assertThat(condition(s, Conditions.TUNING_APPLIED).getStatus()).isEqualTo("False");
+        assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
+        assertThat(condition(s, Conditions.READY).getStatus()).isEqualTo("True");
+    }
 
-  @Test
-  void noNodesSelectedIsNotReady() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).build(null);
-    assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
-    assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
-    assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
-    assertThat(s.tuned()).isEqualTo("0/0");
-  }
+    @Test
+    void noNodesSelectedIsNotReady() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0).build(null);
+        assertThat(condition(s, Conditions.READY).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+        assertThat(condition(s, Conditions.TUNING_APPLIED).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+        assertThat(condition(s, Conditions.SERVER_AVAILABLE).getReason()).isEqualTo(Conditions.NO_NODES_SELECTED);
+        assertThat(s.tuned()).isEqualTo("0/0");
+    }
 
-  @Test
-  void uncountedNodesAreListedButNotCounted() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
-        .node(tunedAndServing("a"), true)
-        .node(NodeReport.notOurs("c", io.videoedge.operator.health.NodeHealth.Tuning.CONFLICT,
-            "selected by the older VideoEdge video/old"), false)
-        .build(null);
-    assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
-    assertThat(s.nodeStatuses()).extracting(VideoEdgeStatus.NodeSummary::tuning).containsExactly("Applied", "Conflict");
-  }
+    @Test
+    void uncountedNodesAreListedButNotCounted() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .node(
+                        NodeReport.notOurs(
+                                "c",
+                                io.videoedge.operator.health.NodeHealth.Tuning.CONFLICT,
+                                "selected by the older VideoEdge video/old"),
+                        false)
+                .build(null);
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
+        assertThat(s.nodeStatuses())
+                .extracting(VideoEdgeStatus.NodeSummary::tuning)
+                .containsExactly("Applied", "Conflict");
+    }
 
-  @Test
-  void longMessagesAreCut() {
-    VideoEdgeStatus s = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true)
-        .warning("X", "m".repeat(5000)).build(null);
-    assertThat(condition(s, Conditions.DEGRADED).getMessage()).hasSize(StatusAggregator.MAX_MESSAGE).endsWith("...");
-  }
+    @Test
+    void longMessagesAreCut() {
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .warning("X", "m".repeat(5000))
+                .build(null);
+        assertThat(condition(s, Conditions.DEGRADED).getMessage())
+                .hasSize(StatusAggregator.MAX_MESSAGE)
+                .endsWith("...");
+    }
 
-  @Test
-  void aFailedReconcileDegradesButLeavesWhatServesAndTheObservedGenerationAlone() {
-    VideoEdgeStatus ok = new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
-    VideoEdgeStatus failed = StatusAggregator.reconcileFailed(ve(2), ok, T1, "forbidden");
-    assertThat(failed.observedGeneration()).isEqualTo(1L);
-    assertThat(condition(failed, Conditions.READY)).isEqualTo(condition(ok, Conditions.READY));
-    assertThat(condition(failed, Conditions.DEGRADED)).satisfies(c -> {
-      assertThat(c.getStatus()).isEqualTo("True");
-      assertThat(c.getReason()).isEqualTo(StatusAggregator.RECONCILE_FAILED);
-      assertThat(c.getLastTransitionTime()).isEqualTo(T1.toString());
-    });
-    assertThat(failed.nodes()).isEqualTo(ok.nodes());
-  }
+    @Test
+    void aFailedReconcileDegradesButLeavesWhatServesAndTheObservedGenerationAlone() {
+        VideoEdgeStatus ok =
+                new StatusAggregator(ve(1), T0).node(tunedAndServing("a"), true).build(null);
+        VideoEdgeStatus failed = StatusAggregator.reconcileFailed(ve(2), ok, T1, "forbidden");
+        assertThat(failed.observedGeneration()).isEqualTo(1L);
+        assertThat(condition(failed, Conditions.READY)).isEqualTo(condition(ok, Conditions.READY));
+        assertThat(condition(failed, Conditions.DEGRADED)).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo(StatusAggregator.RECONCILE_FAILED);
+            assertThat(c.getLastTransitionTime()).isEqualTo(T1.toString());
+        });
+        assertThat(failed.nodes()).isEqualTo(ok.nodes());
+    }
 }

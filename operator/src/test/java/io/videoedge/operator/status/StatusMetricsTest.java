@@ -10,53 +10,64 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StatusMetricsTest {
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final StatusMetrics metrics = new StatusMetrics(registry);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final StatusMetrics metrics = new StatusMetrics(registry);
 
-  @Test
-  void gaugesFollowTheLatestStatusAndGoWithTheVideoEdge() {
-    VideoEdge ve = videoEdge("ns", "edge");
-    metrics.record(ve, status(3, 2, 1, "False"));
-    assertThat(nodes("selected")).isEqualTo(3);
-    assertThat(nodes("tuned")).isEqualTo(2);
-    assertThat(nodes("serving")).isEqualTo(1);
-    assertThat(ready()).isZero();
+    @Test
+    void gaugesFollowTheLatestStatusAndGoWithTheVideoEdge() {
+        VideoEdge ve = videoEdge("ns", "edge");
+        metrics.record(ve, status(3, 2, 1, "False"));
+        assertThat(nodes("selected")).isEqualTo(3);
+        assertThat(nodes("tuned")).isEqualTo(2);
+        assertThat(nodes("serving")).isEqualTo(1);
+        assertThat(ready()).isZero();
 
-    metrics.record(ve, status(3, 3, 3, "True"));
-    assertThat(nodes("serving")).isEqualTo(3);
-    assertThat(ready()).isEqualTo(1);
-    assertThat(registry.find("videoedge.nodes").gauges()).hasSize(4);
+        metrics.record(ve, status(3, 3, 3, "True"));
+        assertThat(nodes("serving")).isEqualTo(3);
+        assertThat(ready()).isEqualTo(1);
+        assertThat(registry.find("videoedge.nodes").gauges()).hasSize(4);
 
-    metrics.remove(ve);
-    assertThat(registry.find("videoedge.nodes").gauges()).isEmpty();
-    assertThat(registry.find("videoedge.condition").gauges()).isEmpty();
-  }
+        metrics.remove(ve);
+        assertThat(registry.find("videoedge.nodes").gauges()).isEmpty();
+        assertThat(registry.find("videoedge.condition").gauges()).isEmpty();
+    }
 
-  @Test
-  void aStatusWithoutCountsReadsAsZero() {
-    metrics.record(videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null, null));
-    assertThat(nodes("selected")).isZero();
-    assertThat(ready()).isZero();
-  }
+    @Test
+    void aStatusWithoutCountsReadsAsZero() {
+        metrics.record(
+                videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null, null));
+        assertThat(nodes("selected")).isZero();
+        assertThat(ready()).isZero();
+    }
 
-  private double nodes(String state) {
-    return registry.get("videoedge.nodes").tag("state", state).gauge().value();
-  }
+    private double nodes(String state) {
+        return registry.get("videoedge.nodes").tag("state", state).gauge().value();
+    }
 
-  private double ready() {
-    return registry.get("videoedge.condition").tag("type", "Ready").gauge().value();
-  }
+    private double ready() {
+        return registry.get("videoedge.condition").tag("type", "Ready").gauge().value();
+    }
 
-  private static VideoEdgeStatus status(int selected, int tuned, int serving, String ready) {
-    return new VideoEdgeStatus(1L, List.of(new ConditionBuilder().withType("Ready").withStatus(ready).build()),
-        new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving), tuned + "/" + selected, serving + "/" + selected,
-        serving + "/" + selected, null, null, List.of());
-  }
+    private static VideoEdgeStatus status(int selected, int tuned, int serving, String ready) {
+        return new VideoEdgeStatus(
+                1L,
+                List.of(new ConditionBuilder()
+                        .withType("Ready")
+                        .withStatus(ready)
+                        .build()),
+                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving),
+                tuned + "/" + selected,
+                serving + "/" + selected,
+                serving + "/" + selected,
+                null,
+                null,
+                List.of());
+    }
 
-  private static VideoEdge videoEdge(String namespace, String name) {
-    VideoEdge ve = new VideoEdge();
-    ve.getMetadata().setNamespace(namespace);
-    ve.getMetadata().setName(name);
-    return ve;
-  }
+    private static VideoEdge videoEdge(String namespace, String name) {
+        VideoEdge ve = new VideoEdge();
+        ve.getMetadata().setNamespace(namespace);
+        ve.getMetadata().setName(name);
+        return ve;
+    }
 }
