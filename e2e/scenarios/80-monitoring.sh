@@ -2,7 +2,8 @@
 # Monitoring for real: a Prometheus made by the Prometheus Operator (e2e/manifests/prometheus.yaml)
 # scrapes what the chart declares (operator ServiceMonitor, agent PodMonitor) and what the operator
 # creates (edge server PodMonitor); all three targets are up, the edge server's throughput is a series
-# with data after some requests, and the chart's alert rules are loaded.
+# with data after some requests, the chart's alert rules are loaded and every dashboard panel's query
+# returns data.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 if [ "$E2E_MONITORING" != 1 ] || ! monitoring_present; then
@@ -68,5 +69,29 @@ wait_until "operator series videoedge_nodes{namespace=\"$VE_NS\",videoedge=\"$VE
 groups=$(prom_api rules | jq -r '[.data.groups[].name] | join(" ")')
 [ -n "$groups" ] || fail "no rule groups loaded (the chart's PrometheusRule)"
 pass "rule groups loaded: $groups"
+for g in videoedge.edge-server videoedge.node-tuning videoedge.status; do
+  [[ " $groups " == *" $g "* ]] || fail "rule group $g not loaded (loaded: $groups)"
+done
+
+# every panel of the chart's dashboard shows data: each query returns at least one series with a
+# number (not NaN: a ratio or quantile over nothing). The cache and origin panels need a miss and a hit
+# on an object no scenario fetched before, and the TLS panel a session in the last minute.
+for f in vod/hls/seg-00003.m4s vod/hls/seg-00003.m4s; do
+  curl -sS --max-time 20 -o /dev/null "http://$ip:$HTTP_PORT/$f"
+done
+dashboard="$ROOT/charts/videoedge/files/dashboards/videoedge.json"
+panels=$(jq -r '.panels[] | .title as $t | .targets[]? | "\($t)\t\(.expr)"' "$dashboard")
+[ "$(wc -l <<<"$panels")" -ge 10 ] || fail "the dashboard has $(wc -l <<<"$panels") queries: is $dashboard the chart's?"
+while IFS=$'\t' read -r title expr; do
+  has_data() {
+    curl -sS --max-time 10 --cacert "$(ca_file)" -o /dev/null "https://$ip:$HTTPS_PORT/hls/seg-00001.m4s"
+    local r
+    r=$(promq "$expr")
+    jq -e '.data.result | length > 0 and all(.value[1] != "NaN")' >/dev/null <<<"$r" \
+      || { echo "result: $(jq -c '.data.result' <<<"$r" | cut -c1-300)"; return 1; }
+  }
+  wait_until "dashboard panel '$title' has data: $expr" "$E2E_TIMEOUT" has_data
+done <<<"$panels"
+
 firing=$(prom_api alerts | jq -r '[.data.alerts[] | select(.state == "firing") | .labels.alertname] | unique | join(" ")')
 info "alerts firing: ${firing:-none}"

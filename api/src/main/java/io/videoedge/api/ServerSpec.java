@@ -141,6 +141,42 @@ public record ServerSpec(
                 maxUnavailable);
     }
 
+    public ServerSpec withCpus(Integer cpus) {
+        return new ServerSpec(
+                cpus,
+                memory,
+                selectors,
+                affinity,
+                pinAcceptors,
+                multiAcceptor,
+                http,
+                https,
+                socket,
+                cache,
+                origin,
+                contentPath,
+                image,
+                maxUnavailable);
+    }
+
+    public ServerSpec withSelectors(Integer selectors) {
+        return new ServerSpec(
+                cpus,
+                memory,
+                selectors,
+                affinity,
+                pinAcceptors,
+                multiAcceptor,
+                http,
+                https,
+                socket,
+                cache,
+                origin,
+                contentPath,
+                image,
+                maxUnavailable);
+    }
+
     public ServerSpec withOrigin(Origin origin) {
         return new ServerSpec(
                 cpus,

@@ -225,26 +225,7 @@ class RolloutIT {
         try (ReadinessSampler sampler = new ReadinessSampler(admin, ns, Set.copyOf(nodes))) {
             sampler.reset();
             // selectors are fixed when the server starts: a restart, node by node
-            edit(
-                    ns,
-                    "edge",
-                    s -> withServer(
-                            s,
-                            sv -> new ServerSpec(
-                                    sv.cpus(),
-                                    sv.memory(),
-                                    2,
-                                    sv.affinity(),
-                                    sv.pinAcceptors(),
-                                    sv.multiAcceptor(),
-                                    sv.http(),
-                                    sv.https(),
-                                    sv.socket(),
-                                    sv.cache(),
-                                    sv.origin(),
-                                    sv.contentPath(),
-                                    sv.image(),
-                                    sv.maxUnavailable())));
+            edit(ns, "edge", s -> withServer(s, sv -> sv.withSelectors(2)));
             awaitComplete(ns, "edge");
             Map<String, String> after = podUids(ns, nodes);
             nodes.forEach(n -> assertThat(after.get(n)).as("new pod on " + n).isNotEqualTo(before.get(n)));
@@ -335,26 +316,7 @@ class RolloutIT {
         String late2Pod = podOn(ns, "late-2").getMetadata().getUid();
 
         kubelets.serverDown("late-1", true);
-        edit(
-                ns,
-                "edge",
-                s -> withServer(
-                        s,
-                        sv -> new ServerSpec(
-                                sv.cpus(),
-                                sv.memory(),
-                                2,
-                                sv.affinity(),
-                                sv.pinAcceptors(),
-                                sv.multiAcceptor(),
-                                sv.http(),
-                                sv.https(),
-                                sv.socket(),
-                                sv.cache(),
-                                sv.origin(),
-                                sv.contentPath(),
-                                sv.image(),
-                                sv.maxUnavailable())));
+        edit(ns, "edge", s -> withServer(s, sv -> sv.withSelectors(2)));
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
             assertCondition(s, Conditions.PROGRESSING, "False", Conditions.ROLLOUT_PAUSED);

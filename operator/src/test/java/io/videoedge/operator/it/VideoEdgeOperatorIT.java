@@ -225,26 +225,7 @@ class VideoEdgeOperatorIT {
                 .getAnnotations()
                 .get(Names.CONFIG_CHECKSUM);
 
-        edit(
-                ns,
-                "edge",
-                s -> withServer(
-                        s,
-                        sv -> new ServerSpec(
-                                sv.cpus(),
-                                sv.memory(),
-                                2,
-                                sv.affinity(),
-                                sv.pinAcceptors(),
-                                sv.multiAcceptor(),
-                                sv.http(),
-                                sv.https(),
-                                sv.socket(),
-                                sv.cache(),
-                                sv.origin(),
-                                sv.contentPath(),
-                                sv.image(),
-                                sv.maxUnavailable())));
+        edit(ns, "edge", s -> withServer(s, sv -> sv.withSelectors(2)));
         // the config is rewritten, the template's checksum moves, the pod is replaced; the new pod is not
         // Ready before the agent has applied the NodeTuning that names it
         eventually().untilAsserted(() -> {
@@ -499,26 +480,7 @@ class VideoEdgeOperatorIT {
                 .withName("edge-edge-server")
                 .get();
         String tuned = tuning("invalid-1").getMetadata().getResourceVersion();
-        edit(
-                ns,
-                "edge",
-                s -> withServer(
-                        s,
-                        sv -> new ServerSpec(
-                                64,
-                                sv.memory(),
-                                sv.selectors(),
-                                sv.affinity(),
-                                sv.pinAcceptors(),
-                                sv.multiAcceptor(),
-                                sv.http(),
-                                sv.https(),
-                                sv.socket(),
-                                sv.cache(),
-                                sv.origin(),
-                                sv.contentPath(),
-                                sv.image(),
-                                sv.maxUnavailable())));
+        edit(ns, "edge", s -> withServer(s, sv -> sv.withCpus(64)));
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
             assertThat(s.observedGeneration()).isEqualTo(2L);
