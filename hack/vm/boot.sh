@@ -6,8 +6,10 @@
 #
 # The guest: VM_CPUS (2) CPUs in two NUMA nodes (one CPU and half of VM_MEM_MB each), a virtio NIC with
 # VM_QUEUES (4) queue pairs and one MSI-X interrupt per queue (on a multi-queue tap device, which needs
-# root) on a PCI bus of NUMA node 1 (a pxb bridge: the NIC's numa_node is 1), the modules of the kernel package in /lib/modules (modprobe works; only the virtio, 9p and
-# overlay modules are loaded at boot). CMD runs with the current directory kept; its output is on the
+# root) on a PCI bus of NUMA node 1 (a pxb bridge: the NIC's numa_node is 1), a second NIC, qemu's
+# e1000e (82574L: it emulates interrupt throttling; its driver is not loaded at boot), the modules
+# of the kernel package in /lib/modules (modprobe works; only the virtio, 9p and overlay modules are
+# loaded at boot). CMD runs with the current directory kept; its output is on the
 # console (this script's stdout) and in OUT_DIR/console.log; OUT_DIR is writable from the guest as
 # /vm-out. The exit code is CMD's; 1 when the guest did not finish (crash, VM_TIMEOUT seconds, 1200).
 #
@@ -35,9 +37,9 @@ kdir=$("$(dirname "$0")/kernel.sh")
 kver=$(ls "$kdir/lib/modules")
 
 # ---- initramfs: static busybox, the modules that reach the root (dependency order from modprobe), /init
-work=$(mktemp -d); tap=vmtap$$
+work=$(mktemp -d); tap=vmtap$$ tap2=vmtapb$$
 # shellcheck disable=SC2317 # called by the trap
-cleanup() { ip link del "$tap" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { ip link del "$tap" 2>/dev/null || true; ip link del "$tap2" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/root/"{bin,proc,sys,dev,modules}
 cp "$(command -v busybox || echo /bin/busybox)" "$work/root/bin/busybox"
@@ -75,6 +77,9 @@ rm -f "$out/exit-code"
 # ---- the NIC's tap device (multi_queue: one file descriptor per queue pair)
 ip tuntap add dev "$tap" mode tap multi_queue
 ip link set "$tap" up
+# the second NIC's (e1000e, one queue)
+ip tuntap add dev "$tap2" mode tap
+ip link set "$tap2" up
 
 half=$((mem / 2))
 numa=()
@@ -95,6 +100,8 @@ timeout --foreground "$timeout" "$qemu" -accel tcg,thread=multi -cpu "$cpu" \
   -netdev "tap,id=n0,ifname=$tap,script=no,downscript=no,queues=$queues,vhost=off" \
   -device pxb,id=numa1bus,bus=pci.0,bus_nr=32,numa_node=1 \
   -device "virtio-net-pci,netdev=n0,bus=numa1bus,mq=on,vectors=$((2 * queues + 2)),romfile=" \
+  -netdev "tap,id=n1,ifname=$tap2,script=no,downscript=no,vhost=off" \
+  -device "e1000e,netdev=n1,bus=pci.0,romfile=" \
   2>&1 | tee "$out/console.log" || rc=$?
 [ -f "$out/exit-code" ] || die "the guest did not finish (qemu rc=$rc; timeout ${timeout}s): see $out/console.log"
 exit "$(cat "$out/exit-code")"

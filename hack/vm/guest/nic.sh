@@ -3,7 +3,7 @@
 # qemu's virtio-net with 4 queue pairs (2 on at boot: one per vCPU), one MSI-X interrupt per queue,
 # on the PCI bus of NUMA node 1 (boot.sh). The spec (nodetuning-nic.yaml) asks for 4 channels, IRQ
 # affinity "spread", RPS/RFS, rx-usecs (virtio has no coalescing: must be reported Unsupported) and
-# global sysctls. Everything is read back from /proc and /sys by this script, not from the agent.
+# global sysctls. eth1 (e1000e, loaded last) has coalescing: nodetuning-e1000e.yaml sets it. Everything is read back from /proc and /sys by this script, not from the agent.
 NIC_SPEC=$REPO/hack/vm/guest/nodetuning-nic.yaml
 SYSCTLS="net.core.rps_sock_flow_entries net.ipv4.tcp_mem net.ipv4.tcp_notsent_lowat vm.swappiness vm.min_free_kbytes net.ipv4.tcp_congestion_control"
 
@@ -144,6 +144,26 @@ nic_kill9() {
   echo "killed -9 with $n settings journaled and $changed values already changed; the next pass converged; revert restored every original ($(tail -n 1 /tmp/vm/nic-revert2.txt))"
 }
 
+# eth1, qemu's e1000e (82574L, one queue; its driver is loaded here, not at boot): the driver turns
+# rx-usecs into the interrupt throttling rate the device emulates, so coalescing is real on this NIC:
+# applied through the agent, read back with ethtool -c, and reverted to the driver's value
+coal() { ethtool -c "$1" | awk -v k="$2:" '$1 == k {print $2; exit}'; }
+nic_coalescing_e1000e() {
+  local JOURNAL=/tmp/vm/e1000e-journal.json spec=$REPO/hack/vm/guest/nodetuning-e1000e.yaml before line
+  modprobe e1000e || fail "modprobe e1000e failed"
+  wait_for 30 test -d /sys/class/net/eth1 || fail "no eth1 30 s after modprobe e1000e"
+  [ "$(basename "$(readlink -f /sys/class/net/eth1/device/driver)")" = e1000e ] || fail "eth1's driver is not e1000e"
+  before=$(coal eth1 rx-usecs)
+  if [ -z "$before" ] || [ "$before" = 64 ]; then fail "ethtool -c eth1: rx-usecs '$before' before apply"; fi
+  agent apply --spec "$spec" | tee /tmp/vm/e1000e-apply.txt || fail "agent apply failed: $(tail -n 1 /tmp/vm/e1000e-apply.txt)"
+  line=$(grep 'ethtool/eth1/rx-usecs' /tmp/vm/e1000e-apply.txt | tr -s ' \t' ' ') || fail "the agent says nothing about rx-usecs"
+  [[ $line == applied* ]] || fail "rx-usecs: $line"
+  [ "$(coal eth1 rx-usecs)" = 64 ] || fail "ethtool -c eth1: rx-usecs $(coal eth1 rx-usecs) after apply, expected 64"
+  agent revert | tee /tmp/vm/e1000e-revert.txt || fail "agent revert failed: $(tail -n 1 /tmp/vm/e1000e-revert.txt)"
+  [ "$(coal eth1 rx-usecs)" = "$before" ] || fail "ethtool -c eth1: rx-usecs $(coal eth1 rx-usecs) after revert, was $before"
+  echo "eth1 (e1000e): ethtool -c rx-usecs $before -> 64 after apply -> $before after revert; agent: $line"
+}
+
 # shellcheck disable=SC2034 # read by agent() in lib.sh
 JOURNAL=/tmp/vm/nic-journal.json
 check "nic/facts: virtio NIC, 4 queue pairs, NUMA node 1" nic_facts
@@ -156,3 +176,4 @@ check "nic/global sysctls and modules" nic_global
 check "nic/drift re-applied" nic_drift
 check "nic/revert exact" nic_revert
 check "nic/journal: kill -9 mid-pass, converge, revert exact" nic_kill9
+check "nic/coalescing applied on e1000e, reverted" nic_coalescing_e1000e
