@@ -59,7 +59,9 @@ wait_for() {
 
 # agent ARGS: the packaged agent, one-shot as `node-tuning apply|plan|revert` (no Kubernetes API), on
 # the guest's own / with the journal $JOURNAL
-agent() {
-  "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
+agent() { (agent_exec "$@"); }
+# agent_exec ARGS: the same, replacing the calling shell: in `(agent_exec ...) &`, $! is the JVM itself
+agent_exec() {
+  exec "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
     io.videoedge.agent.NodeTuningMain "$@" --root / --journal "$JOURNAL"
 }

@@ -121,27 +121,42 @@ nic_revert() {
   echo "every value as before apply ($(wc -l </tmp/vm/nic-before) lines: IRQ affinities, channels, RPS/RFS, sysctls, module); $(tail -n 1 /tmp/vm/nic-revert.txt)"
 }
 
-# the journal for real: kill -9 the agent in the middle of an apply pass; the originals it journaled
-# must survive the next pass (which finds some values already changed) and come back on revert
+# the journal for real: kill -9 the agent's JVM in the middle of an apply pass, at a known point: right
+# after its queue change (ethtool -L done, which also made virtio_net move every queue IRQ), while it
+# waits on a slow ethtool (a wrapper first on its PATH); the journal then holds the IRQ affinities and
+# the channel count, and no plan fingerprint. Nothing changes after it died; the originals it journaled
+# must survive the next pass (which finds the queue count already changed) and come back on revert
 nic_kill9() {
-  local pid n changed
-  agent apply --spec "$NIC_SPEC" >/tmp/vm/nic-kill.txt 2>&1 &
+  local pid n changed slow=/tmp/vm/slow-ethtool
+  mkdir -p "$slow"; rm -f /tmp/vm/channels-changed
+  cat >"$slow/ethtool" <<EOF
+#!/bin/sh
+$(command -v ethtool) "\$@" || exit \$?
+[ "\$1" != -L ] || { touch /tmp/vm/channels-changed; sleep 30; }
+EOF
+  chmod 755 "$slow/ethtool"
+  (PATH=$slow:$PATH agent_exec apply --spec "$NIC_SPEC") >/tmp/vm/nic-kill.txt 2>&1 &
   pid=$!
-  until [ "$(grep -c '"original"' "$JOURNAL" 2>/dev/null)" -ge 4 ]; do
-    kill -0 "$pid" 2>/dev/null || fail "the agent ended before 4 settings were journaled: $(tail -n 1 /tmp/vm/nic-kill.txt)"
-    sleep 0.05
+  wait_for 10 grep -qx java "/proc/$pid/comm" || fail "pid $pid is $(cat "/proc/$pid/comm" 2>/dev/null), not the agent's JVM"
+  until [ -f /tmp/vm/channels-changed ]; do
+    kill -0 "$pid" 2>/dev/null || fail "the agent ended before its queue change: $(tail -n 1 /tmp/vm/nic-kill.txt)"
+    sleep 0.1
   done
   kill -9 "$pid"
   wait "$pid" 2>/dev/null || true
-  grep -q '^result:' /tmp/vm/nic-kill.txt && fail "the pass had finished when it was killed"
+  ! kill -0 "$pid" 2>/dev/null || fail "the agent (pid $pid) still runs after kill -9"
+  ! grep -q '^result:' /tmp/vm/nic-kill.txt || fail "the pass had finished when it was killed"
+  ! grep -q '"fingerprint"' "$JOURNAL" || fail "the journal has the plan's fingerprint: the pass had finished when it was killed"
   n=$(grep -c '"original"' "$JOURNAL")
   snapshot >/tmp/vm/nic-killed
   changed=$(diff /tmp/vm/nic-before /tmp/vm/nic-killed | grep -c '^>' || true)
+  sleep 2
+  snapshot | diff /tmp/vm/nic-killed - || fail "values changed after the agent died (diff above)"
   agent apply --spec "$NIC_SPEC" >/tmp/vm/nic-again.txt || fail "apply after the kill: $(tail -n 1 /tmp/vm/nic-again.txt)"
   snapshot | diff /tmp/vm/nic-applied - || fail "the pass after the kill did not converge to the applied values (diff above)"
   agent revert >/tmp/vm/nic-revert2.txt || fail "revert after the kill: $(tail -n 1 /tmp/vm/nic-revert2.txt)"
   snapshot | diff /tmp/vm/nic-before - || fail "originals lost: revert after kill -9 and a new pass is not exact (diff above)"
-  echo "killed -9 with $n settings journaled and $changed values already changed; the next pass converged; revert restored every original ($(tail -n 1 /tmp/vm/nic-revert2.txt))"
+  echo "JVM killed -9 mid-pass (after ethtool -L) with $n settings journaled, no fingerprint, $changed values already changed, none after; the next pass converged; revert restored every original ($(tail -n 1 /tmp/vm/nic-revert2.txt))"
 }
 
 # eth1, qemu's e1000e (82574L, one queue; its driver is loaded here, not at boot): the driver turns
