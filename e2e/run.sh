@@ -17,6 +17,7 @@ ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
 mkdir -p "$ARTIFACTS"
 : >"$STATE_DIR/stages"
+: >"$STATE_DIR/failures"
 rm -f "$STATE_DIR/ready-seconds" "$STATE_DIR/stage"
 CREATED_CLUSTER=0
 
@@ -81,6 +82,10 @@ on_exit() {
   printf '  %-28s %5s\n' total $((SECONDS - T0)) >&2
   [ ! -s "$STATE_DIR/ready-seconds" ] || say "VideoEdge applied -> Ready: $(cat "$STATE_DIR/ready-seconds")s"
   cp "$STATE_DIR/stages" "$ARTIFACTS/stages.txt" 2>/dev/null
+  if [ -s "$STATE_DIR/failures" ]; then
+    say "failed:"
+    sed 's/^/  /' "$STATE_DIR/failures" >&2
+  fi
   if [ "$rc" -ne 0 ] && [ -d "$ARTIFACTS/logs" ]; then
     say "artifacts: $ARTIFACTS"
   elif [ "$rc" -ne 0 ]; then

@@ -21,6 +21,7 @@ ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-fleet-$(date +%Y%m%d-%H%M%S)}
 export ARTIFACTS
 mkdir -p "$ARTIFACTS"
 : >"$STATE_DIR/stages"
+: >"$STATE_DIR/failures"
 rm -f "$STATE_DIR/stage"
 CREATED_CLUSTER=0
 
@@ -80,6 +81,10 @@ on_exit() {
   awk '{printf "  %-28s %5s %s\n", $1, $2, $3}' "$STATE_DIR/stages" >&2
   printf '  %-28s %5s\n' total $((SECONDS - T0)) >&2
   cp "$STATE_DIR/stages" "$ARTIFACTS/stages.txt" 2>/dev/null
+  if [ -s "$STATE_DIR/failures" ]; then
+    say "failed:"
+    sed 's/^/  /' "$STATE_DIR/failures" >&2
+  fi
   if [ "$rc" -ne 0 ] && [ -d "$ARTIFACTS/logs" ]; then
     say "artifacts: $ARTIFACTS"
   elif [ "$rc" -eq 0 ]; then

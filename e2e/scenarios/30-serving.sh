@@ -29,6 +29,17 @@ done
 assert_eq "HTTPS body = the file" "$(node_exec sha256sum "$CONTENT_PATH/bench/seg-2m.m4s" | cut -d' ' -f1)" \
   "$(sha256sum <"$tmp/tls-body" | cut -d' ' -f1)"
 
+# the access log: the pod's standard output has a JSON line for that HTTPS request (the container log)
+size=$(node_exec stat -c %s "$CONTENT_PATH/bench/seg-2m.m4s")
+access_line() {
+  k -n "$VE_NS" logs "$(edge_pods -o jsonpath='{.items[0].metadata.name}')" -c edge-server --tail=2000 \
+    | jq -Rc --arg p /bench/seg-2m.m4s --argjson n "$size" \
+      'fromjson? | select(.path? == $p and .tls? == "TLSv1.2" and .status == 200 and .bytes == $n and .complete == true)' \
+    | tail -1 | grep .
+}
+wait_until "access log line for the TLS 1.2 GET in the pod's log (path, status, bytes, complete)" "$E2E_TIMEOUT" access_line
+info "access log: $(access_line)"
+
 # Range
 out=$(curl -sS --max-time 10 -D "$tmp/h" -o "$tmp/range" -w '%{http_code} %{size_download}' -r 100-1123 "http://$ip:$HTTP_PORT/mp4/clip.mp4")
 assert_eq "Range 100-1123: status and length" "206 1024" "$out"

@@ -75,7 +75,9 @@ done
 
 # every panel of the chart's dashboard shows data: each query returns at least one series with a
 # number (not NaN: a ratio or quantile over nothing). The cache and origin panels need a miss and a hit
-# on an object no scenario fetched before, and the TLS panel a session in the last minute.
+# on an object no scenario fetched before (the server exposes those series at 0 from its start, so the
+# first miss is an increase Prometheus sees), the TLS panel a session in the last minute; every check
+# adds a TLS session and a cache hit.
 for f in vod/hls/seg-00003.m4s vod/hls/seg-00003.m4s; do
   curl -sS --max-time 20 -o /dev/null "http://$ip:$HTTP_PORT/$f"
 done
@@ -85,6 +87,7 @@ panels=$(jq -r '.panels[] | .title as $t | .targets[]? | "\($t)\t\(.expr)"' "$da
 while IFS=$'\t' read -r title expr; do
   has_data() {
     curl -sS --max-time 10 --cacert "$(ca_file)" -o /dev/null "https://$ip:$HTTPS_PORT/hls/seg-00001.m4s"
+    curl -sS --max-time 10 -o /dev/null "http://$ip:$HTTP_PORT/vod/hls/seg-00003.m4s"
     local r
     r=$(promq "$expr")
     jq -e '.data.result | length > 0 and all(.value[1] != "NaN")' >/dev/null <<<"$r" \

@@ -4,6 +4,7 @@
 # loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
 # A benchmark, not a test: slow results never fail anything.
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
+#   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
@@ -61,7 +62,8 @@ gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
     "acceptors[1].ssl.certFile=$dir/tls.crt" "acceptors[1].ssl.privateKeyFile=$dir/tls.key" "acceptors[1].ssl.ticketDir=$dir/tickets" \
     admin.address=127.0.0.1 "admin.port=$edge_admin" "content.root=$dir/content" \
     "origin.url=http://127.0.0.1:$origin_port" origin.maxConnections=64 \
-    cache.memory=256m "cache.disk.path=$dir/edge-cache" cache.disk.size=1g bufferPool.size=64m drainTimeout=1s
+    cache.memory=256m "cache.disk.path=$dir/edge-cache" cache.disk.size=1g bufferPool.size=64m drainTimeout=1s \
+    "$([ "${BENCH_ACCESS_LOG:-0}" = 1 ] && echo "accessLog.path=$dir/logs/edge-access.log" || echo accessLog.enabled=false)"
   printf '%s\n' "${BENCH_EDGE_EXTRA:-}"
 } >"$dir/edge-server.yaml"
 # shellcheck disable=SC2046
@@ -84,7 +86,7 @@ http {
   default_type application/octet-stream;
   sendfile on; tcp_nopush on; tcp_nodelay on;
   keepalive_timeout 120s; keepalive_requests 1000000;
-  access_log off;
+  $([ "${BENCH_ACCESS_LOG:-0}" = 1 ] && echo "access_log $dir/logs/nginx-access.log;" || echo "access_log off;")
   open_file_cache max=1000 inactive=60s;
   client_body_temp_path $dir/nginx/body; proxy_temp_path $dir/nginx/proxy; fastcgi_temp_path $dir/nginx/fastcgi;
   uwsgi_temp_path $dir/nginx/uwsgi; scgi_temp_path $dir/nginx/scgi;

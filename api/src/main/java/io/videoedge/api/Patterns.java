@@ -45,6 +45,12 @@ final class Patterns {
             + "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])([.](25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})"
             + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
             + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$";
+    /**
+     * A path prefix as the edge server compares it (with the decoded path): "/" and segments of printable
+     * characters without blanks, "?", "#", "%" or backslash; "." and ".." segments are refused by a CEL rule.
+     */
+    static final String URL_PATH_PREFIX = "^(/[^\\s?#%\\\\/]+)*/?$";
+
     /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
     static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
     /**

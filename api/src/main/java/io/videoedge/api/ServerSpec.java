@@ -6,8 +6,10 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
@@ -121,79 +123,193 @@ public record ServerSpec(
                         + "of service during a rollout: a count or a percentage.")
         @Default("1")
         @Pattern(Patterns.MAX_UNAVAILABLE)
-        String maxUnavailable) {
+        String maxUnavailable,
+
+        @JsonPropertyDescription("Access log: one JSON line per response on the edge server's standard output (the "
+                + "container log): time, client, method, path without the query, status, body bytes that left, "
+                + "milliseconds until the last byte left, whether it completed, cache status, TLS version and kTLS. "
+                + "Written off the event loops through a bounded queue; lines that do not fit are dropped and counted "
+                + "(videoedge_access_log_lines_total{result=\"dropped\"}).")
+        @Default("{}")
+        AccessLog accessLog,
+
+        @JsonPropertyDescription(
+                "Signed URLs against hotlinking: paths under a rule's prefix need a token in the query "
+                        + "(an HMAC-SHA256 under a key of secretName over an expiry, the path or a path prefix, and optionally the "
+                        + "client address); a missing, forged or expired one is answered 403 and counted by reason "
+                        + "(videoedge_signed_url_checks_total). Tokens and how to make them: edge-server/README.md, Signed URLs.")
+        SignedUrls signedUrls) {
 
     public ServerSpec withSocket(Socket socket) {
-        return new ServerSpec(
-                cpus,
-                memory,
-                selectors,
-                affinity,
-                pinAcceptors,
-                multiAcceptor,
-                http,
-                https,
-                socket,
-                cache,
-                origin,
-                contentPath,
-                image,
-                maxUnavailable);
+        return edit(c -> c.socket = socket);
     }
 
     public ServerSpec withCpus(Integer cpus) {
-        return new ServerSpec(
-                cpus,
-                memory,
-                selectors,
-                affinity,
-                pinAcceptors,
-                multiAcceptor,
-                http,
-                https,
-                socket,
-                cache,
-                origin,
-                contentPath,
-                image,
-                maxUnavailable);
+        return edit(c -> c.cpus = cpus);
     }
 
     public ServerSpec withSelectors(Integer selectors) {
-        return new ServerSpec(
-                cpus,
-                memory,
-                selectors,
-                affinity,
-                pinAcceptors,
-                multiAcceptor,
-                http,
-                https,
-                socket,
-                cache,
-                origin,
-                contentPath,
-                image,
-                maxUnavailable);
+        return edit(c -> c.selectors = selectors);
+    }
+
+    public ServerSpec withAccessLog(AccessLog accessLog) {
+        return edit(c -> c.accessLog = accessLog);
     }
 
     public ServerSpec withOrigin(Origin origin) {
-        return new ServerSpec(
-                cpus,
-                memory,
-                selectors,
-                affinity,
-                pinAcceptors,
-                multiAcceptor,
-                http,
-                https,
-                socket,
-                cache,
-                origin,
-                contentPath,
-                image,
-                maxUnavailable);
+        return edit(c -> c.origin = origin);
     }
+
+    public ServerSpec withSignedUrls(SignedUrls signedUrls) {
+        return edit(c -> c.signedUrls = signedUrls);
+    }
+
+    public ServerSpec withMemory(String memory) {
+        return edit(c -> c.memory = memory);
+    }
+
+    public ServerSpec withHttp(Port http) {
+        return edit(c -> c.http = http);
+    }
+
+    public ServerSpec withCache(Cache cache) {
+        return edit(c -> c.cache = cache);
+    }
+
+    public ServerSpec withImage(String image) {
+        return edit(c -> c.image = image);
+    }
+
+    public ServerSpec withMaxUnavailable(String maxUnavailable) {
+        return edit(c -> c.maxUnavailable = maxUnavailable);
+    }
+
+    public ServerSpec withHttps(Port https) {
+        return edit(c -> c.https = https);
+    }
+
+    /** A copy with the fields {@code change} sets changed: the withers above, one line each. */
+    private ServerSpec edit(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
+    }
+
+    private static final class Copy {
+        Integer cpus;
+        String memory;
+        Integer selectors;
+        Boolean affinity;
+        Boolean pinAcceptors;
+        Boolean multiAcceptor;
+        Port http;
+        Port https;
+        Socket socket;
+        Cache cache;
+        Origin origin;
+        String contentPath;
+        String image;
+        String maxUnavailable;
+        AccessLog accessLog;
+        SignedUrls signedUrls;
+
+        Copy(ServerSpec s) {
+            cpus = s.cpus;
+            memory = s.memory;
+            selectors = s.selectors;
+            affinity = s.affinity;
+            pinAcceptors = s.pinAcceptors;
+            multiAcceptor = s.multiAcceptor;
+            http = s.http;
+            https = s.https;
+            socket = s.socket;
+            cache = s.cache;
+            origin = s.origin;
+            contentPath = s.contentPath;
+            image = s.image;
+            maxUnavailable = s.maxUnavailable;
+            accessLog = s.accessLog;
+            signedUrls = s.signedUrls;
+        }
+
+        ServerSpec build() {
+            return new ServerSpec(
+                    cpus,
+                    memory,
+                    selectors,
+                    affinity,
+                    pinAcceptors,
+                    multiAcceptor,
+                    http,
+                    https,
+                    socket,
+                    cache,
+                    origin,
+                    contentPath,
+                    image,
+                    maxUnavailable,
+                    accessLog,
+                    signedUrls);
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = "has(self.secretName) || !has(self.rules) || self.rules.all(r, has(r.mode) && r.mode == 'off')",
+            fieldPath = ".secretName",
+            message = "signedUrls.secretName is required when a rule is required or optional: the Secret with the "
+                    + "signing keys (key 'current', optionally 'previous')")
+    @ValidationRule(
+            value = "!has(self.rules) || self.rules.all(a, self.rules.exists_one(b, b.prefix == a.prefix))",
+            fieldPath = ".rules",
+            message = "signedUrls.rules: each prefix at most once")
+    public record SignedUrls(
+            @JsonPropertyDescription(
+                    "A Secret in the VideoEdge's namespace with the signing keys as raw bytes, at least 16 each: 'current', "
+                            + "and optionally 'previous'; a token made with either is accepted. To rotate without refusing "
+                            + "anyone, put the new key under 'previous' first, then swap the two once the edge servers have it. "
+                            + "The Secret is mounted into the edge pods (read-only); the server reads the keys again within "
+                            + "10s of the kubelet updating the files (about a minute after the Secret changes), without a "
+                            + "restart. A missing Secret or key is reported in the Ready condition and nothing is rolled out.")
+            @Size(min = 1, max = 253)
+            @Pattern(Patterns.DNS_SUBDOMAIN)
+            String secretName,
+
+            @JsonPropertyDescription(
+                    "Path prefixes and their mode; the longest prefix that starts a request's path (percent-decoded, "
+                            + "with '.' and empty segments removed) decides; a path no rule matches needs no token.")
+            @Size(max = 64)
+            List<SignedUrlRule> rules) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = "!self.prefix.matches('(^|/)[.][.]?(/|$)')",
+            fieldPath = ".prefix",
+            message =
+                    "a signed-URL prefix has no '.' or '..' segments: the server compares it with the normalised path")
+    public record SignedUrlRule(
+            @JsonPropertyDescription("A path prefix, starting with /: /vod/ covers /vod/a/b.m4s.")
+            @Required
+            @Size(min = 1, max = 1024)
+            @Pattern(Patterns.URL_PATH_PREFIX)
+            String prefix,
+
+            @JsonPropertyDescription(
+                    "required: 403 without a valid token; optional: a token the request carries is checked, none is "
+                            + "fine; off: no check (to open a part of a required prefix).")
+            @Default("required")
+            SignedUrlMode mode) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AccessLog(
+            @JsonPropertyDescription("Write the access log.") @Default("true")
+            Boolean enabled,
+
+            @JsonPropertyDescription("Log one response in this many (1: every response).")
+            @Default("1")
+            @Min(1)
+            @Max(1000000)
+            Integer sample) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @ValidationRule(

@@ -92,6 +92,27 @@ class CrdAdmissionIT {
     }
 
     @Test
+    void signedUrlRulesAreAcceptedAndTheModeDefaultsToRequired() {
+        GenericKubernetesResource ve = example("signed-urls");
+        set(
+                ve,
+                "spec.server.signedUrls",
+                Map.of(
+                        "secretName",
+                        "url-keys",
+                        "rules",
+                        List.of(Map.of("prefix", "/vod/"), Map.of("prefix", "/vod/free/", "mode", "off"))));
+        client.resource(ve).inNamespace(namespace).create();
+        VideoEdge typed = client.resources(VideoEdge.class)
+                .inNamespace(namespace)
+                .withName("signed-urls")
+                .get();
+        assertThat(typed.getSpec().server().signedUrls().rules())
+                .extracting(r -> r.prefix() + " " + r.mode())
+                .containsExactly("/vod/ REQUIRED", "/vod/free/ OFF");
+    }
+
+    @Test
     void emptySpecIsDefaultedByTheApiServer() {
         VideoEdge ve = new VideoEdge();
         ve.getMetadata().setName("defaults");
@@ -366,6 +387,46 @@ class CrdAdmissionIT {
                         Map.of("url", "http://origin:8080", "caSecretName", "origin-ca"),
                         "spec.server.origin.caSecretName",
                         "origin.caSecretName is only for an https:// origin.url"),
+                refused(
+                        "signed-URL rules that check tokens without a key Secret",
+                        "spec.server.signedUrls",
+                        Map.of("rules", List.of(Map.of("prefix", "/vod/", "mode", "optional"))),
+                        "spec.server.signedUrls.secretName",
+                        "signedUrls.secretName is required when a rule is required or optional"),
+                refused(
+                        "a signed-URL prefix that is not a path",
+                        "spec.server.signedUrls",
+                        Map.of("secretName", "k", "rules", List.of(Map.of("prefix", "vod/"))),
+                        "spec.server.signedUrls.rules[0].prefix",
+                        "should match"),
+                refused(
+                        "a signed-URL prefix with a query",
+                        "spec.server.signedUrls",
+                        Map.of("secretName", "k", "rules", List.of(Map.of("prefix", "/vod?x=1"))),
+                        "spec.server.signedUrls.rules[0].prefix",
+                        "should match"),
+                refused(
+                        "a signed-URL prefix with a .. segment",
+                        "spec.server.signedUrls",
+                        Map.of("secretName", "k", "rules", List.of(Map.of("prefix", "/vod/../admin/"))),
+                        "spec.server.signedUrls.rules[0].prefix",
+                        "no '.' or '..' segments"),
+                refused(
+                        "two signed-URL rules for one prefix",
+                        "spec.server.signedUrls",
+                        Map.of(
+                                "secretName",
+                                "k",
+                                "rules",
+                                List.of(Map.of("prefix", "/vod/"), Map.of("prefix", "/vod/", "mode", "off"))),
+                        "spec.server.signedUrls.rules",
+                        "each prefix at most once"),
+                refused(
+                        "an unknown signed-URL mode",
+                        "spec.server.signedUrls",
+                        Map.of("secretName", "k", "rules", List.of(Map.of("prefix", "/vod/", "mode", "sometimes"))),
+                        "spec.server.signedUrls.rules[0].mode",
+                        "Unsupported value"),
                 refused(
                         "a CA Secret without an origin URL",
                         "spec.server.origin",

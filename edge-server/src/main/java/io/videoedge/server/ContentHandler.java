@@ -6,6 +6,7 @@ import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.signing.UrlSigning;
 import java.io.IOException;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -14,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The request path for video objects: method check, path normalisation, then the local content root
+ * The request path for video objects: method check, path normalisation, the signed-URL check (403
+ * when the path's rule wants a valid token: {@link UrlSigning}), then the local content root
  * (the pure conditional/range decision, the head and a sendfile body), else the cache in front of
  * the origin ({@link CacheHandler}), else 404. Runs on the selector thread.
  */
@@ -22,10 +24,12 @@ final class ContentHandler {
     private static final Logger log = LoggerFactory.getLogger(ContentHandler.class);
     private final ContentStore content;
     private final CacheHandler cache;
+    private final UrlSigning signing;
 
-    ContentHandler(ContentStore content, CacheHandler cache) {
+    ContentHandler(ContentStore content, CacheHandler cache, UrlSigning signing) {
         this.content = content;
         this.cache = cache;
+        this.signing = signing;
     }
 
     void handle(Request request, HttpSession session) throws IOException {
@@ -37,6 +41,10 @@ final class ContentHandler {
         String path = ContentPath.normalize(request.getPath());
         if (path == null) {
             session.sendResponse(Responses.error(Response.BAD_REQUEST));
+            return;
+        }
+        if (signing != null && !signing.check("/" + path, request.getQueryString(), session::getRemoteHost).allowed) {
+            session.sendResponse(Responses.error(Response.FORBIDDEN));
             return;
         }
         OpenFile file;

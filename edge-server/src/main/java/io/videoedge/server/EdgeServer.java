@@ -1,5 +1,6 @@
 package io.videoedge.server;
 
+import io.videoedge.server.accesslog.AccessLog;
 import io.videoedge.server.admin.SocketsReport;
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.cache.EdgeCache;
@@ -12,15 +13,21 @@ import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
 import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.signing.UrlSigning;
 import io.videoedge.server.tls.KernelTls;
 import io.videoedge.server.tls.KernelTlsStats;
 import io.videoedge.server.tls.OpenSslCounters;
+import io.videoedge.server.tls.SharedTicketKeys;
+import io.videoedge.server.tls.TicketKeyKeeper;
 import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpSession;
@@ -54,7 +61,9 @@ public final class EdgeServer extends HttpServer {
     private boolean stopping; // guarded by this: no reconfigure once the drain has begun
 
     private final EdgeCache cache;
-    private TicketKeyRotator ticketKeyRotator; // set once by create(), before the server starts
+    private TicketKeyKeeper ticketKeyRotator; // set once by create(), before the server starts: rotation or shared keys
+    private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
+    private UrlSigning signing; // set once by create(); null without signedUrls
 
     private EdgeServer(
             EdgeServerConfig config,
@@ -62,14 +71,15 @@ public final class EdgeServer extends HttpServer {
             EdgeMetrics metrics,
             BufferPool bufferPool,
             ContentStore store,
-            EdgeCache cache)
+            EdgeCache cache,
+            UrlSigning signing)
             throws IOException {
         super(config);
         this.config = config;
         this.metrics = metrics;
         this.bufferPool = bufferPool;
         this.cache = cache;
-        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache));
+        this.content = new ContentHandler(store, cache == null ? null : new CacheHandler(cache), signing);
         this.selectorCpus = plan.cpus;
         if (plan.cpus != null) {
             pinSelectors(plan.cpus);
@@ -91,26 +101,42 @@ public final class EdgeServer extends HttpServer {
         if (ServerConfig.DEFAULT_SELECTOR_THREAD_NAME_FORMAT.equals(config.selectorThreadNameFormat)) {
             config.selectorThreadNameFormat = SelectorPinning.THREAD_NAME_FORMAT;
         }
-        TicketKeyRotator rotator = ticketKeys(config, metrics);
-        ContentStore store = config.content != null && config.content.root != null
-                ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
-                : null;
-        EdgeCache cache;
+        // what is opened before the server exists is closed again when a later step fails
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
         EdgeServer server;
         try {
-            cache = config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null;
+            TicketKeyKeeper rotator = opened(opened, ticketKeys(config, metrics));
+            UrlSigning signing = opened(opened, UrlSigning.start(config.signedUrls, metrics));
+            ContentStore store = config.content != null && config.content.root != null
+                    ? new ContentStore(Path.of(config.content.root), config.content.fileCacheValid)
+                    : null;
+            EdgeCache cache = opened(
+                    opened,
+                    config.origin != null ? EdgeCache.create(config.cache, config.origin, bufferPool, metrics) : null);
+            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache, signing);
+            server.ticketKeyRotator = rotator;
+            server.signing = signing;
         } catch (IOException | RuntimeException e) {
-            if (rotator != null) rotator.close();
+            closeAll(opened, e);
             throw e;
         }
         try {
-            server = new EdgeServer(config, plan, metrics, bufferPool, store, cache);
+            server.accessLog = AccessLog.start(config.accessLog);
         } catch (IOException | RuntimeException e) {
-            if (cache != null) cache.close();
-            if (rotator != null) rotator.close();
+            server.stop();
             throw e;
         }
-        server.ticketKeyRotator = rotator;
+        if (server.accessLog != null) {
+            AccessLog l = server.accessLog;
+            metrics.counters(
+                    "videoedge_access_log_lines_total",
+                    "Access log lines by result: written, dropped (the queue was full; a selector never waits), failed (the output refused them)",
+                    List.of("result"),
+                    () -> Map.of(
+                            List.of("written"), (double) l.written(),
+                            List.of("dropped"), (double) l.dropped(),
+                            List.of("failed"), (double) l.failed()));
+        }
         log.atInfo()
                 .addKeyValue("selectors", plan.selectors)
                 .addKeyValue("allowedCpus", CpuList.format(allowed))
@@ -126,13 +152,20 @@ public final class EdgeServer extends HttpServer {
      * {@code ssl.ticketDir} are rotated on schedule (the first step now, so the directory holds a current
      * key); without it an empty directory gets one key for this process.
      */
-    private static TicketKeyRotator ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
+    private static TicketKeyKeeper ticketKeys(EdgeServerConfig config, EdgeMetrics metrics) throws IOException {
         java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
         for (AcceptorConfig a : config.acceptors) {
             if (a.ssl != null && a.ssl.ticketDir != null) dirs.add(Path.of(a.ssl.ticketDir));
         }
         if (dirs.isEmpty()) {
             return null;
+        }
+        if (config.ticketKeys != null && config.ticketKeys.source != null) {
+            return SharedTicketKeys.start(
+                    Path.of(config.ticketKeys.source),
+                    List.copyOf(dirs),
+                    config.ticketKeys.poll,
+                    metrics::ticketKeyRotation);
         }
         long rotation = config.ticketKeys == null ? 0 : config.ticketKeys.rotation;
         if (rotation > 0) {
@@ -322,6 +355,11 @@ public final class EdgeServer extends HttpServer {
         return metrics;
     }
 
+    /** The access log, null when disabled. */
+    AccessLog accessLog() {
+        return accessLog;
+    }
+
     BufferPool bufferPool() {
         return bufferPool;
     }
@@ -404,10 +442,27 @@ public final class EdgeServer extends HttpServer {
                 .log("edge server stopped");
     }
 
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        if (resource != null) opened.push(resource);
+        return resource;
+    }
+
+    private static void closeAll(Deque<AutoCloseable> opened, Exception cause) {
+        for (AutoCloseable c : opened) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
     @Override
     public synchronized void stop() {
         if (ticketKeyRotator != null) ticketKeyRotator.close();
+        if (signing != null) signing.close();
         super.stop();
+        if (accessLog != null) accessLog.close(); // after the sessions: their last lines are queued by now
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.videoedge.server;
 
+import io.videoedge.server.accesslog.AccessLine;
+import io.videoedge.server.accesslog.AccessLog;
+import io.videoedge.server.accesslog.AccessLogMark;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
@@ -52,6 +55,10 @@ final class EdgeSession extends HttpSession {
     private final boolean overLimit;
 
     private TlsSessionFacts tls;
+    private String client; // the peer's address, for the access log; looked up once
+    private long handlingSinceMillis; // when the request in hand started being handled (access log only)
+    private long handlingSinceNanos;
+    private Session.QueueItem bodyItem; // the queue item of the body being written, for the access log
     /** Handed to a fill when the session parks: one instance, not a new method reference per park. */
     private final Runnable resumeWrite = this::resumeWrite;
 
@@ -267,7 +274,26 @@ final class EdgeSession extends HttpSession {
             // while draining, answer what was already received, then close
             boolean keepAlive = keepAlive(request) && !(draining && pipeline.isEmpty());
             response.addHeader(keepAlive ? "Connection: keep-alive" : "Connection: close");
-            writeResponse(response, request.getMethod() != Request.METHOD_HEAD);
+            boolean includeBody = request.getMethod() != Request.METHOD_HEAD;
+            if (isSsl()) {
+                tlsFacts(); // counts the session (videoedge_tls_sessions_total) at its first response
+            }
+            AccessLog accessLog = edge.accessLog();
+            AccessLine line =
+                    accessLog != null && accessLog.sampled() ? accessLine(request, response, includeBody) : null;
+            bodyItem = null;
+            try {
+                writeResponse(response, includeBody);
+            } catch (IOException e) {
+                if (line != null) {
+                    line.finish(0, false, System.nanoTime());
+                    accessLog.offer(line);
+                }
+                throw e;
+            }
+            if (line != null) {
+                write(new AccessLogMark(accessLog, line, bodyItem));
+            }
             if (!keepAlive) {
                 pipeline.clear();
                 this.handling = null;
@@ -278,6 +304,7 @@ final class EdgeSession extends HttpSession {
                 if (request == FIN) {
                     scheduleClose();
                 } else {
+                    startHandling();
                     server.handleRequest(request, this);
                 }
             }
@@ -286,6 +313,60 @@ final class EdgeSession extends HttpSession {
                 br.discardIfNotSent();
             }
         }
+    }
+
+    @Override
+    protected void handleParsedRequest() throws IOException {
+        if (handling == null) {
+            startHandling();
+        }
+        super.handleParsedRequest();
+    }
+
+    private void startHandling() {
+        if (edge.accessLog() != null) {
+            handlingSinceMillis = System.currentTimeMillis();
+            handlingSinceNanos = System.nanoTime();
+        }
+    }
+
+    /** What the access log says of this response; its bytes and duration are filled when it left. */
+    private AccessLine accessLine(Request request, Response response, boolean includeBody) {
+        if (client == null) {
+            client = String.valueOf(getRemoteHost());
+        }
+        long bodyLength = !includeBody
+                ? 0
+                : response instanceof BodyResponse br
+                        ? br.body().length()
+                        : response.getBody() == null ? 0 : response.getBody().length;
+        TlsSessionFacts t = isSsl() ? tlsFacts() : null;
+        String method = request instanceof RejectedRequest ? "-" : methodName(request.getMethod());
+        String path = request instanceof RejectedRequest || request.getURI() == null ? "-" : request.getPath();
+        return new AccessLine(
+                handlingSinceMillis,
+                handlingSinceNanos,
+                client,
+                method,
+                path,
+                response.getStatus(),
+                bodyLength,
+                response.getHeader("X-Cache:"),
+                t == null ? null : t.protocol(),
+                t != null && t.kernelTls());
+    }
+
+    private static String methodName(int method) {
+        return switch (method) {
+            case Request.METHOD_GET -> "GET";
+            case Request.METHOD_HEAD -> "HEAD";
+            case Request.METHOD_POST -> "POST";
+            case Request.METHOD_PUT -> "PUT";
+            case Request.METHOD_DELETE -> "DELETE";
+            case Request.METHOD_OPTIONS -> "OPTIONS";
+            case Request.METHOD_PATCH -> "PATCH";
+            default -> "OTHER";
+        };
     }
 
     private static boolean keepAlive(Request request) {
@@ -312,13 +393,16 @@ final class EdgeSession extends HttpSession {
         BufferPool pool = edge.bufferPool();
         if (HeadAndBodyItem.fits(head, body, pool)) {
             br.handedOver();
-            write(HeadAndBodyItem.of(head, body, isSsl(), pool, edge.metrics()));
+            HeadAndBodyItem item = HeadAndBodyItem.of(head, body, isSsl(), pool, edge.metrics());
+            bodyItem = item;
+            write(item);
             return;
         }
         // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet
         super.write(head, 0, head.length, kernelSend && !isSsl() ? Socket.MSG_MORE : 0);
         Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
         br.handedOver();
+        bodyItem = item;
         write(item);
     }
 
@@ -378,14 +462,17 @@ final class EdgeSession extends HttpSession {
         if (!isSsl()) {
             return true;
         }
-        if (tls == null) {
-            if (!handshakeDone()) {
-                return false; // early data: the handshake (and any kTLS switch) is not finished yet
-            }
+        TlsSessionFacts t = tlsFacts();
+        return t != null && t.kernelTls(); // null: early data, the handshake (and any kTLS switch) is not done yet
+    }
+
+    /** The TLS session's facts, read once the handshake is done; null before (early data). */
+    private TlsSessionFacts tlsFacts() {
+        if (tls == null && handshakeDone()) {
             tls = TlsSessionFacts.of(socket);
             edge.tlsSessionStarted(tls);
         }
-        return tls.kernelTls();
+        return tls;
     }
 
     // ---- lifecycle ----

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class CacheIT {
     TestOrigin origin;
+    /** The disk tier's directory of the server started last. */
+    Path diskDir;
+
     EdgeFixture edge;
 
     @AfterEach
@@ -41,6 +44,7 @@ class CacheIT {
             throws Exception {
         if (origin == null) origin = new TestOrigin();
         Path disk = Files.createTempDirectory("edge-cache");
+        diskDir = disk;
         edge = EdgeFixture.start(
                 """
                 origin:
@@ -239,16 +243,7 @@ class CacheIT {
     }
 
     private Path cacheFile(String key) throws Exception {
-        Path data = Path.of(
-                edge.configText()
-                        .lines()
-                        .filter(l -> l.trim().startsWith("path:"))
-                        .findFirst()
-                        .orElseThrow()
-                        .trim()
-                        .substring(5)
-                        .trim(),
-                "data");
+        Path data = diskDir.resolve("data");
         String hex = java.util.HexFormat.of()
                 .formatHex(java.security.MessageDigest.getInstance("SHA-256")
                         .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -429,16 +424,7 @@ class CacheIT {
         assertThat(get("/n/private.m4s").body()).isEqualTo(object);
         assertThat(get("/n/private.m4s").body()).isEqualTo(object);
         assertThat(origin.requests("/n/private.m4s")).isEqualTo(2);
-        Path tmpDir = Path.of(
-                edge.configText()
-                        .lines()
-                        .filter(l -> l.trim().startsWith("path:"))
-                        .findFirst()
-                        .orElseThrow()
-                        .trim()
-                        .substring(5)
-                        .trim(),
-                "tmp");
+        Path tmpDir = diskDir.resolve("tmp");
         await("no temporary files left behind (deleted right after the last bytes went out)")
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> {

@@ -14,6 +14,7 @@ import one.nio.server.AcceptorConfig;
 final class ConfigValidator {
     static final Set<String> TLS_PROTOCOLS = Set.of("tlsv1.2", "tlsv1.3");
     static final Set<String> CACHE_MODES = Set.of("none", "internal", "external");
+    static final Set<String> SIGNED_URL_MODES = Set.of("required", "optional", "off");
     static final int MAX_HEADER_LIMIT = 32 * 1024; // the request head must fit one-nio's 64000-byte read buffer
 
     private final String source;
@@ -62,10 +63,82 @@ final class ConfigValidator {
         origin(c.origin);
         bufferPool(c.bufferPool, c.origin);
         ticketKeys(c);
+        accessLog(c.accessLog);
+        signedUrls(c.signedUrls);
+    }
+
+    private void signedUrls(SignedUrlsConfig s) {
+        if (s == null) return;
+        check(s.keyPoll == 0 || s.keyPoll >= 1000, "signedUrls.keyPoll", "must be 0 (never) or at least 1s");
+        if (s.keyDir == null || s.keyDir.isEmpty() || !Path.of(s.keyDir).isAbsolute()) {
+            problem("signedUrls.keyDir", "required: the absolute path of the directory with the key files");
+        } else if (checkFiles) {
+            Path current = Path.of(s.keyDir, SignedUrlsConfig.CURRENT_KEY);
+            long size;
+            try {
+                size = Files.isRegularFile(current) ? Files.size(current) : -1;
+            } catch (java.io.IOException e) {
+                size = -1;
+            }
+            check(size >= 0, "signedUrls.keyDir", "has no readable file " + SignedUrlsConfig.CURRENT_KEY);
+            check(
+                    size < 0 || size >= SignedUrlsConfig.MIN_KEY_BYTES,
+                    "signedUrls.keyDir",
+                    current + " has " + size + " bytes: a key needs at least " + SignedUrlsConfig.MIN_KEY_BYTES);
+        }
+        Set<String> prefixes = new HashSet<>();
+        SignedUrlsConfig.Rule[] rules = s.rules == null ? new SignedUrlsConfig.Rule[0] : s.rules;
+        for (int i = 0; i < rules.length; i++) {
+            String at = "signedUrls.rules[" + i + "]";
+            SignedUrlsConfig.Rule r = rules[i];
+            if (r.prefix == null || !r.prefix.startsWith("/")) {
+                problem(at + ".prefix", "required, and starts with /, is " + r.prefix);
+            } else {
+                check(prefixes.add(r.prefix), at + ".prefix", r.prefix + " has two rules");
+            }
+            check(
+                    r.mode != null && SIGNED_URL_MODES.contains(r.mode),
+                    at + ".mode",
+                    "must be one of " + SIGNED_URL_MODES + ", is " + r.mode);
+        }
+    }
+
+    private void accessLog(AccessLogConfig a) {
+        if (a == null) return;
+        check(a.sample >= 1, "accessLog.sample", "must be at least 1 (1: every response), is " + a.sample);
+        check(a.queue >= 1, "accessLog.queue", "must be at least 1, is " + a.queue);
+        if (a.path == null || a.path.isEmpty()) {
+            problem("accessLog.path", "required: - (standard output) or an absolute file path");
+        } else if (!AccessLogConfig.STDOUT.equals(a.path)) {
+            Path p = Path.of(a.path);
+            check(
+                    p.isAbsolute(),
+                    "accessLog.path",
+                    "must be - (standard output) or an absolute file path, is " + a.path);
+            Path dir = p.toAbsolutePath().getParent();
+            check(
+                    !checkFiles || dir != null && Files.isDirectory(dir) && Files.isWritable(dir),
+                    "accessLog.path",
+                    "cannot write a file in " + dir);
+        }
     }
 
     private void ticketKeys(EdgeServerConfig c) {
         long rotation = c.ticketKeys == null ? 0 : c.ticketKeys.rotation;
+        String source = c.ticketKeys == null ? null : c.ticketKeys.source;
+        if (source != null) {
+            check(Path.of(source).isAbsolute(), "ticketKeys.source", "must be an absolute directory, is " + source);
+            check(
+                    rotation == 0,
+                    "ticketKeys.rotation",
+                    "must be 0 with ticketKeys.source: the keys come from the source, whoever writes it rotates them");
+            check(c.ticketKeys.poll >= 1000, "ticketKeys.poll", "must be at least 1s");
+            check(
+                    !checkFiles || Files.isDirectory(Path.of(source)),
+                    "ticketKeys.source",
+                    source + " is not a directory");
+            return;
+        }
         check(
                 rotation == 0 || rotation >= 1000,
                 "ticketKeys.rotation",

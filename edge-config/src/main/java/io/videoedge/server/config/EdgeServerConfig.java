@@ -25,6 +25,8 @@ public class EdgeServerConfig extends HttpServerConfig {
     public OriginConfig origin;
     public BufferPoolConfig bufferPool = new BufferPoolConfig();
     public TicketKeysConfig ticketKeys = new TicketKeysConfig();
+    public AccessLogConfig accessLog = new AccessLogConfig();
+    public SignedUrlsConfig signedUrls;
 
     @Converter(method = "time")
     public int drainTimeout = 25_000;

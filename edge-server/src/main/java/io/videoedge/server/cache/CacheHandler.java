@@ -22,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The request path for objects behind the origin: memory tier, then disk tier, then the origin
+ * The request path for objects behind the origin ({@link TierLookup} decides from what the tiers hold):
+ * memory tier, then disk tier, then the origin
  * through a (shared) fill; expired objects are revalidated, and served stale while the origin fails
  * within {@code cache.staleWhileError}. Every response says where it came from in X-Cache.
  * Range on a miss: the whole object is fetched (one fill, which fills the cache for the next
@@ -39,56 +40,39 @@ public final class CacheHandler {
         this.cache = cache;
     }
 
-    /** A cached copy kept while its revalidation runs: in memory or on disk. */
-    private record Stale(MemoryTier.Entry memory, DiskTier.Entry disk) {
-        ObjectMeta meta() {
-            return memory != null ? memory.meta() : disk.meta();
-        }
-
-        void release() {
-            if (memory != null) memory.release();
-        }
-    }
-
     public void handle(Request request, HttpSession session, String key) throws IOException {
         handle(request, session, key, true);
     }
 
     private void handle(Request request, HttpSession session, String key, boolean mayRetry) throws IOException {
-        long now = System.currentTimeMillis();
-        MemoryTier memory = cache.memory();
-        if (memory != null) {
-            MemoryTier.Entry m = memory.get(key);
-            cache.metrics().memory(m != null);
-            if (m != null) {
-                if (m.meta().fresh(now)) {
-                    respondFromMemory(request, session, m, "hit-memory");
+        switch (lookup(key)) {
+            case TierLookup.MemoryHit hit -> respondFromMemory(request, session, hit.entry(), "hit-memory");
+            case TierLookup.DiskHit hit -> {
+                if (respondFromDisk(request, session, hit.entry(), "hit-disk")) {
+                    promote(hit.entry());
                 } else {
-                    fetch(request, session, key, new Stale(m, null), mayRetry);
+                    fetch(request, session, key, null, mayRetry); // its file went: dropped, fetched again
                 }
-                return;
             }
+            case TierLookup.Unverified unverified -> verifyThenHandle(request, session, key, unverified.entry());
+            case TierLookup.Expired expired -> fetch(request, session, key, expired, mayRetry);
+            case TierLookup.Absent absent -> fetch(request, session, key, null, mayRetry);
         }
-        DiskTier.Entry d = cache.disk().get(key);
-        cache.metrics().disk(d != null);
-        if (d != null) {
-            if (!d.verified()) {
-                verifyThenHandle(request, session, key, d);
-                return;
-            }
-            if (!d.meta().fresh(now)) {
-                fetch(request, session, key, new Stale(null, d), mayRetry);
-                return;
-            }
-            if (respondFromDisk(request, session, d, "hit-disk")) {
-                promote(d);
-                return;
-            }
-        }
-        fetch(request, session, key, null, mayRetry);
     }
 
-    private void fetch(Request request, HttpSession session, String key, Stale stale, boolean mayRetry)
+    /** Memory first, the disk only after a memory miss; each lookup counted. */
+    private TierLookup lookup(String key) {
+        long now = System.currentTimeMillis();
+        MemoryTier memory = cache.memory();
+        MemoryTier.Entry m = memory == null ? null : memory.get(key);
+        if (memory != null) cache.metrics().memory(m != null);
+        if (m != null) return TierLookup.of(m, null, now);
+        DiskTier.Entry d = cache.disk().get(key);
+        cache.metrics().disk(d != null);
+        return TierLookup.of(null, d, now);
+    }
+
+    private void fetch(Request request, HttpSession session, String key, TierLookup.Expired stale, boolean mayRetry)
             throws IOException {
         EdgeCache.Joined joined = cache.join(key, originPath(key), stale == null ? null : stale.meta());
         if (joined == null) {
@@ -116,7 +100,7 @@ public final class CacheHandler {
             HttpSession session,
             String key,
             Fill.Outcome outcome,
-            Stale stale,
+            TierLookup.Expired stale,
             boolean mayRetry,
             String xcache)
             throws IOException {
@@ -131,7 +115,7 @@ public final class CacheHandler {
             }
             case Fill.Failed f -> {
                 long now = System.currentTimeMillis();
-                if (stale != null && f.status() != 404 && now < stale.meta().expiresAt() + cache.staleWhileError()) {
+                if (stale != null && TierLookup.staleServable(stale.meta(), f.status(), now, cache.staleWhileError())) {
                     if (stale.memory() != null && stale.memory().retain()) {
                         respondFromMemory(request, session, stale.memory(), "stale");
                         return;

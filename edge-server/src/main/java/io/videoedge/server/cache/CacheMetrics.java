@@ -4,9 +4,21 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.videoedge.server.metrics.EdgeMetrics;
+import java.util.List;
+import java.util.Set;
 
-/** Cache and origin metrics, registered next to the server's. */
+/**
+ * Cache and origin metrics, registered next to the server's. The usual label values exist at 0 from
+ * the start: Prometheus' rate() cannot see the increment that creates a series, so a cache or origin
+ * panel would stay empty (or NaN) after a pod's first miss.
+ */
 public final class CacheMetrics {
+    /** X-Cache values (CacheHandler), each a {@code videoedge_cache_responses_total} series. */
+    static final List<String> RESPONSE_RESULTS =
+            List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "stale", "error");
+    /** Origin fetch results that are not errors (the rest also count in videoedge_origin_errors_total). */
+    static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found");
+
     private final CounterDataPoint memoryHit;
     private final CounterDataPoint memoryMiss;
     private final CounterDataPoint diskHit;
@@ -30,9 +42,10 @@ public final class CacheMetrics {
         diskMiss = lookups.labelValues("disk", "miss");
         results = Counter.builder()
                 .name("videoedge_cache_responses_total")
-                .help("Cache responses by X-Cache value: hit-memory, hit-disk, miss, revalidated, stale, bypass, error")
+                .help("Cache responses by X-Cache value: " + String.join(", ", RESPONSE_RESULTS))
                 .labelNames("result")
                 .register(registry);
+        for (String r : RESPONSE_RESULTS) results.initLabelValues(r);
         coalesced = Counter.builder()
                 .name("videoedge_cache_coalesced_total")
                 .help("Requests that joined an origin fetch already in flight instead of starting one")
@@ -49,6 +62,7 @@ public final class CacheMetrics {
                 .classicOnly()
                 .classicUpperBounds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
                 .register(registry);
+        for (String r : ORIGIN_OK_RESULTS) originSeconds.initLabelValues(r);
         verified = Counter.builder()
                 .name("videoedge_cache_verified_total")
                 .help("Disk entries whose checksum was verified before first use after a restart")
@@ -73,7 +87,7 @@ public final class CacheMetrics {
 
     void originRequest(String result, double seconds) {
         originSeconds.labelValues(result).observe(seconds);
-        if (!result.equals("ok") && !result.equals("not_modified") && !result.equals("not_found")) {
+        if (!ORIGIN_OK_RESULTS.contains(result)) {
             originErrors.labelValues(result).inc();
         }
     }

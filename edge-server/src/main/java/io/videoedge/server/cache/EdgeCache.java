@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * object: concurrent misses coalesce), the origin client and the fill threads. The request path
  * that uses it is {@link CacheHandler}.
  */
-public final class EdgeCache {
+public final class EdgeCache implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EdgeCache.class);
     static final long BREAKER_COOLDOWN_MILLIS = 1_000;
 

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * then each step is scheduled for when the current key of some directory turns {@code rotation} old
  * (so a restart continues the schedule of the keys it finds). A failed step is logged and retried.
  */
-public final class TicketKeyRotator implements AutoCloseable {
+public final class TicketKeyRotator implements TicketKeyKeeper {
     private static final Logger log = LoggerFactory.getLogger(TicketKeyRotator.class);
     static final long RETRY_MILLIS = 10_000;
 

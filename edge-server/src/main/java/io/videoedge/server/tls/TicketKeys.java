@@ -110,16 +110,22 @@ public final class TicketKeys {
     private static Key write(Path dir, long now, List<Key> others) throws IOException {
         byte[] key = new byte[KEY_LENGTH];
         RANDOM.nextBytes(key);
-        Path file;
         for (int n = 0; ; n++) {
-            file = dir.resolve("ticket-" + now + (n == 0 ? "" : "-" + n) + ".key");
             try {
-                Files.write(file, key, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                break;
+                return write(dir, "ticket-" + now + (n == 0 ? "" : "-" + n) + ".key", key, now, others);
             } catch (FileAlreadyExistsException e) {
                 // two keys within one millisecond (tests): another name
             }
         }
+    }
+
+    /**
+     * Writes {@code key} as the new file {@code name} (mode 0600), its modification time after
+     * {@code now} and after every key in {@code others}: the newest key, the one one-nio encrypts with.
+     */
+    static Key write(Path dir, String name, byte[] key, long now, List<Key> others) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, key, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         } catch (UnsupportedOperationException e) {

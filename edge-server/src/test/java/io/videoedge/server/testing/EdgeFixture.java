@@ -260,6 +260,11 @@ public final class EdgeFixture implements AutoCloseable {
         return configFile;
     }
 
+    /** Where this fixture's server writes its access log (standard output would be the test's). */
+    public Path accessLogFile() {
+        return dir.resolve("access.log");
+    }
+
     /**
      * The golden rendering (testdata/edge-server/edge-server.yaml, what the operator renders for
      * examples/videoedge.yaml) made local: loopback addresses, free ports, this fixture's certificate,
@@ -292,6 +297,7 @@ public final class EdgeFixture implements AutoCloseable {
                         "content.root=" + content,
                         "limits.maxUriLength=2k",
                         "limits.maxConnections=1000",
+                        "accessLog.path=" + accessLogFile(),
                         "cache.disk.path="));
         return ConfigWriter.write(c, "EdgeFixture: the golden config made local") + extraYaml;
     }

@@ -10,6 +10,7 @@ import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerLayout;
 import io.videoedge.operator.render.JvmOptions;
 import io.videoedge.operator.render.Quantities;
+import io.videoedge.server.config.SignedUrlsConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -34,14 +35,11 @@ public final class SpecValidation {
     private SpecValidation() {}
 
     /**
-     * @param tlsSecret the Secret tls.secretName names (empty when it does not exist); ignored without HTTPS
-     * @param originCaSecret the Secret server.origin.caSecretName names (empty when it does not exist);
-     *     ignored when the spec names none
+     * @param secrets the Secrets the spec names, as read (empty when one does not exist)
      * @param nodes the nodes the VideoEdge would run on
      * @return the problems, each a sentence a person can act on; empty when the spec can be rolled out
      */
-    public static List<String> problems(
-            VideoEdge ve, Optional<Secret> tlsSecret, Optional<Secret> originCaSecret, Collection<Node> nodes) {
+    public static List<String> problems(VideoEdge ve, ReferencedSecrets secrets, Collection<Node> nodes) {
         VideoEdgeSpec spec = ve.getSpec();
         ServerSpec server = spec.server();
         List<String> problems = new ArrayList<>();
@@ -60,11 +58,16 @@ public final class SpecValidation {
             problems.addAll(EdgeServerConfigRenderer.problems(spec));
         }
         if (https) {
-            tlsProblem(ve, tlsSecret).ifPresent(problems::add);
+            tlsProblem(ve, secrets.tls()).ifPresent(problems::add);
         }
         String originCa = EdgeServerConfigRenderer.originCaSecret(server);
         if (originCa != null) {
-            originCaProblem(ve.getMetadata().getNamespace() + "/" + originCa, originCaSecret)
+            originCaProblem(ve.getMetadata().getNamespace() + "/" + originCa, secrets.originCa())
+                    .ifPresent(problems::add);
+        }
+        String signing = EdgeServerConfigRenderer.signingKeysSecret(server);
+        if (signing != null) {
+            signingKeysProblem(ve.getMetadata().getNamespace() + "/" + signing, secrets.signingKeys())
                     .ifPresent(problems::add);
         }
         JvmOptions.forServer(server)
@@ -129,6 +132,40 @@ public final class SpecValidation {
                 : Optional.of("origin CA Secret " + name + " (server.origin.caSecretName): " + key
                         + " holds no PEM certificate "
                         + "(-----BEGIN CERTIFICATE-----): the edge server could not load it");
+    }
+
+    /**
+     * The signing key Secret must exist and hold a key of at least 16 bytes under current (and, when
+     * set, under previous): the server refuses to start without a usable current key.
+     */
+    static Optional<String> signingKeysProblem(String name, Optional<Secret> secret) {
+        String what = "signing key Secret " + name + " (server.signedUrls.secretName)";
+        if (secret.isEmpty()) {
+            return Optional.of(what + " not found: create it with a random key of at least "
+                    + SignedUrlsConfig.MIN_KEY_BYTES + " bytes under " + SignedUrlsConfig.CURRENT_KEY
+                    + " (kubectl create secret generic " + name.substring(name.indexOf('/') + 1) + " --from-literal="
+                    + SignedUrlsConfig.CURRENT_KEY + "=$(openssl rand -hex 32))");
+        }
+        Map<String, String> data =
+                secret.get().getData() == null ? Map.of() : secret.get().getData();
+        List<String> bad = new ArrayList<>();
+        for (String key : List.of(SignedUrlsConfig.CURRENT_KEY, SignedUrlsConfig.PREVIOUS_KEY)) {
+            String value = data.get(key);
+            if (value == null) {
+                if (key.equals(SignedUrlsConfig.CURRENT_KEY)) bad.add("no " + key);
+                continue;
+            }
+            int length;
+            try {
+                length = Base64.getMimeDecoder().decode(value).length;
+            } catch (IllegalArgumentException e) {
+                length = 0;
+            }
+            if (length < SignedUrlsConfig.MIN_KEY_BYTES) {
+                bad.add(key + " of " + length + " bytes (at least " + SignedUrlsConfig.MIN_KEY_BYTES + ")");
+            }
+        }
+        return bad.isEmpty() ? Optional.empty() : Optional.of(what + " has " + String.join(" and ", bad));
     }
 
     /** server.cpus and server.memory must fit every node's allocatable, or that node's pod never starts. */

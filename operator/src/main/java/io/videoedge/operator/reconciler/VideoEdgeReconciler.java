@@ -139,13 +139,13 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 case AWAITING_RELEASE -> excluded.add(c.node());
             }
         });
-        Optional<Secret> originCa = originCaSecret(ve, context);
-        List<String> problems = SpecValidation.problems(ve, tlsSecret(ve, context), originCa, owned.values());
+        ReferencedSecrets secrets = ReferencedSecrets.read(ve, context.getClient());
+        List<String> problems = SpecValidation.problems(ve, secrets, owned.values());
 
         StatusAggregator status = new StatusAggregator(ve, now);
         RolloutPlan rollout = null;
         if (problems.isEmpty()) {
-            rollout = rollOut(ve, context, cluster, owned, excluded, originCa, now);
+            rollout = rollOut(ve, context, cluster, owned, excluded, secrets.originCa(), now);
         } else {
             // nothing is rolled out: what runs keeps running as it was
             status.error(Conditions.INVALID_SPEC, String.join("; ", problems));
@@ -170,13 +170,14 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         }
         EventRecorder.of(context, settings).record(ve, notices);
         if (rollout == null) {
-            // the TLS and origin CA Secrets are not watched: look again in a while
+            // the Secrets are not watched: look again in a while
             return control.rescheduleAfter(settings.recheckInterval());
         }
         // a soak, a drain or a deadline ends with no event to say so: look again then
         Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
-        if (originCa.isPresent() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
-            // the origin's CA Secret is not watched either: read it again in a while, a new bundle rolls the servers
+        if (secrets.anyToRecheck() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
+            // the Secrets are not watched either: read them again in a while (a new origin CA bundle rolls the
+            // servers; a signing key Secret that appears or goes changes the Ready condition)
             recheck = Optional.of(settings.recheckInterval());
         }
         return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
@@ -345,30 +346,6 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         patch.getMetadata().setNamespace(ve.getMetadata().getNamespace());
         patch.setStatus(status);
         return patch;
-    }
-
-    private static Optional<Secret> tlsSecret(VideoEdge ve, Context<VideoEdge> context) {
-        if (!EdgeServerConfigRenderer.servesHttps(ve.getSpec())) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(context.getClient()
-                .secrets()
-                .inNamespace(ve.getMetadata().getNamespace())
-                .withName(ve.getSpec().tls().secretName())
-                .get());
-    }
-
-    /** The Secret with the origin's CA bundle (server.origin.caSecretName), read each pass (get only: not watched). */
-    private static Optional<Secret> originCaSecret(VideoEdge ve, Context<VideoEdge> context) {
-        String name = EdgeServerConfigRenderer.originCaSecret(ve.getSpec().server());
-        if (name == null) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(context.getClient()
-                .secrets()
-                .inNamespace(ve.getMetadata().getNamespace())
-                .withName(name)
-                .get());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.videoedge.operator.render;
 
 import io.videoedge.api.ServerSpec;
+import io.videoedge.api.SignedUrlMode;
 import io.videoedge.api.TlsMode;
 import io.videoedge.api.TlsSpec;
 import io.videoedge.api.VideoEdgeSpec;
@@ -9,8 +10,10 @@ import io.videoedge.server.config.ConfigWriter;
 import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.config.LiveFields;
 import io.videoedge.server.config.OriginConfig;
+import io.videoedge.server.config.SignedUrlsConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import one.nio.config.DefaultConverters;
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
@@ -77,6 +80,18 @@ public final class EdgeServerConfigRenderer {
         return fetchesFromOrigin(server) ? server.origin().caSecretName() : null;
     }
 
+    /**
+     * The Secret with the URL signing keys (server.signedUrls.secretName) when a rule checks tokens
+     * (required or optional), else null: the config then has a signedUrls section whose keyDir is that
+     * Secret, mounted into the pod. Rules that are all off render nothing.
+     */
+    public static String signingKeysSecret(ServerSpec server) {
+        ServerSpec.SignedUrls s = server == null ? null : server.signedUrls();
+        if (s == null || s.rules() == null) return null;
+        boolean checks = s.rules().stream().anyMatch(r -> r.mode() != SignedUrlMode.OFF);
+        return checks ? s.secretName() : null;
+    }
+
     public static boolean servesHttp(VideoEdgeSpec spec) {
         ServerSpec.Port http = spec.server() == null ? null : spec.server().http();
         return http != null && http.port() != null && !Boolean.FALSE.equals(http.enabled());
@@ -140,6 +155,20 @@ public final class EdgeServerConfigRenderer {
         c.limits.maxHeaderSize = MAX_HEADER_SIZE;
         c.limits.maxConnections = MAX_CONNECTIONS;
         c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
+        ServerSpec.AccessLog accessLog = server.accessLog();
+        c.accessLog.enabled = accessLog == null || !Boolean.FALSE.equals(accessLog.enabled());
+        c.accessLog.sample = accessLog == null || accessLog.sample() == null ? 1 : accessLog.sample();
+        if (signingKeysSecret(server) != null) {
+            c.signedUrls = new SignedUrlsConfig();
+            c.signedUrls.keyDir = EdgeServerLayout.SIGNING_KEYS_DIR;
+            c.signedUrls.rules = server.signedUrls().rules().stream()
+                    .map(r -> new SignedUrlsConfig.Rule(
+                            r.prefix(),
+                            (r.mode() == null ? SignedUrlMode.REQUIRED : r.mode())
+                                    .name()
+                                    .toLowerCase(Locale.ROOT)))
+                    .toArray(SignedUrlsConfig.Rule[]::new);
+        }
         c.cache.memory = Quantities.bytes(server.cache().memory());
         c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
         c.cache.disk.size = Quantities.bytes(server.cache().disk().size());

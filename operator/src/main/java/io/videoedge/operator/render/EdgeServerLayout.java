@@ -24,6 +24,12 @@ public final class EdgeServerLayout {
     public static final String ORIGIN_CA_KEY = "ca.crt";
 
     public static final String ORIGIN_CA_FILE = ORIGIN_CA_DIR + "/" + ORIGIN_CA_KEY;
+    /**
+     * The URL signing keys (server.signedUrls.secretName): the whole Secret as a directory (no subPath),
+     * read-only; the server reads current and previous there and again when the kubelet updates them.
+     */
+    public static final String SIGNING_KEYS_DIR = "/etc/videoedge/url-signing";
+
     /** Session ticket keys: an emptyDir, the server generates a key when it is empty. */
     public static final String TICKET_DIR = "/var/run/videoedge/tickets";
 

@@ -39,6 +39,8 @@ public final class EdgeServerPod {
     public static final String INIT_CACHE_DIR = "cache-dir";
     /** The volume of the origin's CA Secret (server.origin.caSecretName). */
     public static final String ORIGIN_CA_VOLUME = "origin-ca";
+    /** The volume of the URL signing keys Secret (server.signedUrls.secretName). */
+    public static final String SIGNING_KEYS_VOLUME = "signing-keys";
     /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
     public static final String ENV_NUMA_INTERLEAVE = "VIDEOEDGE_NUMA_INTERLEAVE";
     /** Read by the `java` launcher itself, whatever the entry point. */
@@ -287,6 +289,10 @@ public final class EdgeServerPod {
             // start)
             mounts.add(mount(ORIGIN_CA_VOLUME, EdgeServerLayout.ORIGIN_CA_DIR, true, null));
         }
+        if (EdgeServerConfigRenderer.signingKeysSecret(spec.server()) != null) {
+            // a directory: the kubelet swaps in a changed Secret and the server reads the keys again (no restart)
+            mounts.add(mount(SIGNING_KEYS_VOLUME, EdgeServerLayout.SIGNING_KEYS_DIR, true, null));
+        }
         mounts.add(mount("content", EdgeServerLayout.CONTENT_DIR, true, null));
         mounts.add(mount("cache", EdgeServerLayout.CACHE_DIR, false, null));
         mounts.add(mount("tmp", "/tmp", false, null));
@@ -338,6 +344,15 @@ public final class EdgeServerPod {
                     .withKey(EdgeServerLayout.ORIGIN_CA_KEY)
                     .withPath(EdgeServerLayout.ORIGIN_CA_KEY)
                     .endItem()
+                    .endSecret()
+                    .build());
+        }
+        String signing = EdgeServerConfigRenderer.signingKeysSecret(spec.server());
+        if (signing != null) {
+            volumes.add(new VolumeBuilder()
+                    .withName(SIGNING_KEYS_VOLUME)
+                    .withNewSecret()
+                    .withSecretName(signing)
                     .endSecret()
                     .build());
         }

@@ -11,6 +11,9 @@ import java.util.Optional;
 public final class Names {
     public static final String COMPONENT_EDGE_SERVER = "edge-server";
     public static final String COMPONENT_NODE_TUNING = "node-tuning";
+    /** The component label of the Secret with a VideoEdge's shared session ticket keys. */
+    public static final String COMPONENT_TICKET_KEYS = "ticket-keys";
+
     public static final String LABEL_NAME = "app.kubernetes.io/name";
     public static final String LABEL_INSTANCE = "app.kubernetes.io/instance";
     public static final String APP_NAME = "videoedge";
@@ -40,6 +43,11 @@ public final class Names {
 
     public static String edgeServer(VideoEdge ve) {
         return ve.getMetadata().getName() + "-edge-server";
+    }
+
+    /** The Secret with the session ticket keys every edge server of the VideoEdge shares ({@link TicketKeyRing}). */
+    public static String ticketKeys(VideoEdge ve) {
+        return ve.getMetadata().getName() + "-ticket-keys";
     }
 
     public static String namespacedName(HasMetadata r) {

@@ -97,6 +97,13 @@ class AdmittedRunsIT {
                     counterexamples.add(c.description() + " " + c.changes() + ": origin.caFile " + config.origin.caFile
                             + " is in no volume of the pod");
                 }
+                // the signing keys the server reads are in a volume of its container
+                if (config.signedUrls != null
+                        && template.getSpec().getContainers().getFirst().getVolumeMounts().stream()
+                                .noneMatch(m -> m.getMountPath().equals(config.signedUrls.keyDir))) {
+                    counterexamples.add(c.description() + " " + c.changes() + ": signedUrls.keyDir "
+                            + config.signedUrls.keyDir + " is no volume of the pod");
+                }
                 admittedRuns.add(c.description());
                 TuningInputs.of(typed.getSpec()).revision();
                 JvmOptions.forServer(typed.getSpec().server())
@@ -190,6 +197,15 @@ class AdmittedRunsIT {
                     values.add(List.of());
                     e.forEach(v -> values.add(List.of(v)));
                     values.add(new ArrayList<>(e));
+                } else if (path.equals("server.signedUrls.rules")) {
+                    for (Object prefix : List.of(
+                            "/", "/vod/", "/vod", "/a b/", "/vod/../x/", "/./", "/%2e%2e/", "vod/", "//", "/vod?x")) {
+                        values.add(List.of(Map.of("prefix", prefix)));
+                        values.add(List.of(
+                                Map.of("prefix", prefix, "mode", "optional"),
+                                Map.of("prefix", "/free/", "mode", "off")));
+                    }
+                    values.add(List.of(Map.of("prefix", "/", "mode", "off")));
                 } else if (items != null && "string".equals(items.get("type"))) {
                     values.addAll(List.of(
                             List.of(),
@@ -353,6 +369,19 @@ class AdmittedRunsIT {
             out.add(new Candidate(
                     "memory " + pair.get(0) + ", cache " + pair.get(1),
                     pair("server.memory", pair.get(0), "server.cache.memory", pair.get(1))));
+        }
+        // signed-URL rules with their key Secret: the prefixes the CRD admits are ones the server takes
+        for (Object prefix : List.of(
+                "/", "/vod/", "/hls/live", "/a b/", "/vod/../x/", "/./", "/%2e%2e/", "/v\\x/", "vod/", "//", "/é/")) {
+            for (String mode : List.of("required", "optional", "off")) {
+                out.add(new Candidate(
+                        "signed URLs " + prefix + " " + mode,
+                        pair(
+                                "server.signedUrls.secretName",
+                                "url-keys",
+                                "server.signedUrls.rules",
+                                List.of(Map.of("prefix", prefix, "mode", mode)))));
+            }
         }
         for (String url : List.of(
                 "http://origin",

@@ -14,12 +14,14 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.videoedge.api.ServerSpec;
+import io.videoedge.api.SignedUrlMode;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.operator.config.OperatorSettings;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerLayout;
+import io.videoedge.operator.render.EdgeServerPod;
 import io.videoedge.operator.render.Hashes;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.TuningInputs;
@@ -196,21 +198,10 @@ class DependentsTest {
         VideoEdge ve = example();
         VideoEdgeSpec s = ve.getSpec();
         ServerSpec sv = s.server();
-        ve.setSpec(s.withServer(new ServerSpec(
-                        sv.cpus(),
-                        sv.memory(),
-                        sv.selectors(),
-                        sv.affinity(),
-                        sv.pinAcceptors(),
-                        sv.multiAcceptor(),
-                        new ServerSpec.Port(80, true),
-                        sv.https(),
-                        sv.socket(),
-                        sv.cache(),
-                        sv.origin(),
-                        sv.contentPath(),
-                        "registry.local/edge:2",
-                        "25%"))
+        ve.setSpec(s.withServer(sv.withHttp(new ServerSpec.Port(80, true))
+                        .withImage("registry.local/edge:2")
+                        .withMaxUnavailable("25%")
+                        .withAccessLog(null))
                 .withTls(new io.videoedge.api.TlsSpec(io.videoedge.api.TlsMode.NONE, null, null, null, null))
                 .withTuning(withoutNumaInterleave(s.tuning())));
         DaemonSet ds = EdgeServerDaemonSet.desired(ve, plan(ve));
@@ -333,6 +324,56 @@ class DependentsTest {
         Secret relabelled =
                 new SecretBuilder(ca).addToData("tls.crt", "b3RoZXI=").build();
         assertThat(revision(plan(ve, Optional.of(relabelled)))).isEqualTo(revision(plan));
+    }
+
+    @Test
+    void signedUrlsMountTheWholeKeySecretAsADirectoryAndAKeyChangeIsNoNewRevision() {
+        VideoEdge ve = example();
+        String before = revision(plan(ve));
+        ServerSpec sv = ve.getSpec().server();
+        ve.setSpec(ve.getSpec()
+                .withServer(sv.withSignedUrls(new ServerSpec.SignedUrls(
+                        "url-keys",
+                        List.of(
+                                new ServerSpec.SignedUrlRule("/vod/", SignedUrlMode.REQUIRED),
+                                new ServerSpec.SignedUrlRule("/vod/free/", SignedUrlMode.OFF))))));
+        EdgePlan plan = plan(ve);
+        PodSpec pod =
+                EdgeServerDaemonSet.desired(ve, plan).getSpec().getTemplate().getSpec();
+
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals(EdgeServerPod.SIGNING_KEYS_VOLUME))
+                .singleElement()
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("url-keys");
+                    assertThat(v.getSecret().getItems())
+                            .as("current and previous, whichever exist")
+                            .isEmpty();
+                });
+        assertThat(pod.getContainers().getFirst().getVolumeMounts())
+                .filteredOn(m -> m.getName().equals(EdgeServerPod.SIGNING_KEYS_VOLUME))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getMountPath()).isEqualTo(EdgeServerLayout.SIGNING_KEYS_DIR);
+                    assertThat(m.getReadOnly()).isTrue();
+                    assertThat(m.getSubPath())
+                            .as("a subPath is never updated by the kubelet")
+                            .isNull();
+                });
+        assertThat(plan.config())
+                .contains("signedUrls:\n  keyDir: " + EdgeServerLayout.SIGNING_KEYS_DIR + "\n")
+                .contains("  - prefix: /vod/\n")
+                .contains("  - prefix: /vod/free/\n    mode: off\n");
+        assertThat(revision(plan)).as("the rules are read at start").isNotEqualTo(before);
+        // the keys are read again by the server: nothing of the Secret's content is in the pod template
+        assertThat(plan.podTemplate().getMetadata().getAnnotations().keySet()).noneMatch(k -> k.contains("signing"));
+
+        VideoEdge allOff = example();
+        allOff.setSpec(allOff.getSpec()
+                .withServer(sv.withSignedUrls(new ServerSpec.SignedUrls(
+                        null, List.of(new ServerSpec.SignedUrlRule("/", SignedUrlMode.OFF))))));
+        assertThat(plan(allOff).config()).doesNotContain("signedUrls");
+        assertThat(revision(plan(allOff))).isEqualTo(before);
     }
 
     @Test

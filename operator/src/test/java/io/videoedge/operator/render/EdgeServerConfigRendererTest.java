@@ -66,25 +66,56 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
+    void theAccessLogIsOnByDefaultAndItsSwitchesRestartTheServers() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).accessLog.enabled)
+                .isTrue();
+        assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("accessLog");
+        VideoEdgeSpec sampled =
+                ve.getSpec().withServer(ve.getSpec().server().withAccessLog(new ServerSpec.AccessLog(true, 10)));
+        VideoEdgeSpec off =
+                ve.getSpec().withServer(ve.getSpec().server().withAccessLog(new ServerSpec.AccessLog(false, 1)));
+        assertThat(EdgeServerConfigRenderer.render("video/edge", sampled)).contains("accessLog:\n  sample: 10\n");
+        String offText = EdgeServerConfigRenderer.render("video/edge", off);
+        assertThat(offText).contains("accessLog:\n  enabled: false\n");
+        assertThat(io.videoedge.server.config.ConfigLoader.parse(offText, "off").accessLog.enabled)
+                .isFalse();
+        assertThat(EdgeServerConfigRenderer.restartChecksum("x", off))
+                .as("the access log is set up at start")
+                .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("x", ve.getSpec()));
+    }
+
+    @Test
+    void signedUrlRulesBecomeTheServersRulesAndTheServerTakesThem() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(ve.getSpec()
+                        .server()
+                        .withSignedUrls(new ServerSpec.SignedUrls(
+                                "url-keys",
+                                List.of(
+                                        new ServerSpec.SignedUrlRule("/vod/", null),
+                                        new ServerSpec.SignedUrlRule("/live/", io.videoedge.api.SignedUrlMode.OPTIONAL),
+                                        new ServerSpec.SignedUrlRule(
+                                                "/vod/free/", io.videoedge.api.SignedUrlMode.OFF)))));
+        var parsed = io.videoedge.server.config.ConfigLoader.parse(
+                EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
+        assertThat(parsed.signedUrls.keyDir).isEqualTo(EdgeServerLayout.SIGNING_KEYS_DIR);
+        assertThat(parsed.signedUrls.rules)
+                .extracting(r -> r.prefix + " " + r.mode)
+                .containsExactly("/vod/ required", "/live/ optional", "/vod/free/ off");
+        assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
+        assertThat(EdgeServerConfigRenderer.signingKeysSecret(spec.server())).isEqualTo("url-keys");
+    }
+
+    @Test
     void originSectionOnlyWhenAnOriginIsSet() {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("origin:");
         ServerSpec s = ve.getSpec().server();
-        ServerSpec withOrigin = new ServerSpec(
-                s.cpus(),
-                s.memory(),
-                s.selectors(),
-                s.affinity(),
-                s.pinAcceptors(),
-                s.multiAcceptor(),
-                s.http(),
-                s.https(),
-                s.socket(),
-                s.cache(),
-                new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32),
-                s.contentPath(),
-                s.image(),
-                s.maxUnavailable());
+        ServerSpec withOrigin = s.withOrigin(
+                        new ServerSpec.Origin("http://origin.example:8080", null, "500ms", "10s", 32))
+                .withAccessLog(null);
         VideoEdgeSpec spec = ve.getSpec().withServer(withOrigin);
         assertThat(EdgeServerConfigRenderer.render("video/edge", spec)).contains("""
         origin:

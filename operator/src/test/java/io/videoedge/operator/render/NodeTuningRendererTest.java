@@ -154,21 +154,8 @@ class NodeTuningRendererTest {
         VideoEdge ve = withMode(TestFiles.exampleVideoEdge("video", 3), TlsMode.KTLS_OFFLOAD);
         var server = ve.getSpec().server();
         ve.setSpec(ve.getSpec()
-                .withServer(new io.videoedge.api.ServerSpec(
-                        server.cpus(),
-                        server.memory(),
-                        server.selectors(),
-                        server.affinity(),
-                        server.pinAcceptors(),
-                        server.multiAcceptor(),
-                        server.http(),
-                        new io.videoedge.api.ServerSpec.Port(server.https().port(), false),
-                        server.socket(),
-                        server.cache(),
-                        server.origin(),
-                        server.contentPath(),
-                        server.image(),
-                        server.maxUnavailable())));
+                .withServer(server.withHttps(
+                        new io.videoedge.api.ServerSpec.Port(server.https().port(), false))));
         assertThat(spec(ve).tlsTxOffload()).isNull();
         assertThat(spec(ve).tuning().kernelModules()).doesNotContain("tls");
     }
