@@ -9,7 +9,8 @@ scenario "f50 overlapping VideoEdges: the older keeps $w2, the newer reports Con
 k label node "$w2" videoedge.io/fleet-b=edge --overwrite >&2
 k create namespace fleet-b --dry-run=client -o yaml | k apply -f - >&2
 sed -e 's/^  name: fleet$/  name: fleet-b/' -e 's/^  namespace: fleet$/  namespace: fleet-b/' \
-  -e 's|videoedge.io/fleet: edge|videoedge.io/fleet-b: edge|' -e 's/port: 8080/port: 8081/' "$VE_MANIFEST" | k apply -f - >&2
+  -e 's|videoedge.io/fleet: edge|videoedge.io/fleet-b: edge|' -e 's/port: 8080/port: 8081/' \
+  -e 's/mode: openssl/mode: none/' "$VE_MANIFEST" | k apply -f - >&2
 conflict() {
   [ "$(k -n fleet-b get ve fleet-b -o jsonpath='{.status.conditions[?(@.type=="Degraded")].reason}')" = Conflict ] \
     || { echo "fleet-b Degraded: $(k -n fleet-b get ve fleet-b -o jsonpath='{.status.conditions[?(@.type=="Degraded")].reason}')"; return 1; }

@@ -132,8 +132,16 @@ timed clean-start clean_start
 timed chart install_chart --set nodeAgent.driftInterval=5s >"$ARTIFACTS/helm.log"
 
 fleet_prerequisites() {
-  local n
+  local n d san=""
   k create namespace "$VE_NS" --dry-run=client -o yaml | k apply -f -
+  if ! k -n "$VE_NS" get secret fleet-tls >/dev/null 2>&1; then
+    d=$(mktemp -d)
+    for n in $(fleet_nodes); do san="$san,IP:$(nip "$n")"; done
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj "/CN=fleet.videoedge.test" \
+      -addext "subjectAltName=DNS:fleet.videoedge.test$san" -keyout "$d/tls.key" -out "$d/tls.crt" 2>/dev/null
+    k -n "$VE_NS" create secret tls fleet-tls --cert "$d/tls.crt" --key "$d/tls.key"
+    rm -rf "$d"
+  fi
   for n in $(fleet_nodes); do
     if ! nexec "$n" test -f "$CONTENT_PATH/bench/seg-16m.m4s"; then
       nexec "$n" mkdir -p "$CONTENT_PATH"

@@ -48,7 +48,7 @@ pass "refusals and tokens served are counted by result"
 # the mounted files, the server reads them again (no restart)
 new=$(openssl rand -hex 32)
 k -n "$VE_NS" create secret generic "$URL_KEYS_SECRET" --from-literal=current="$new" --from-literal=previous="$key" \
-  --dry-run=client -o yaml | k apply -f - >/dev/null
+  --dry-run=client -o yaml | k replace -f - >/dev/null
 with_new="http://$ip:$HTTP_PORT$path?exp=$exp&sig=$(sign "$new" "$exp" "$path")"
 new_key_works() { local c; c=$(code "$with_new"); [ "$c" = 200 ] || { echo "status $c"; return 1; }; }
 wait_until "a token made with the rotated-in key is served (the kubelet's volume update, then the server's poll)" \

@@ -383,7 +383,23 @@ public record ServerSpec(
             String memory,
 
             @JsonPropertyDescription("Disk FIFO on the node (SSD/NVMe), served with sendfile.") @Default("{}")
-            Disk disk) {
+            Disk disk,
+
+            @JsonPropertyDescription(
+                    "How long past its expiry a cached object is still served (X-Cache: stale) while the origin fails "
+                            + "to revalidate it (a connection error, a timeout, a 5xx; never after a 404), one-nio time "
+                            + "(30s, 1h). 0s: the origin's failure is the client's.")
+            @Default("1h")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String staleIfError,
+
+            @JsonPropertyDescription(
+                    "How long past its expiry a cached object is served at once (X-Cache: updating) while one "
+                            + "revalidation with the origin runs in the background for all requests, one-nio time. 0s: a "
+                            + "request for an expired object waits for its revalidation.")
+            @Default("0s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String staleWhileRevalidate) {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         public record Disk(

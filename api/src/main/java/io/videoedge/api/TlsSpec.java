@@ -48,9 +48,12 @@ public record TlsSpec(
         List<@Size(max = 16) String> protocols,
 
         @JsonPropertyDescription(
-                "Stateless session resumption with session tickets. Each node's server makes its own keys "
-                        + "in memory and rotates them hourly: a key encrypts new tickets for an hour and still decrypts them for one more. "
-                        + "Keys are per node, so a ticket resumes a session only on the node that issued it.")
+                "Stateless session resumption with session tickets, under keys every node of this VideoEdge shares, so a "
+                        + "client that moves to another node (a DNS or anycast change) resumes there without a full handshake. "
+                        + "The operator keeps the keys in the Secret <name>-ticket-keys (owned by the VideoEdge) and rotates them "
+                        + "hourly: a key encrypts new tickets for an hour and still decrypts them for one more. Each new key is "
+                        + "added three minutes before its hour, so that every node has it, and the servers switch to it at that "
+                        + "time.")
         @Default("true")
         Boolean sessionTickets,
 

@@ -388,6 +388,12 @@ class CrdAdmissionIT {
                         "spec.server.origin.caSecretName",
                         "origin.caSecretName is only for an https:// origin.url"),
                 refused(
+                        "staleWhileRevalidate that is no one-nio time",
+                        "spec.server.cache.staleWhileRevalidate",
+                        "5 minutes",
+                        "spec.server.cache.staleWhileRevalidate",
+                        "should match"),
+                refused(
                         "signed-URL rules that check tokens without a key Secret",
                         "spec.server.signedUrls",
                         Map.of("rules", List.of(Map.of("prefix", "/vod/", "mode", "optional"))),

@@ -393,23 +393,8 @@ class ChartIT {
                 .endBoundObjectRef()
                 .endSpec()
                 .build();
-        String token = admin.serviceAccounts()
-                .inNamespace(NAMESPACE)
-                .withName(sa)
-                .tokenRequest(request)
-                .getStatus()
-                .getToken();
-
-        Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
-                .withClientCertData(null)
-                .withClientKeyData(null)
-                .withClientCertFile(null)
-                .withClientKeyFile(null)
-                .withOauthToken(token)
-                .build();
         String status = "{\"status\":{\"message\":\"written by the agent\"}}";
-        try (KubernetesClient agent =
-                new KubernetesClientBuilder().withConfig(config).build()) {
+        try (KubernetesClient agent = tokenClient(sa, request)) {
             NodeTuning own = agent.resources(NodeTuning.class)
                     .withName("vap-a")
                     .subresource("status")
@@ -447,27 +432,7 @@ class ChartIT {
                         .endMetadata()
                         .build())
                 .create();
-        TokenRequest request = new TokenRequestBuilder()
-                .withNewSpec()
-                .withAudiences("https://localhost")
-                .withExpirationSeconds(600L)
-                .endSpec()
-                .build();
-        String token = admin.serviceAccounts()
-                .inNamespace(NAMESPACE)
-                .withName("chart-it-videoedge-operator")
-                .tokenRequest(request)
-                .getStatus()
-                .getToken();
-        Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
-                .withClientCertData(null)
-                .withClientKeyData(null)
-                .withClientCertFile(null)
-                .withClientKeyFile(null)
-                .withOauthToken(token)
-                .build();
-        try (KubernetesClient operator =
-                new KubernetesClientBuilder().withConfig(config).build()) {
+        try (KubernetesClient operator = asOperator()) {
             var node = operator.nodes().withName("vap-op");
             node.patch(
                     PatchContext.of(PatchType.JSON_MERGE),
@@ -497,6 +462,97 @@ class ChartIT {
         }
         assertThat(admin.nodes().withName("vap-op").get().getMetadata().getLabels())
                 .containsEntry("team", "video");
+    }
+
+    @Test
+    @Order(7)
+    void theOperatorMayWriteTicketKeySecretsAndNoOtherSecret() {
+        admin.secrets()
+                .inNamespace(NAMESPACE)
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName("someone-elses")
+                        .endMetadata()
+                        .addToStringData("password", "hunter2")
+                        .build())
+                .create();
+        try (KubernetesClient operator = asOperator()) {
+            var secrets = operator.secrets().inNamespace(NAMESPACE);
+            java.util.function.Function<String, io.fabric8.kubernetes.api.model.Secret> ticketKeys =
+                    name -> new io.fabric8.kubernetes.api.model.SecretBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .addToLabels("app.kubernetes.io/component", "ticket-keys")
+                            .addToLabels("app.kubernetes.io/managed-by", "videoedge-operator")
+                            .endMetadata()
+                            .addToData("t1800000000", "a2V5")
+                            .build();
+            var created = secrets.resource(ticketKeys.apply("edge-ticket-keys")).create();
+            created.getData().put("t1800003600", "bmV4dA==");
+            secrets.resource(created).update();
+            assertThat(admin.secrets()
+                            .inNamespace(NAMESPACE)
+                            .withName("edge-ticket-keys")
+                            .get()
+                            .getData())
+                    .containsKeys("t1800000000", "t1800003600");
+
+            var unlabelled = ticketKeys.apply("other-ticket-keys");
+            unlabelled.getMetadata().getLabels().remove("app.kubernetes.io/component");
+            var otherComponent = ticketKeys.apply("forged-ticket-keys");
+            otherComponent.getMetadata().getLabels().put("app.kubernetes.io/component", "edge-server");
+            var otherName = ticketKeys.apply("edge-tls");
+            var someoneElses = secrets.withName("someone-elses").get();
+            someoneElses.getData().put("password", "b3duZWQ=");
+            for (Runnable write : List.<Runnable>of(
+                    () -> secrets.resource(unlabelled).create(),
+                    () -> secrets.resource(otherComponent).create(),
+                    () -> secrets.resource(otherName).create(),
+                    () -> secrets.resource(someoneElses).update())) {
+                assertThatThrownBy(write::run).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(403);
+                    assertThat(e.getMessage()).contains("may only write the ticket key Secrets it manages");
+                });
+            }
+            assertThatThrownBy(() -> secrets.withName("edge-ticket-keys").delete())
+                    .isInstanceOf(KubernetesClientException.class);
+        }
+        assertThat(admin.secrets()
+                        .inNamespace(NAMESPACE)
+                        .withName("someone-elses")
+                        .get()
+                        .getData())
+                .containsEntry("password", java.util.Base64.getEncoder().encodeToString("hunter2".getBytes()));
+    }
+
+    /** A client with the operator's ServiceAccount token: its RBAC and the admission policies that name it. */
+    private KubernetesClient asOperator() {
+        return tokenClient(
+                "chart-it-videoedge-operator",
+                new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withAudiences("https://localhost")
+                        .withExpirationSeconds(600L)
+                        .endSpec()
+                        .build());
+    }
+
+    /** A client that authenticates with a token of {@code serviceAccount} (in the release namespace), not as admin. */
+    private KubernetesClient tokenClient(String serviceAccount, TokenRequest request) {
+        String token = admin.serviceAccounts()
+                .inNamespace(NAMESPACE)
+                .withName(serviceAccount)
+                .tokenRequest(request)
+                .getStatus()
+                .getToken();
+        Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
+                .withClientCertData(null)
+                .withClientKeyData(null)
+                .withClientCertFile(null)
+                .withClientKeyFile(null)
+                .withOauthToken(token)
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     @Test

@@ -390,6 +390,40 @@ class CacheIT {
     }
 
     @Test
+    void withStaleWhileRevalidateAnExpiredObjectIsServedAtOnceAndRevalidatedOnceInTheBackground() throws Exception {
+        start("4m", "1m", "64m", "  staleWhileRevalidate: 1h\n", "");
+        String path = "/swr/seg.m4s";
+        byte[] v1 = origin.object(path, 50_000);
+        origin.cacheControl(path, "max-age=0"); // expired as soon as stored
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        origin.hold(); // the origin answers nothing until released: the revalidation hangs
+        try {
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<byte[]> r = get(path);
+                assertThat(xcache(r))
+                        .as("request %d while the origin is held", i)
+                        .isEqualTo("updating");
+                assertThat(r.body()).isEqualTo(v1);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
+            Thread.sleep(300);
+            assertThat(origin.requests(path))
+                    .as("one revalidation in flight for all three")
+                    .isEqualTo(2);
+        } finally {
+            origin.release();
+        }
+        // the origin's object changes: a request still gets the copy it has, the revalidation it starts fetches
+        // the new one, and a later request gets that
+        byte[] v2 = origin.object(path, 60_000);
+        assertThat(get(path).body()).isEqualTo(v1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> java.util.Arrays.equals(get(path).body(), v2));
+        assertThat(edge.metric("videoedge_cache_responses_total{result=\"updating\"}"))
+                .isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
     void withoutStaleWhileErrorAnExpiredObjectFailsWithTheOrigin() throws Exception {
         start("4m", "1m", "64m", "  staleWhileError: 0s\n", "");
         origin.object("/s0/seg.m4s", 50_000);

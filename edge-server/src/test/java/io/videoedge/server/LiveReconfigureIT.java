@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.OpenSsl;
 import io.videoedge.server.testing.RawHttp;
-import io.videoedge.server.testing.TestCerts;
 import io.videoedge.server.testing.Tools;
 import java.io.IOException;
 import java.io.InputStream;
@@ -406,19 +406,9 @@ class LiveReconfigureIT {
     private Tools.Result sClient(String... extra) throws IOException {
         Path request = edge.dir.resolve("request.txt");
         Files.writeString(request, "GET /index.m3u8 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-        List<String> cmd = new ArrayList<>(List.of(
-                "openssl",
-                "s_client",
-                "-connect",
-                "127.0.0.1:" + edge.httpsPort,
-                "-tls1_3",
-                "-servername",
-                "localhost",
-                "-CAfile",
-                TestCerts.cert().toString(),
-                "-ign_eof"));
-        cmd.addAll(List.of(extra));
-        return Tools.run(cmd, Files.readAllBytes(request), null);
+        List<String> args = new ArrayList<>(List.of("-tls1_3"));
+        args.addAll(List.of(extra));
+        return OpenSsl.sClient(edge.httpsPort, request, args.toArray(String[]::new));
     }
 
     private static Set<Thread> selectorThreads() {

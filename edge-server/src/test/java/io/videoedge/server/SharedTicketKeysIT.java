@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
-import io.videoedge.server.testing.TestCerts;
+import io.videoedge.server.testing.OpenSsl;
 import io.videoedge.server.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -69,18 +68,7 @@ class SharedTicketKeysIT {
     }
 
     static String sClient(EdgeFixture edge, String... extra) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                "openssl",
-                "s_client",
-                "-connect",
-                "127.0.0.1:" + edge.httpsPort,
-                "-servername",
-                "localhost",
-                "-CAfile",
-                TestCerts.cert().toString(),
-                "-ign_eof"));
-        cmd.addAll(List.of(extra));
-        Tools.Result r = Tools.run(cmd, Files.readAllBytes(request), null);
+        Tools.Result r = OpenSsl.sClient(edge.httpsPort, request, extra);
         assertThat(r.all()).as("s_client %s", List.of(extra)).contains("HTTP/1.1 200 OK");
         return r.all();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.OpenSsl;
 import io.videoedge.server.testing.TestCerts;
 import io.videoedge.server.testing.Tools;
 import io.videoedge.server.tls.KernelTls;
@@ -14,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.AfterAll;
@@ -44,18 +44,7 @@ class TlsIT {
     }
 
     private Tools.Result sClient(String... extra) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                "openssl",
-                "s_client",
-                "-connect",
-                "127.0.0.1:" + edge.httpsPort,
-                "-servername",
-                "localhost",
-                "-CAfile",
-                TestCerts.cert().toString(),
-                "-ign_eof"));
-        cmd.addAll(List.of(extra));
-        return Tools.run(cmd, Files.readAllBytes(request), null);
+        return OpenSsl.sClient(edge.httpsPort, request, extra);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,7 +9,9 @@ import one.nio.config.Converter;
  * ({@code disk.size} bytes under {@code disk.path}).
  * Freshness: the origin's Cache-Control max-age / s-maxage or Expires, else {@code ttl}. An expired
  * object is revalidated with the origin; if the origin fails, it is still served for
- * {@code staleWhileError} past its expiry.
+ * {@code staleWhileError} past its expiry. Within {@code staleWhileRevalidate} past its expiry it is
+ * served at once (X-Cache {@code updating}) while one revalidation runs in the background (RFC 5861's
+ * stale-while-revalidate for every object; 0: the request waits for the revalidation).
  */
 @Config
 public class CacheConfig {
@@ -26,6 +28,9 @@ public class CacheConfig {
 
     @Converter(method = "longTime")
     public long staleWhileError = 60 * 60_000L;
+
+    @Converter(method = "longTime")
+    public long staleWhileRevalidate = 0;
 
     @Config
     public static class DiskCacheConfig {

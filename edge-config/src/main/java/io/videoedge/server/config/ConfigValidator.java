@@ -243,6 +243,7 @@ final class ConfigValidator {
         check(c.memoryMaxObject >= 0, "cache.memoryMaxObject", "must not be negative");
         check(c.ttl >= 0, "cache.ttl", "must not be negative");
         check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");
+        check(c.staleWhileRevalidate >= 0, "cache.staleWhileRevalidate", "must not be negative");
         if (c.disk != null) {
             check(c.disk.size >= 0, "cache.disk.size", "must not be negative");
             if (hasOrigin) {

@@ -55,7 +55,15 @@ public final class CacheHandler {
                 }
             }
             case TierLookup.Unverified unverified -> verifyThenHandle(request, session, key, unverified.entry());
-            case TierLookup.Expired expired -> fetch(request, session, key, expired, mayRetry);
+            case TierLookup.Expired expired -> {
+                if (TierLookup.servableWhileRevalidating(
+                        expired.meta(), System.currentTimeMillis(), cache.staleWhileRevalidate())) {
+                    revalidateInBackground(key, expired.meta());
+                    respondStale(request, session, key, expired, mayRetry);
+                } else {
+                    fetch(request, session, key, expired, mayRetry);
+                }
+            }
             case TierLookup.Absent absent -> fetch(request, session, key, null, mayRetry);
         }
     }
@@ -70,6 +78,22 @@ public final class CacheHandler {
         DiskTier.Entry d = cache.disk().get(key);
         cache.metrics().disk(d != null);
         return TierLookup.of(null, d, now);
+    }
+
+    /** One revalidation of an expired copy with nobody waiting for it (or joins the one in flight). */
+    private void revalidateInBackground(String key, ObjectMeta stale) {
+        cache.revalidate(key, originPath(key), stale);
+    }
+
+    /** The expired copy as it is ({@code updating}); the lookup's reference is handed to the response. */
+    private void respondStale(
+            Request request, HttpSession session, String key, TierLookup.Expired stale, boolean mayRetry)
+            throws IOException {
+        if (stale.memory() != null) {
+            respondFromMemory(request, session, stale.memory(), "updating");
+        } else if (!respondFromDisk(request, session, stale.disk(), "updating")) {
+            fetch(request, session, key, null, mayRetry); // its file went meanwhile
+        }
     }
 
     private void fetch(Request request, HttpSession session, String key, TierLookup.Expired stale, boolean mayRetry)

@@ -15,7 +15,7 @@ import java.util.Set;
 public final class CacheMetrics {
     /** X-Cache values (CacheHandler), each a {@code videoedge_cache_responses_total} series. */
     static final List<String> RESPONSE_RESULTS =
-            List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "stale", "error");
+            List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "updating", "stale", "error");
     /** Origin fetch results that are not errors (the rest also count in videoedge_origin_errors_total). */
     static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found");
 

@@ -34,6 +34,7 @@ public final class EdgeCache implements AutoCloseable {
     private final ExecutorService workers;
     private final long defaultTtl;
     private final long staleWhileError;
+    private final long staleWhileRevalidate;
 
     private EdgeCache(
             MemoryTier memory,
@@ -43,7 +44,8 @@ public final class EdgeCache implements AutoCloseable {
             CacheMetrics metrics,
             ExecutorService workers,
             long defaultTtl,
-            long staleWhileError) {
+            long staleWhileError,
+            long staleWhileRevalidate) {
         this.memory = memory;
         this.disk = disk;
         this.origin = origin;
@@ -52,6 +54,7 @@ public final class EdgeCache implements AutoCloseable {
         this.workers = workers;
         this.defaultTtl = defaultTtl;
         this.staleWhileError = staleWhileError;
+        this.staleWhileRevalidate = staleWhileRevalidate;
     }
 
     public static EdgeCache create(
@@ -79,7 +82,8 @@ public final class EdgeCache implements AutoCloseable {
                 new CacheMetrics(edgeMetrics),
                 workers,
                 cache.ttl,
-                cache.staleWhileError);
+                cache.staleWhileError,
+                cache.staleWhileRevalidate);
         c.registerGauges(edgeMetrics);
         log.atInfo()
                 .addKeyValue("origin", originConfig.url)
@@ -114,6 +118,19 @@ public final class EdgeCache implements AutoCloseable {
             metrics.coalesced();
         }
         return new Joined(f, created[0]);
+    }
+
+    /**
+     * Revalidates an expired object with nobody waiting for the outcome (stale-while-revalidate): a new
+     * fill unless one for the key is in flight already.
+     */
+    void revalidate(String key, String originPath, ObjectMeta stale) {
+        boolean[] created = {false};
+        Fill f = fills.computeIfAbsent(key, k -> {
+            created[0] = true;
+            return new Fill(k, originPath, stale, this);
+        });
+        if (created[0]) workers.execute(f);
     }
 
     void finishedFill(Fill f) {
@@ -174,6 +191,10 @@ public final class EdgeCache implements AutoCloseable {
 
     long defaultTtl() {
         return defaultTtl;
+    }
+
+    long staleWhileRevalidate() {
+        return staleWhileRevalidate;
     }
 
     long staleWhileError() {

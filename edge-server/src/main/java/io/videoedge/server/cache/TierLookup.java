@@ -45,6 +45,14 @@ sealed interface TierLookup {
     }
 
     /**
+     * Whether an expired copy answers at once while it is revalidated in the background: within
+     * {@code staleWhileRevalidate} milliseconds after it expired (0: never, the request waits).
+     */
+    static boolean servableWhileRevalidating(ObjectMeta meta, long now, long staleWhileRevalidate) {
+        return now < meta.expiresAt() + staleWhileRevalidate;
+    }
+
+    /**
      * Whether an expired copy answers when its revalidation failed with {@code failStatus}: within
      * {@code staleWhileError} milliseconds after it expired, and never for a 404 (the origin says the
      * object is gone, not that it fails).

@@ -80,6 +80,9 @@ public final class UrlCheck {
 
     /** The token's parameters; other parameters of the query are the application's and ignored. */
     record Token(long expires, String prefix, String client, byte[] signature) {
+        private static final java.util.Set<String> TOKEN_PARAMETERS = java.util.Set.of(
+                UrlSignature.EXPIRES, UrlSignature.PREFIX, UrlSignature.CLIENT, UrlSignature.SIGNATURE);
+
         /** Null when the query has none of the token's parameters; IllegalArgumentException when malformed. */
         static Token parse(String query) {
             if (query == null || query.isEmpty()) return null;
@@ -88,15 +91,14 @@ public final class UrlCheck {
             for (String pair : query.split("&", -1)) {
                 int eq = pair.indexOf('=');
                 String name = eq < 0 ? pair : pair.substring(0, eq);
+                if (!TOKEN_PARAMETERS.contains(name)) continue; // the application's own, whatever they hold
                 String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 switch (name) {
                     case UrlSignature.EXPIRES -> exp = once(exp, value);
                     case UrlSignature.PREFIX -> prefix = once(prefix, value);
                     case UrlSignature.CLIENT -> client = once(client, value);
                     case UrlSignature.SIGNATURE -> sig = once(sig, value);
-                    default -> {
-                        continue;
-                    }
+                    default -> throw new IllegalStateException(name);
                 }
                 any = true;
             }

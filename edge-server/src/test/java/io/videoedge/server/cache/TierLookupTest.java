@@ -66,4 +66,16 @@ class TierLookupTest {
                 .as("staleWhileError 0")
                 .isFalse();
     }
+
+    @Test
+    void anExpiredCopyIsServedWhileRevalidatingOnlyWithinStaleWhileRevalidate() {
+        ObjectMeta expired = meta(NOW - 1_000);
+        assertThat(TierLookup.servableWhileRevalidating(expired, NOW, 5_000)).isTrue();
+        assertThat(TierLookup.servableWhileRevalidating(expired, NOW, 1_000))
+                .as("past the window")
+                .isFalse();
+        assertThat(TierLookup.servableWhileRevalidating(expired, NOW, 0))
+                .as("0: the request waits")
+                .isFalse();
+    }
 }

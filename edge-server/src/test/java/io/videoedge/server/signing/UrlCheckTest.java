@@ -78,6 +78,14 @@ class UrlCheckTest {
     }
 
     @Test
+    void theApplicationsOwnParametersAreLeftAloneWhateverTheyHold() {
+        String path = "/vod/a.m4s";
+        String token = q(KEY, LATER, path, null, null);
+        assertThat(check(Mode.REQUIRED, path, "q=%zz&" + token + "&clip=1", "10.0.0.1"))
+                .isEqualTo(Result.OK);
+    }
+
+    @Test
     void aPrefixTokenCoversEveryPathUnderIt() {
         String query = q(KEY, LATER, "/vod/movie/index.m3u8", "/vod/movie/", null);
         assertThat(check(Mode.REQUIRED, "/vod/movie/index.m3u8", query, "10.0.0.1"))

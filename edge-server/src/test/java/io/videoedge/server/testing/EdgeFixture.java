@@ -292,13 +292,18 @@ public final class EdgeFixture implements AutoCloseable {
                         "acceptors[1].ssl.certFile=" + TestCerts.cert(),
                         "acceptors[1].ssl.privateKeyFile=" + TestCerts.key(),
                         "acceptors[1].ssl.ticketDir=" + tickets,
+                        // one-nio's default refresh; tests that need another set it
+                        "acceptors[1].ssl.refreshInterval=0",
                         "admin.address=127.0.0.1",
                         "admin.port=" + adminPort,
                         "content.root=" + content,
                         "limits.maxUriLength=2k",
                         "limits.maxConnections=1000",
                         "accessLog.path=" + accessLogFile(),
-                        "cache.disk.path="));
+                        "cache.disk.path=",
+                        // the server's own keys, rotated hourly (the shared keys' Secret is the operator's)
+                        "ticketKeys.source=",
+                        "ticketKeys.rotation=1h"));
         return ConfigWriter.write(c, "EdgeFixture: the golden config made local") + extraYaml;
     }
 

@@ -144,7 +144,12 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
         StatusAggregator status = new StatusAggregator(ve, now);
         RolloutPlan rollout = null;
+        Instant ticketKeysDue = null;
         if (problems.isEmpty()) {
+            if (EdgeServerConfigRenderer.sharesTicketKeys(ve.getSpec())) {
+                // before the pods that mount it: the keys every edge server shares, rotated on schedule
+                ticketKeysDue = TicketKeySecret.ensure(context.getClient(), ve, now);
+            }
             rollout = rollOut(ve, context, cluster, owned, excluded, secrets.originCa(), now);
         } else {
             // nothing is rolled out: what runs keeps running as it was
@@ -179,6 +184,10 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             // the Secrets are not watched either: read them again in a while (a new origin CA bundle rolls the
             // servers; a signing key Secret that appears or goes changes the Ready condition)
             recheck = Optional.of(settings.recheckInterval());
+        }
+        if (ticketKeysDue != null) {
+            Duration untilKeys = Duration.between(now, ticketKeysDue);
+            if (recheck.isEmpty() || recheck.get().compareTo(untilKeys) > 0) recheck = Optional.of(untilKeys);
         }
         return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
     }

@@ -32,6 +32,8 @@ public final class EdgeServerConfigRenderer {
     static final int MAX_HEADER_SIZE = 8 * 1024;
     static final int MAX_CONNECTIONS = 100_000;
     static final int IDLE_TIMEOUT_MILLIS = 60_000;
+    /** How often one-nio looks for a newer ticket key file (its default: 5 minutes). */
+    static final long TICKET_REFRESH_MILLIS = 10_000;
     /** Direct memory the server's buffer pool needs per origin connection (one chunk each) and for itself. */
     static final long POOL_CHUNK = 128 * 1024;
 
@@ -90,6 +92,11 @@ public final class EdgeServerConfigRenderer {
         if (s == null || s.rules() == null) return null;
         boolean checks = s.rules().stream().anyMatch(r -> r.mode() != SignedUrlMode.OFF);
         return checks ? s.secretName() : null;
+    }
+
+    /** Whether the servers resume TLS sessions by tickets under keys every node shares ({@link TicketKeyRing}). */
+    public static boolean sharesTicketKeys(VideoEdgeSpec spec) {
+        return servesHttps(spec) && Boolean.TRUE.equals(spec.tls().sessionTickets());
     }
 
     public static boolean servesHttp(VideoEdgeSpec spec) {
@@ -169,9 +176,21 @@ public final class EdgeServerConfigRenderer {
                                     .toLowerCase(Locale.ROOT)))
                     .toArray(SignedUrlsConfig.Rule[]::new);
         }
+        if (sharesTicketKeys(spec)) {
+            // the keys every node shares (a Secret the operator rotates: TicketKeyRing), not the server's own
+            c.ticketKeys.source = EdgeServerLayout.TICKET_KEYS_DIR;
+            c.ticketKeys.rotation = 0;
+        }
         c.cache.memory = Quantities.bytes(server.cache().memory());
         c.cache.disk.path = EdgeServerLayout.CACHE_DIR;
         c.cache.disk.size = Quantities.bytes(server.cache().disk().size());
+        if (server.cache().staleIfError() != null) {
+            c.cache.staleWhileError = DefaultConverters.longTime(server.cache().staleIfError());
+        }
+        if (server.cache().staleWhileRevalidate() != null) {
+            c.cache.staleWhileRevalidate =
+                    DefaultConverters.longTime(server.cache().staleWhileRevalidate());
+        }
         if (fetchesFromOrigin(server)) {
             ServerSpec.Origin o = server.origin();
             c.origin = new OriginConfig();
@@ -208,6 +227,8 @@ public final class EdgeServerConfigRenderer {
         if (Boolean.TRUE.equals(tls.sessionTickets())) {
             // sessionTickets false renders no ticketDir: one-nio then sets no ticket keys of ours
             ssl.ticketDir = EdgeServerLayout.TICKET_DIR;
+            // the shared keys switch at one time on every node: one-nio must look at the directory that often
+            ssl.refreshInterval = TICKET_REFRESH_MILLIS;
         }
         // the server falls back to userspace OpenSSL where the kernel cannot (status: KernelTlsUnavailable)
         ssl.kernelTlsEnabled = tls.mode().usesKernelTls();

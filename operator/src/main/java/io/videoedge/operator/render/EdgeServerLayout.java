@@ -30,6 +30,12 @@ public final class EdgeServerLayout {
      */
     public static final String SIGNING_KEYS_DIR = "/etc/videoedge/url-signing";
 
+    /**
+     * The session ticket keys every node shares: the Secret {@code <name>-ticket-keys} the operator
+     * rotates, as a directory; the server places the keys in effect into {@link #TICKET_DIR}.
+     */
+    public static final String TICKET_KEYS_DIR = "/etc/videoedge/ticket-keys";
+
     /** Session ticket keys: an emptyDir, the server generates a key when it is empty. */
     public static final String TICKET_DIR = "/var/run/videoedge/tickets";
 

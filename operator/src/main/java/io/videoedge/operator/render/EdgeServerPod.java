@@ -39,6 +39,8 @@ public final class EdgeServerPod {
     public static final String INIT_CACHE_DIR = "cache-dir";
     /** The volume of the origin's CA Secret (server.origin.caSecretName). */
     public static final String ORIGIN_CA_VOLUME = "origin-ca";
+    /** The volume of the shared session ticket keys (the Secret the operator rotates: Names.ticketKeys). */
+    public static final String TICKET_KEYS_VOLUME = "ticket-keys";
     /** The volume of the URL signing keys Secret (server.signedUrls.secretName). */
     public static final String SIGNING_KEYS_VOLUME = "signing-keys";
     /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
@@ -282,6 +284,8 @@ public final class EdgeServerPod {
             mounts.add(mount("tls", EdgeServerLayout.TLS_DIR, true, null));
             if (Boolean.TRUE.equals(spec.tls().sessionTickets())) {
                 mounts.add(mount("tickets", EdgeServerLayout.TICKET_DIR, false, null));
+                // a directory: the kubelet brings a rotated key in, the server places it when its time comes
+                mounts.add(mount(TICKET_KEYS_VOLUME, EdgeServerLayout.TICKET_KEYS_DIR, true, null));
             }
         }
         if (EdgeServerConfigRenderer.originCaSecret(spec.server()) != null) {
@@ -330,6 +334,12 @@ public final class EdgeServerPod {
                         .withNewEmptyDir()
                         .withMedium("Memory")
                         .endEmptyDir()
+                        .build());
+                volumes.add(new VolumeBuilder()
+                        .withName(TICKET_KEYS_VOLUME)
+                        .withNewSecret()
+                        .withSecretName(Names.ticketKeys(ve))
+                        .endSecret()
                         .build());
             }
         }

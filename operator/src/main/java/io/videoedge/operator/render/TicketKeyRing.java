@@ -22,6 +22,7 @@ public final class TicketKeyRing {
     public static final Duration PERIOD = Duration.ofHours(1);
     public static final Duration LEAD = Duration.ofMinutes(3);
     public static final int KEY_BYTES = 48;
+    static final Duration FIRST_KEY_BACKDATE = Duration.ofMinutes(1);
     private static final Pattern NAME = Pattern.compile("t([0-9]{1,12})");
 
     private TicketKeyRing() {}
@@ -43,7 +44,8 @@ public final class TicketKeyRing {
             });
         }
         if (keys.isEmpty()) {
-            keys.put(nowSeconds, encode(random.get())); // the first key: in effect at once
+            // the first key: in effect at once, also on a node whose clock is up to a minute behind ours
+            keys.put(nowSeconds - FIRST_KEY_BACKDATE.toSeconds(), encode(random.get()));
         }
         long newest = keys.lastKey();
         long successorDue = newest + PERIOD.toSeconds() - LEAD.toSeconds();

@@ -97,6 +97,13 @@ class AdmittedRunsIT {
                     counterexamples.add(c.description() + " " + c.changes() + ": origin.caFile " + config.origin.caFile
                             + " is in no volume of the pod");
                 }
+                // the shared ticket keys the server reads are in a volume of its container
+                if (config.ticketKeys.source != null
+                        && template.getSpec().getContainers().getFirst().getVolumeMounts().stream()
+                                .noneMatch(m -> m.getMountPath().equals(config.ticketKeys.source))) {
+                    counterexamples.add(c.description() + " " + c.changes() + ": ticketKeys.source "
+                            + config.ticketKeys.source + " is no volume of the pod");
+                }
                 // the signing keys the server reads are in a volume of its container
                 if (config.signedUrls != null
                         && template.getSpec().getContainers().getFirst().getVolumeMounts().stream()

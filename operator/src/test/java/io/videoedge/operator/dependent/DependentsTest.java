@@ -137,7 +137,7 @@ class DependentsTest {
         assertThat(c.getPorts())
                 .extracting(p -> p.getName() + ":" + p.getContainerPort())
                 .containsExactly("http:8080", "https:8443", "admin:9400");
-        // config, TLS, tickets, content (read-only), cache
+        // config, TLS, tickets (one-nio's directory and the shared keys), content (read-only), cache
         // the config as a directory (no subPath): the kubelet swaps a changed ConfigMap in, live fields apply
         assertThat(c.getVolumeMounts())
                 .extracting(VolumeMount::getMountPath)
@@ -145,6 +145,7 @@ class DependentsTest {
                         "/etc/videoedge/config",
                         "/etc/videoedge/tls",
                         "/var/run/videoedge/tickets",
+                        "/etc/videoedge/ticket-keys",
                         "/var/lib/videoedge/content",
                         "/var/cache/videoedge",
                         "/tmp");
@@ -374,6 +375,44 @@ class DependentsTest {
                         null, List.of(new ServerSpec.SignedUrlRule("/", SignedUrlMode.OFF))))));
         assertThat(plan(allOff).config()).doesNotContain("signedUrls");
         assertThat(revision(plan(allOff))).isEqualTo(before);
+    }
+
+    @Test
+    void withTicketsEveryPodMountsTheVideoEdgesSharedTicketKeysAndTheServerTakesItsKeysFromThere() throws Exception {
+        VideoEdge ve = example();
+        EdgePlan plan = plan(ve);
+        PodSpec pod =
+                EdgeServerDaemonSet.desired(ve, plan).getSpec().getTemplate().getSpec();
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals(EdgeServerPod.TICKET_KEYS_VOLUME))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-ticket-keys"));
+        assertThat(pod.getContainers().getFirst().getVolumeMounts())
+                .filteredOn(m -> m.getName().equals(EdgeServerPod.TICKET_KEYS_VOLUME))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.getMountPath()).isEqualTo(EdgeServerLayout.TICKET_KEYS_DIR);
+                    assertThat(m.getReadOnly()).isTrue();
+                    assertThat(m.getSubPath()).isNull();
+                });
+        var config = io.videoedge.server.config.ConfigLoader.parse(plan.config(), "rendered");
+        assertThat(config.ticketKeys.source).isEqualTo(EdgeServerLayout.TICKET_KEYS_DIR);
+        assertThat(config.ticketKeys.rotation)
+                .as("the operator rotates the shared keys")
+                .isZero();
+        assertThat(config.acceptors[1].ssl.refreshInterval).isEqualTo(10_000);
+
+        VideoEdge noTickets = example();
+        noTickets.setSpec(noTickets
+                .getSpec()
+                .withTls(new io.videoedge.api.TlsSpec(
+                        io.videoedge.api.TlsMode.OPENSSL, "edge-tls", List.of("TLSv1.3"), false, null)));
+        PodSpec without = EdgeServerDaemonSet.desired(noTickets, plan(noTickets))
+                .getSpec()
+                .getTemplate()
+                .getSpec();
+        assertThat(without.getVolumes()).extracting(Volume::getName).doesNotContain(EdgeServerPod.TICKET_KEYS_VOLUME);
+        assertThat(plan(noTickets).config()).doesNotContain("ticketKeys");
     }
 
     @Test

@@ -99,6 +99,24 @@ class VideoEdgeOperatorIT {
                 .singleElement()
                 .satisfies(
                         o -> assertThat(o.getUid()).isEqualTo(ve.getMetadata().getUid()));
+        // the session ticket keys every edge server of this VideoEdge shares, written under the chart's rules:
+        // one key, in effect already, owned by the VideoEdge (deleted with it)
+        var ticketKeys =
+                admin.secrets().inNamespace(ns).withName("edge-ticket-keys").get();
+        assertThat(ticketKeys).isNotNull();
+        assertThat(ticketKeys.getMetadata().getLabels()).containsEntry("app.kubernetes.io/component", "ticket-keys");
+        assertThat(ticketKeys.getMetadata().getOwnerReferences())
+                .singleElement()
+                .satisfies(
+                        o -> assertThat(o.getUid()).isEqualTo(ve.getMetadata().getUid()));
+        assertThat(ticketKeys.getData().entrySet()).singleElement().satisfies(e -> {
+            assertThat(Long.parseLong(e.getKey().substring(1))).isLessThanOrEqualTo(System.currentTimeMillis() / 1000);
+            assertThat(java.util.Base64.getDecoder().decode(e.getValue())).hasSize(48);
+        });
+        assertThat(pod.getVolumes())
+                .anySatisfy(v -> assertThat(
+                                v.getSecret() == null ? null : v.getSecret().getSecretName())
+                        .isEqualTo("edge-ticket-keys"));
         eventually()
                 .untilAsserted(() -> assertThat(tunings("edge", ns))
                         .extracting(nt -> nt.getMetadata().getName())

@@ -109,6 +109,21 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
+    void staleIfErrorAndStaleWhileRevalidateBecomeTheServersCacheTimes() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(s.withCache(
+                        new ServerSpec.Cache(s.cache().memory(), s.cache().disk(), "10m", "30s")));
+        var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
+        assertThat(parsed.cache.staleWhileError).isEqualTo(600_000);
+        assertThat(parsed.cache.staleWhileRevalidate).isEqualTo(30_000);
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.staleWhileRevalidate)
+                .as("the CRD's default")
+                .isZero();
+    }
+
+    @Test
     void originSectionOnlyWhenAnOriginIsSet() {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         assertThat(EdgeServerConfigRenderer.render("video/edge", ve.getSpec())).doesNotContain("origin:");
