@@ -23,11 +23,13 @@ cp_es="$es/target/classes:$es/target/lib/*"
 "$JAVA_HOME/bin/java" -cp "$cp_es" io.videoedge.server.sample.SampleContent "$fix/content" --bench >/dev/null
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
   -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$fix/tls.key" -out "$fix/tls.crt" 2>/dev/null
-# the golden rendering (what the operator renders for examples/videoedge.yaml: kernelTlsEnabled) on the guest's loopback
+# the golden rendering (what the operator renders for examples/videoedge.yaml: kernelTlsEnabled) on the guest's loopback; its
+# ticket keys rotated by the server itself (no Secret volume of shared keys in the guest)
 "$JAVA_HOME/bin/java" -cp "$cp_es" io.videoedge.server.config.ConfigOverrides "$ROOT/testdata/edge-server/edge-server.yaml" \
   'acceptors[].address=127.0.0.1' "acceptors[1].ssl.certFile=$fix/tls.crt" "acceptors[1].ssl.privateKeyFile=$fix/tls.key" \
   acceptors[1].ssl.ticketDir=/tmp/vm/tickets admin.address=127.0.0.1 admin.port=9400 \
-  content.root=/tmp/vm/content cache.disk.path=/tmp/vm/cache drainTimeout=5s >"$fix/edge-server.yaml"
+  content.root=/tmp/vm/content cache.disk.path=/tmp/vm/cache drainTimeout=5s \
+  ticketKeys.source= ticketKeys.rotation=1h >"$fix/edge-server.yaml"
 grep -q 'kernelTlsEnabled: true' "$fix/edge-server.yaml" || die "the golden config no longer asks for kernel TLS"
 printf 'REPO=%q\nFIX=%q\nJAVA_HOME=%q\nVM_GROUPS=%q\n' "$ROOT" "$fix" "$JAVA_HOME" "$groups" >"$out/env"
 log "fixtures ready"

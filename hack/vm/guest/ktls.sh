@@ -26,8 +26,12 @@ edge_launch() { # LOG
     io.videoedge.server.EdgeServerMain --config "$FIX/edge-server.yaml" >"$EDGE_LOG" 2>&1 &
   EDGE_PID=$!
 }
+edge_up() { # ready, or exited (then the wait is over: edge_ready says why)
+  curl -fsS "$EDGE_ADMIN/readyz" >/dev/null 2>&1 || ! kill -0 "$EDGE_PID" 2>/dev/null
+}
 edge_ready() {
-  wait_for 300 curl -fsS "$EDGE_ADMIN/readyz" || { tail -n 20 "$EDGE_LOG"; fail "the edge server did not become ready in 300 s"; }
+  wait_for 300 edge_up || { tail -n 20 "$EDGE_LOG"; fail "the edge server did not become ready in 300 s"; }
+  kill -0 "$EDGE_PID" 2>/dev/null || { tail -n 20 "$EDGE_LOG"; fail "the edge server exited before it was ready: $(grep -v '^{' "$EDGE_LOG" | tail -n 1)"; }
   echo "ready $(( $(date +%s) - EDGE_T0 )) s after java started (pid $EDGE_PID)"
 }
 edge_stop() {
