@@ -138,7 +138,14 @@ public record ServerSpec(
                         + "(an HMAC-SHA256 under a key of secretName over an expiry, the path or a path prefix, and optionally the "
                         + "client address); a missing, forged or expired one is answered 403 and counted by reason "
                         + "(videoedge_signed_url_checks_total). Tokens and how to make them: edge-server/README.md, Signed URLs.")
-        SignedUrls signedUrls) {
+        SignedUrls signedUrls,
+
+        @JsonPropertyDescription("Defences against clients that hold connections without using them (slowloris, "
+                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining). Each "
+                + "refusal is counted in videoedge_connections_refused_total{reason}. A change restarts the edge servers "
+                + "through a rollout.")
+        @Default("{}")
+        Limits limits) {
 
     public ServerSpec withSocket(Socket socket) {
         return edit(c -> c.socket = socket);
@@ -162,6 +169,10 @@ public record ServerSpec(
 
     public ServerSpec withSignedUrls(SignedUrls signedUrls) {
         return edit(c -> c.signedUrls = signedUrls);
+    }
+
+    public ServerSpec withLimits(Limits limits) {
+        return edit(c -> c.limits = limits);
     }
 
     public ServerSpec withMemory(String memory) {
@@ -212,6 +223,7 @@ public record ServerSpec(
         String maxUnavailable;
         AccessLog accessLog;
         SignedUrls signedUrls;
+        Limits limits;
 
         Copy(ServerSpec s) {
             cpus = s.cpus;
@@ -230,6 +242,7 @@ public record ServerSpec(
             maxUnavailable = s.maxUnavailable;
             accessLog = s.accessLog;
             signedUrls = s.signedUrls;
+            limits = s.limits;
         }
 
         ServerSpec build() {
@@ -249,7 +262,8 @@ public record ServerSpec(
                     image,
                     maxUnavailable,
                     accessLog,
-                    signedUrls);
+                    signedUrls,
+                    limits);
         }
     }
 
@@ -299,6 +313,67 @@ public record ServerSpec(
                             + "fine; off: no check (to open a part of a required prefix).")
             @Default("required")
             SignedUrlMode mode) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = Patterns.HEADER_TIMEOUT_BOUNDS,
+            fieldPath = ".headerTimeout",
+            message = "headerTimeout must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.HANDSHAKE_TIMEOUT_BOUNDS,
+            fieldPath = ".handshakeTimeout",
+            message = "handshakeTimeout must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.MIN_SEND_PERIOD_BOUNDS,
+            fieldPath = ".minSendPeriod",
+            message = "minSendPeriod must be between 1s and 1h")
+    @ValidationRule(
+            value = Patterns.MIN_SEND_BYTES_FITS,
+            fieldPath = ".minSendBytes",
+            message = "minSendBytes must be at most 2147483647 bytes (2047m): the edge server holds it as an int")
+    public record Limits(
+            @JsonPropertyDescription(
+                    "Deadline for a whole request head (request line and headers), one-nio time (30s): the first "
+                            + "request's counts from the accept (TLS handshake included), a later one's from its first byte. A "
+                            + "client that has not sent a complete head by then is disconnected however it trickles bytes "
+                            + "(slowloris; like nginx client_header_timeout). 1s to 1h.")
+            @Default("30s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String headerTimeout,
+
+            @JsonPropertyDescription("Deadline for the TLS handshake from the accept, one-nio time (10s). 1s to 1h.")
+            @Default("10s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String handshakeTimeout,
+
+            @JsonPropertyDescription(
+                    "Open connections one client address may have; more are closed when accepted. Viewers behind "
+                            + "one carrier-grade NAT share an address: keep it well above their number.")
+            @Default("1000")
+            @Min(1)
+            @Max(1000000)
+            Integer maxConnectionsPerAddress,
+
+            @JsonPropertyDescription(
+                    "Slow readers: a connection with a response pending that takes fewer than minSendBytes in "
+                            + "minSendPeriod is disconnected, one-nio size (64k); 0 turns the rule off. Video players read far "
+                            + "faster; a client that does not read at all is also cut after 60s without progress.")
+            @Default("64k")
+            @Pattern(Patterns.ONE_NIO_SIZE)
+            String minSendBytes,
+
+            @JsonPropertyDescription("The period of the slow-reader rule (minSendBytes), one-nio time (30s). 1s to 1h.")
+            @Default("30s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String minSendPeriod,
+
+            @JsonPropertyDescription(
+                    "Pipelined requests that may wait while earlier responses have not left; the next one is "
+                            + "answered 429 with Retry-After after them and the connection closed. 1 to 255.")
+            @Default("32")
+            @Min(1)
+            @Max(255)
+            Integer maxPipelined) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AccessLog(

@@ -131,6 +131,7 @@ class CrdAdmissionIT {
         assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
         assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
         assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
+        assertThat(spec.server().limits()).isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32));
         assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
         assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
         assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
@@ -182,7 +183,18 @@ class CrdAdmissionIT {
         GenericKubernetesResource created =
                 client.resource(example("columns")).inNamespace(namespace).create();
         created.setAdditionalProperty(
-                "status", Map.of("tuned", "3/3", "serving", "3/3", "updated", "2/3", "tls", "ktls 2, openssl 1"));
+                "status",
+                Map.of(
+                        "tuned",
+                        "3/3",
+                        "serving",
+                        "3/3",
+                        "updated",
+                        "2/3",
+                        "tls",
+                        "ktls 2, openssl 1",
+                        "nodes",
+                        Map.of("selected", 3, "tuned", 3, "serving", 3, "updated", 2, "needingAttention", 2)));
         client.resource(created).inNamespace(namespace).updateStatus();
         String ve = api.kubectl("get", "ve", "columns", "-n", namespace);
         assertThat(ve.lines().findFirst().orElseThrow())
@@ -190,6 +202,13 @@ class CrdAdmissionIT {
         // the TLS column is what the nodes serve with (the spec asks for ktls; one node has no tls module)
         assertThat(ve.lines().skip(1).findFirst().orElseThrow())
                 .containsSubsequence("columns", "3/3", "3/3", "2/3", "ktls 2, openssl 1");
+        // -o wide adds how many nodes need attention (status.nodesNeedingAttention lists the first ones)
+        String wide = api.kubectl("get", "ve", "columns", "-n", namespace, "-o", "wide");
+        assertThat(wide.lines().findFirst().orElseThrow())
+                .containsSubsequence("NAME", "READY", "TUNED", "SERVING", "UPDATED", "TLS", "ATTENTION", "AGE");
+        assertThat(wide.lines().skip(1).findFirst().orElseThrow())
+                .containsSubsequence("columns", "3/3", "3/3", "2/3", "ktls 2, openssl 1", "2");
+        assertThat(ve.lines().findFirst().orElseThrow()).doesNotContain("ATTENTION");
 
         String nt = api.kubectl("get", "nt");
         assertThat(nt.lines().findFirst().orElseThrow())
@@ -493,6 +512,66 @@ class CrdAdmissionIT {
                         "1234567890123",
                         "spec.server.socket.notsentLowat",
                         "should match"),
+                refused(
+                        "a header deadline under a second",
+                        "spec.server.limits.headerTimeout",
+                        "500ms",
+                        "spec.server.limits.headerTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a header deadline over an hour",
+                        "spec.server.limits.headerTimeout",
+                        "61m",
+                        "spec.server.limits.headerTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a handshake deadline of a day",
+                        "spec.server.limits.handshakeTimeout",
+                        "1d",
+                        "spec.server.limits.handshakeTimeout",
+                        "between 1s and 1h"),
+                refused(
+                        "a handshake deadline without a unit",
+                        "spec.server.limits.handshakeTimeout",
+                        "10",
+                        "spec.server.limits.handshakeTimeout",
+                        "should match"),
+                refused(
+                        "no connection per address",
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        0,
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        "greater than or equal to 1"),
+                refused(
+                        "more connections per address than the bound",
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        1000001,
+                        "spec.server.limits.maxConnectionsPerAddress",
+                        "less than or equal to 1000000"),
+                refused(
+                        "a slow-reader minimum the server cannot hold",
+                        "spec.server.limits.minSendBytes",
+                        "2g",
+                        "spec.server.limits.minSendBytes",
+                        "at most 2147483647 bytes"),
+                refused(
+                        "a slow-reader period of 0s",
+                        "spec.server.limits.minSendPeriod",
+                        "0s",
+                        "spec.server.limits.minSendPeriod",
+                        "between 1s and 1h"),
+                refused(
+                        "no pipelining at all",
+                        "spec.server.limits.maxPipelined",
+                        0,
+                        "spec.server.limits.maxPipelined",
+                        "greater than or equal to 1"),
+                refused(
+                        "deeper pipelining than one-nio holds",
+                        "spec.server.limits.maxPipelined",
+                        256,
+                        "spec.server.limits.maxPipelined",
+                        "less than or equal to 255"),
                 refused(
                         "a timeout the server cannot hold",
                         "spec.server.origin",

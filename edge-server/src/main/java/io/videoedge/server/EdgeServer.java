@@ -9,6 +9,8 @@ import io.videoedge.server.config.LimitsConfig;
 import io.videoedge.server.content.ContentStore;
 import io.videoedge.server.cpu.CpuList;
 import io.videoedge.server.cpu.SelectorPinning;
+import io.videoedge.server.guard.AddressCounts;
+import io.videoedge.server.guard.Refusal;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
@@ -23,6 +25,8 @@ import io.videoedge.server.tls.TicketKeyRotator;
 import io.videoedge.server.tls.TicketKeys;
 import io.videoedge.server.tls.TlsSessionFacts;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -36,6 +40,7 @@ import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.os.Proc;
 import one.nio.server.AcceptorConfig;
+import one.nio.server.RejectedSessionException;
 import one.nio.server.SelectorThread;
 import one.nio.server.ServerConfig;
 import org.slf4j.Logger;
@@ -64,6 +69,8 @@ public final class EdgeServer extends HttpServer {
     private TicketKeyKeeper ticketKeyRotator; // set once by create(), before the server starts: rotation or shared keys
     private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
     private UrlSigning signing; // set once by create(); null without signedUrls
+    private final AddressCounts addresses = new AddressCounts();
+    private ConnectionGuard guard; // from start() to stop()
 
     private EdgeServer(
             EdgeServerConfig config,
@@ -275,6 +282,7 @@ public final class EdgeServer extends HttpServer {
     @Override
     public synchronized void start() {
         super.start();
+        guard = ConnectionGuard.start(() -> selectors, () -> config.limits, metrics);
         reportPinning();
         ready = true;
         log.atInfo().addKeyValue("ports", ports()).log("edge server started");
@@ -317,18 +325,33 @@ public final class EdgeServer extends HttpServer {
     }
 
     /**
-     * Over {@code limits.maxConnections} a connection is still accepted but answered 503 and closed:
-     * throwing RejectedSessionException here would end one-nio 2.3.0's MultiAcceptorThread, which
-     * only catches RejectedExecutionException, and the server would silently stop accepting.
+     * A client address that already has {@code limits.maxConnectionsPerAddress} connections is refused
+     * here, closed at accept by one-nio ({@link AcceptRefusal} throws what the acceptor kind in use
+     * catches). Over {@code limits.maxConnections} a connection is still accepted but answered 503 and
+     * closed: throwing RejectedSessionException here would end one-nio 2.3.0's MultiAcceptorThread,
+     * which only catches RejectedExecutionException, and the server would silently stop accepting.
      */
     @Override
-    public HttpSession createSession(Socket socket) {
-        LimitsConfig limits = config.limits; // one read: a live reconfigure may replace the config meanwhile
+    public HttpSession createSession(Socket socket) throws RejectedSessionException {
+        EdgeServerConfig c = config; // one read: a live reconfigure may replace the config meanwhile
+        LimitsConfig limits = c.limits;
+        InetSocketAddress remote = socket.getRemoteAddress();
+        InetAddress address = remote == null ? null : remote.getAddress();
+        if (address != null && !addresses.tryAcquire(address, limits.maxConnectionsPerAddress)) {
+            metrics.refusedConnection(Refusal.PER_ADDRESS.label);
+            AcceptRefusal.refuse(c.multiAcceptor, "limits.maxConnectionsPerAddress reached");
+        }
         boolean overLimit = getConnections() >= limits.maxConnections;
         if (overLimit) {
             metrics.rejectedConnection();
+            metrics.refusedConnection(Refusal.MAX_CONNECTIONS.label);
         }
-        return new EdgeSession(socket, this, limits.maxHeaderSize, limits.maxUriLength, limits.idleTimeout, overLimit);
+        try {
+            return new EdgeSession(socket, this, limits, overLimit, address, addresses);
+        } catch (RuntimeException e) {
+            if (address != null) addresses.release(address);
+            throw e;
+        }
     }
 
     @Override
@@ -459,6 +482,7 @@ public final class EdgeServer extends HttpServer {
 
     @Override
     public synchronized void stop() {
+        if (guard != null) guard.stop();
         if (ticketKeyRotator != null) ticketKeyRotator.close();
         if (signing != null) signing.close();
         super.stop();
@@ -522,6 +546,11 @@ public final class EdgeServer extends HttpServer {
     private void registerMetrics() {
         metrics.gauge("videoedge_connections", "Open client connections", this::getConnections);
         metrics.gauge("videoedge_selectors", "Selector threads", () -> selectors.length);
+        metrics.gauge(
+                "videoedge_connection_addresses",
+                "Client addresses with at least one open connection (limits.maxConnectionsPerAddress counts per address)",
+                addresses::addresses);
+        metrics.refusalReasons(Refusal.labels());
         metrics.gauge(
                 "videoedge_content_open_files",
                 "Content-root files held open for reuse (content.fileCacheValid)",

@@ -3,6 +3,12 @@ package io.videoedge.server;
 import io.videoedge.server.accesslog.AccessLine;
 import io.videoedge.server.accesslog.AccessLog;
 import io.videoedge.server.accesslog.AccessLogMark;
+import io.videoedge.server.config.LimitsConfig;
+import io.videoedge.server.guard.AddressCounts;
+import io.videoedge.server.guard.Deadlines;
+import io.videoedge.server.guard.Refusal;
+import io.videoedge.server.guard.SendProgress;
+import io.videoedge.server.guard.TcpInfo;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestLines;
 import io.videoedge.server.http.Statuses;
@@ -13,6 +19,7 @@ import io.videoedge.server.send.HeadAndBodyItem;
 import io.videoedge.server.send.Parkable;
 import io.videoedge.server.tls.TlsSessionFacts;
 import java.io.IOException;
+import java.net.InetAddress;
 import javax.net.ssl.SSLException;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -30,6 +37,10 @@ import one.nio.util.Utf8;
  * out after the responses to earlier pipelined requests. Bodies that are not byte arrays
  * ({@link BodyResponse}) are written after the head with sendfile, or through a pooled buffer when
  * TLS is done in user space.
+ *
+ * <p>The defences' state lives here and is read by the {@link ConnectionGuard} thread, which asks
+ * {@link #overrun} and resets what overran ({@link #abort}); the decisions are {@link Deadlines} and
+ * {@link SendProgress}.
  */
 final class EdgeSession extends HttpSession {
     private static final int MAX_HEADERS = 128;
@@ -39,12 +50,28 @@ final class EdgeSession extends HttpSession {
     private final int maxHeaderSize;
     private final int maxUriLength;
     private final long idleTimeout;
+    private final int maxPipelined;
+    private final Deadlines deadlines;
+    private final SendProgress sendProgress; // touched by the guard thread only
+    private final long acceptedAt;
+    private final InetAddress address; // counted in `addresses` while open; null when not counted
+    private final AddressCounts addresses;
+    private boolean addressReleased;
+    private int inFlight; // requests received since the write queue was last empty (bounded pipelining)
     private final byte[] pending;
     private int pendingLength;
 
     // state of the request head being parsed (one-nio's `parsing` holds the Request)
     private int headBytes;
-    private long headStartedAt;
+    /** When the head being received started (the first: the accept), 0 when none is; read by the guard. */
+    private volatile long headStartedAt;
+    /** Plain TCP, or the TLS handshake completed; read by the guard. */
+    private volatile boolean handshakeDone;
+    /** Bytes the socket took from the write loop; read by the guard (slow readers). */
+    private volatile long sentBytes;
+    /** The write queue waits for the origin, not the client (see processWrite); read by the guard. */
+    private volatile boolean parked;
+
     private int hostHeaders;
     private long contentLength;
     private boolean chunked;
@@ -62,15 +89,31 @@ final class EdgeSession extends HttpSession {
     /** Handed to a fill when the session parks: one instance, not a new method reference per park. */
     private final Runnable resumeWrite = this::resumeWrite;
 
+    /**
+     * @param address the client's address, already counted in {@code addresses} (released on close), or null
+     */
     EdgeSession(
-            Socket socket, EdgeServer edge, int maxHeaderSize, int maxUriLength, long idleTimeout, boolean overLimit) {
+            Socket socket,
+            EdgeServer edge,
+            LimitsConfig limits,
+            boolean overLimit,
+            InetAddress address,
+            AddressCounts addresses) {
         super(socket, edge);
         this.overLimit = overLimit;
         this.edge = edge;
-        this.maxHeaderSize = maxHeaderSize;
-        this.maxUriLength = maxUriLength;
-        this.idleTimeout = idleTimeout;
+        this.maxHeaderSize = limits.maxHeaderSize;
+        this.maxUriLength = limits.maxUriLength;
+        this.idleTimeout = limits.idleTimeout;
+        this.maxPipelined = limits.maxPipelined;
+        this.deadlines = new Deadlines(limits.headerTimeout, limits.handshakeTimeout);
+        this.sendProgress = new SendProgress(limits.minSendBytes, limits.minSendPeriod);
         this.pending = new byte[maxHeaderSize + 64];
+        this.address = address;
+        this.addresses = addresses;
+        this.acceptedAt = lastAccessTime;
+        this.headStartedAt = acceptedAt; // the first request's head is due headerTimeout after the accept
+        this.handshakeDone = !isSsl();
     }
 
     // ---- reading and parsing ----
@@ -86,6 +129,10 @@ final class EdgeSession extends HttpSession {
         } catch (SocketClosedException e) {
             handleSocketClosed();
             return;
+        } finally {
+            if (!handshakeDone && handshakeDone()) {
+                handshakeDone = true;
+            }
         }
         if (refusingInput) {
             pendingLength = 0; // after a refused request nothing more is parsed on this connection
@@ -107,7 +154,13 @@ final class EdgeSession extends HttpSession {
                 int n = (int) Math.min(bodyToSkip, length - pos);
                 pos += n;
                 bodyToSkip -= n;
+                if (bodyToSkip == 0) {
+                    headStartedAt = 0; // a skipped body is part of its request's deadline
+                }
                 continue;
+            }
+            if (parsing == null && headStartedAt == 0) {
+                headStartedAt = System.currentTimeMillis(); // any byte (empty lines too) starts the next head
             }
             int nl = indexOfNewline(b, pos, length);
             if (nl < 0) {
@@ -135,7 +188,6 @@ final class EdgeSession extends HttpSession {
             refuse(new RejectedRequest(0, Response.SERVICE_UNAVAILABLE, "limits.maxConnections reached", true, true));
             return;
         }
-        headStartedAt = System.currentTimeMillis();
         headBytes = length + 2;
         hostHeaders = 0;
         contentLength = 0;
@@ -217,7 +269,9 @@ final class EdgeSession extends HttpSession {
             return;
         }
         bodyToSkip = contentLength; // a small body (e.g. on a refused POST) is read and dropped
-        headStartedAt = 0;
+        if (bodyToSkip == 0) {
+            headStartedAt = 0;
+        }
         handleParsedRequest();
     }
 
@@ -226,8 +280,6 @@ final class EdgeSession extends HttpSession {
         if (parsing == null) {
             if (bytes > maxUriLength + 32) { // method, spaces and version around the target
                 refuse(new RejectedRequest(0, Response.REQUEST_URI_TOO_LONG, "request line too long", true, true));
-            } else if (bytes > 0 && headStartedAt == 0) {
-                headStartedAt = System.currentTimeMillis();
             }
         } else if (headBytes + bytes > maxHeaderSize) {
             refuse(new RejectedRequest(
@@ -315,10 +367,29 @@ final class EdgeSession extends HttpSession {
         }
     }
 
+    /**
+     * Bounded pipelining: a request that arrives while earlier responses have not left (still in the
+     * pipeline or the write queue) is one more in flight; more than {@code limits.maxPipelined} in flight
+     * behind the first makes the next one a 429 (after the earlier responses) and closes the connection.
+     * A client that waits for each response never has one in flight: its previous response has left.
+     */
     @Override
     protected void handleParsedRequest() throws IOException {
+        if (handling == null && queueHead == null) {
+            inFlight = 0; // everything answered has left
+        }
         if (handling == null) {
             startHandling();
+        }
+        if (++inFlight > maxPipelined + 1 && !(parsing instanceof RejectedRequest)) {
+            edge.metrics().refusedConnection(Refusal.PIPELINE.label);
+            refuse(new RejectedRequest(
+                    parsing.getMethod(),
+                    Statuses.TOO_MANY_REQUESTS,
+                    "more than " + maxPipelined + " pipelined requests",
+                    true,
+                    parsing.isHttp11()));
+            return;
         }
         super.handleParsedRequest();
     }
@@ -413,10 +484,15 @@ final class EdgeSession extends HttpSession {
      */
     @Override
     protected void processWrite() throws Exception {
+        parked = false;
         for (QueueItem item = queueHead; item != null; queueHead = item = item.next()) {
             int written = item.write(socket);
+            if (written > 0) {
+                sentBytes += written; // only this thread (under the session's lock) writes it
+            }
             if (item.remaining() > 0) {
                 if (written == 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
+                    parked = true;
                     listen(clientClosed ? 0 : READABLE);
                 } else {
                     listen(written >= 0 ? WRITEABLE : SSL | READABLE);
@@ -493,6 +569,57 @@ final class EdgeSession extends HttpSession {
             return STALE;
         }
         return keepAlive > 0 && last < currentTime - keepAlive ? IDLE : ACTIVE;
+    }
+
+    /**
+     * The defence this connection has overrun at {@code now}, or null: a deadline ({@link Deadlines}),
+     * or the slow-reader rule ({@link SendProgress}) while a response waits for the client. Called by
+     * the {@link ConnectionGuard} thread only; reads volatile state (and TCP_INFO while a response is
+     * pending), takes no lock.
+     */
+    Refusal overrun(long now) {
+        Refusal r = deadlines.overrun(now, acceptedAt, handshakeDone, headStartedAt);
+        if (r != null) {
+            return r;
+        }
+        boolean pending = queueHead != null && !parked;
+        return sendProgress.observe(now, pending, pending ? bytesTaken() : 0);
+    }
+
+    /**
+     * What the client has taken so far: the bytes its kernel acknowledged (TCP_INFO), which follow its
+     * reads closely; where the kernel cannot say, the bytes the write loop handed to the socket (these
+     * advance only when half the send buffer has drained, so a slow but steady reader with a large
+     * buffer looks slower than it is).
+     */
+    private long bytesTaken() {
+        long acked = TcpInfo.bytesAcked(socket.getOption(Socket.SOL_TCP, Socket.TCP_INFO));
+        return acked >= 0 ? acked : sentBytes;
+    }
+
+    /** struct linger {l_onoff 1, l_linger 0}: close() resets the connection and drops unsent data. */
+    private static final byte[] LINGER_ZERO = {1, 0, 0, 0, 0, 0, 0, 0};
+
+    /**
+     * Cuts the connection with a reset: what the socket still holds for the client is dropped at once.
+     * A plain close would leave the kernel sending up to {@code sendBuf} more to a slow reader (an
+     * orphaned socket holds that memory until the data is out or it times out).
+     */
+    synchronized void abort() {
+        if (socket.isOpen()) { // under the lock: the descriptor is still this connection's
+            socket.setOption(Socket.SOL_SOCKET, Socket.SO_LINGER, LINGER_ZERO);
+        }
+        close();
+    }
+
+    /** Closes the connection and gives its place in the per-address count back (once). */
+    @Override
+    public synchronized void close() {
+        super.close();
+        if (address != null && !addressReleased) {
+            addressReleased = true;
+            addresses.release(address);
+        }
     }
 
     /** Graceful shutdown: close now if nothing is in flight, else after the current response. */

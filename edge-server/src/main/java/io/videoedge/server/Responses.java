@@ -3,6 +3,7 @@ package io.videoedge.server;
 import io.videoedge.server.content.OpenFile;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.HttpDates;
+import io.videoedge.server.http.Statuses;
 import io.videoedge.server.http.Validators;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.send.Body;
@@ -52,7 +53,11 @@ final class Responses {
     }
 
     static Response error(String status) {
-        return dated(new Response(status, Response.EMPTY));
+        Response r = new Response(status, Response.EMPTY);
+        if (Statuses.TOO_MANY_REQUESTS.equals(status)) {
+            r.addHeader("Retry-After: 1"); // on a new connection: this one is closed
+        }
+        return dated(r);
     }
 
     static Response methodNotAllowed() {

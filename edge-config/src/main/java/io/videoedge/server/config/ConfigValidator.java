@@ -16,6 +16,9 @@ final class ConfigValidator {
     static final Set<String> CACHE_MODES = Set.of("none", "internal", "external");
     static final Set<String> SIGNED_URL_MODES = Set.of("required", "optional", "off");
     static final int MAX_HEADER_LIMIT = 32 * 1024; // the request head must fit one-nio's 64000-byte read buffer
+    static final int MIN_DEADLINE = 100; // ms: the connection guard looks at most every 50 ms
+    /** one-nio's HttpSession holds 256 requests at most; the refusal of one more takes a place too. */
+    static final int MAX_PIPELINED = 255;
 
     private final String source;
     private final boolean checkFiles;
@@ -235,6 +238,27 @@ final class ConfigValidator {
                 "must be between 64 and maxHeaderSize, is " + l.maxUriLength);
         check(l.maxConnections >= 1, "limits.maxConnections", "must be at least 1");
         check(l.idleTimeout > 0, "limits.idleTimeout", "must be positive");
+        check(
+                l.headerTimeout >= MIN_DEADLINE,
+                "limits.headerTimeout",
+                "must be at least 100ms, is " + l.headerTimeout + "ms");
+        check(
+                l.handshakeTimeout >= MIN_DEADLINE,
+                "limits.handshakeTimeout",
+                "must be at least 100ms, is " + l.handshakeTimeout + "ms");
+        check(
+                l.maxConnectionsPerAddress >= 1,
+                "limits.maxConnectionsPerAddress",
+                "must be at least 1, is " + l.maxConnectionsPerAddress);
+        check(l.minSendBytes >= 0, "limits.minSendBytes", "must be 0 (no minimum) or more, is " + l.minSendBytes);
+        check(
+                l.minSendPeriod >= MIN_DEADLINE,
+                "limits.minSendPeriod",
+                "must be at least 100ms, is " + l.minSendPeriod + "ms");
+        check(
+                l.maxPipelined >= 1 && l.maxPipelined <= MAX_PIPELINED,
+                "limits.maxPipelined",
+                "must be between 1 and " + MAX_PIPELINED + ", is " + l.maxPipelined);
     }
 
     private void cache(CacheConfig c, boolean hasOrigin) {

@@ -57,6 +57,12 @@ class ConfigLoaderTest {
         assertThat(c.limits.maxHeaderSize).isEqualTo(8 * 1024);
         assertThat(c.limits.maxConnections).isEqualTo(100_000);
         assertThat(c.limits.idleTimeout).isEqualTo(60_000);
+        assertThat(c.limits.headerTimeout).isEqualTo(30_000);
+        assertThat(c.limits.handshakeTimeout).isEqualTo(10_000);
+        assertThat(c.limits.maxConnectionsPerAddress).isEqualTo(1000);
+        assertThat(c.limits.minSendBytes).isEqualTo(64 * 1024);
+        assertThat(c.limits.minSendPeriod).isEqualTo(30_000);
+        assertThat(c.limits.maxPipelined).isEqualTo(32);
         assertThat(c.cache.memory).isEqualTo(128L << 20);
         assertThat(c.cache.disk.path).isEqualTo("/var/cache/videoedge");
         assertThat(c.cache.disk.size).isEqualTo(1L << 30);
@@ -255,6 +261,26 @@ class ConfigLoaderTest {
                         "header limit too big",
                         MINIMAL + "limits:\n  maxHeaderSize: 1m\n",
                         "bad.yaml: limits.maxHeaderSize: must be between 256 and 32k"),
+                Arguments.of(
+                        "a header deadline of nothing",
+                        MINIMAL + "limits:\n  headerTimeout: 0s\n",
+                        "bad.yaml: limits.headerTimeout: must be at least 100ms"),
+                Arguments.of(
+                        "a handshake deadline of nothing",
+                        MINIMAL + "limits:\n  handshakeTimeout: 50ms\n",
+                        "bad.yaml: limits.handshakeTimeout: must be at least 100ms"),
+                Arguments.of(
+                        "no connection per address",
+                        MINIMAL + "limits:\n  maxConnectionsPerAddress: 0\n",
+                        "bad.yaml: limits.maxConnectionsPerAddress: must be at least 1"),
+                Arguments.of(
+                        "a slow-reader period of nothing",
+                        MINIMAL + "limits:\n  minSendPeriod: 0s\n",
+                        "bad.yaml: limits.minSendPeriod: must be at least 100ms"),
+                Arguments.of(
+                        "deeper pipelining than one-nio holds",
+                        MINIMAL + "limits:\n  maxPipelined: 256\n",
+                        "bad.yaml: limits.maxPipelined: must be between 1 and 255"),
                 Arguments.of(
                         "negative ticket key rotation",
                         MINIMAL + "ticketKeys:\n  rotation: -1\n",

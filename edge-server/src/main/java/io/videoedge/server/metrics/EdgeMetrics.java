@@ -62,6 +62,7 @@ public final class EdgeMetrics {
     private final CounterDataPoint earlyData;
     private final CounterDataPoint handshakeFailures;
     private final CounterDataPoint rejectedConnections;
+    private final Counter refusedConnections;
     private final Info nativeLibrary;
     private final Info selectorCpus;
     private final Info ktls;
@@ -126,6 +127,16 @@ public final class EdgeMetrics {
         rejectedConnections = Counter.builder()
                 .name("videoedge_connections_rejected_total")
                 .help("Connections closed at accept because limits.maxConnections was reached")
+                .register(registry);
+        refusedConnections = Counter.builder()
+                .name("videoedge_connections_refused_total")
+                .help(
+                        "Connections refused or cut by a defence, by reason: max_connections (503, limits.maxConnections), "
+                                + "per_address (closed at accept, limits.maxConnectionsPerAddress), header_timeout (the request head "
+                                + "was not complete within limits.headerTimeout), handshake_timeout (limits.handshakeTimeout), "
+                                + "slow_reader (took less than limits.minSendBytes in limits.minSendPeriod while a response was "
+                                + "pending), pipeline (429: more than limits.maxPipelined requests waiting)")
+                .labelNames("reason")
                 .register(registry);
         nativeLibrary = Info.builder()
                 .name("videoedge_native_library_info")
@@ -209,6 +220,17 @@ public final class EdgeMetrics {
 
     public void rejectedConnection() {
         rejectedConnections.inc();
+    }
+
+    /** Exposes the refusal reasons at 0 from the start. */
+    public void refusalReasons(List<String> reasons) {
+        for (String r : reasons) {
+            refusedConnections.labelValues(r);
+        }
+    }
+
+    public void refusedConnection(String reason) {
+        refusedConnections.labelValues(reason).inc();
     }
 
     public void nativeLibrary(String origin, String resource, String build, String openssl) {

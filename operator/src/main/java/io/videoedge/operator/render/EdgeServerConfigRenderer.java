@@ -8,6 +8,7 @@ import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.ConfigWriter;
 import io.videoedge.server.config.EdgeServerConfig;
+import io.videoedge.server.config.LimitsConfig;
 import io.videoedge.server.config.LiveFields;
 import io.videoedge.server.config.OriginConfig;
 import io.videoedge.server.config.SignedUrlsConfig;
@@ -162,6 +163,7 @@ public final class EdgeServerConfigRenderer {
         c.limits.maxHeaderSize = MAX_HEADER_SIZE;
         c.limits.maxConnections = MAX_CONNECTIONS;
         c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
+        limits(c.limits, server.limits());
         ServerSpec.AccessLog accessLog = server.accessLog();
         c.accessLog.enabled = accessLog == null || !Boolean.FALSE.equals(accessLog.enabled());
         c.accessLog.sample = accessLog == null || accessLog.sample() == null ? 1 : accessLog.sample();
@@ -205,6 +207,19 @@ public final class EdgeServerConfigRenderer {
             c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
         }
         return c;
+    }
+
+    /** server.limits: each field unset keeps the server's own default (the CRD's defaults are the same). */
+    private static void limits(LimitsConfig c, ServerSpec.Limits l) {
+        if (l == null) return;
+        if (l.headerTimeout() != null) c.headerTimeout = time("server.limits.headerTimeout", l.headerTimeout());
+        if (l.handshakeTimeout() != null) {
+            c.handshakeTimeout = time("server.limits.handshakeTimeout", l.handshakeTimeout());
+        }
+        if (l.maxConnectionsPerAddress() != null) c.maxConnectionsPerAddress = l.maxConnectionsPerAddress();
+        if (l.minSendBytes() != null) c.minSendBytes = size("server.limits.minSendBytes", l.minSendBytes());
+        if (l.minSendPeriod() != null) c.minSendPeriod = time("server.limits.minSendPeriod", l.minSendPeriod());
+        if (l.maxPipelined() != null) c.maxPipelined = l.maxPipelined();
     }
 
     private static AcceptorConfig acceptor(int port, ServerSpec.Socket socket) {

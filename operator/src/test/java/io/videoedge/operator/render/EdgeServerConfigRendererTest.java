@@ -9,6 +9,7 @@ import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.server.config.ConfigLoader;
+import io.videoedge.server.config.EdgeServerConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -121,6 +122,32 @@ class EdgeServerConfigRendererTest {
         assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.staleWhileRevalidate)
                 .as("the CRD's default")
                 .isZero();
+    }
+
+    @Test
+    void serverLimitsReachTheLimitsSectionAndTheirDefaultsAreTheServersOwn() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        // the CRD's defaults are the server's: nothing to write
+        VideoEdgeSpec defaults =
+                ve.getSpec().withServer(s.withLimits(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32)));
+        assertThat(EdgeServerConfigRenderer.render("video/edge", defaults)).doesNotContain("limits:");
+        VideoEdgeSpec spec =
+                ve.getSpec().withServer(s.withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "10s", 8)));
+        EdgeServerConfig c = EdgeServerConfigRenderer.config(spec);
+        assertThat(c.limits.headerTimeout).isEqualTo(5_000);
+        assertThat(c.limits.handshakeTimeout).isEqualTo(2_000);
+        assertThat(c.limits.maxConnectionsPerAddress).isEqualTo(50);
+        assertThat(c.limits.minSendBytes).isEqualTo(1 << 20);
+        assertThat(c.limits.minSendPeriod).isEqualTo(10_000);
+        assertThat(c.limits.maxPipelined).isEqualTo(8);
+        assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
+        assertThat(EdgeServerConfigRenderer.restartChecksum("x", spec))
+                .as("a restart field: the pods roll")
+                .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("x", defaults));
+        // a spec built without the section (not through the API server) keeps the server's defaults
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec().withServer(s.withLimits(null))).limits.headerTimeout)
+                .isEqualTo(30_000);
     }
 
     @Test
