@@ -65,6 +65,12 @@ chart-docs: tools ## Generate the chart's values.schema.json and README.md from 
 test: java deps k8s-binaries tools prometheus-crds crds ## Unit tests and real-component tests (*IT: kube-apiserver, network namespaces, loopback servers, the chart)
 	$(MVN_RUN) verify
 
+.PHONY: vm-test
+vm-test: java ## Real-kernel tier: Debian's kernel under qemu (TCG) proves kernel TLS, the agent's module path (as root: a tap NIC; installs qemu with DEPS_SET=vm)
+	@DEPS_SET=vm hack/deps.sh
+	$(MVN_RUN) -q -Pvm -pl edge-server,node-tuning -am -DskipTests package
+	hack/vm/vm-test.sh
+
 .PHONY: test-unit
 test-unit: java ## Unit tests only (*Test)
 	$(MVN_RUN) test

@@ -2,16 +2,19 @@
 # Debian packages the build, tests and benchmarks use. Installs what is missing when run as root
 # (or with sudo); otherwise prints the command. Quick when everything is present.
 #   DEPS_SET=test   what `make test` needs (default)
-#   DEPS_SET=all    adds the benchmark, image and cluster tools
+#   DEPS_SET=vm     adds qemu, a static busybox and cpio (make vm-test: Debian's kernel under qemu)
+#   DEPS_SET=all    adds the benchmark, image and cluster tools and the vm set
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 test_pkgs="curl openssl libssl3 libssl-dev gcc libc6-dev iproute2 kmod ethtool jq procps nginx-light"
-all_pkgs="$test_pkgs wrk docker.io debootstrap zstd numactl"
+vm_pkgs="$test_pkgs qemu-system-x86 busybox-static cpio"
+all_pkgs="$vm_pkgs wrk docker.io debootstrap zstd numactl"
 case "${DEPS_SET:-test}" in
   test) pkgs=$test_pkgs ;;
+  vm) pkgs=$vm_pkgs ;;
   all) pkgs=$all_pkgs ;;
-  *) die "DEPS_SET must be test or all" ;;
+  *) die "DEPS_SET must be test, vm or all" ;;
 esac
 
 missing=()

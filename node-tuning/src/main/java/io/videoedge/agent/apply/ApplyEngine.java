@@ -85,7 +85,10 @@ public final class ApplyEngine {
         List<Setting> channels = plan.changes().stream()
                 .filter(s -> s.kind() == SettingKind.ETHTOOL_CHANNELS)
                 .toList();
-        Failure failure = write(channels, done);
+        Map<String, Setting> irqsBefore = channels.isEmpty() ? Map.of() : journalIrqAffinities(plan);
+        Failure failure = irqsBefore == null
+                ? new Failure(channels.getFirst(), "could not journal the IRQ affinities before the queue change")
+                : write(channels, done);
         if (failure == null && !channels.isEmpty()) {
             facts = prober.probe(Planner.request(d));
             plan = Planner.plan(d, facts);
@@ -105,7 +108,7 @@ public final class ApplyEngine {
                     done);
         }
         if (failure != null) {
-            Map<String, String> rollbackErrors = rollback(done);
+            Map<String, String> rollbackErrors = rollback(done, irqsBefore == null ? Map.of() : irqsBefore);
             Plan marked = markFailed(plan, done, failure, rollbackErrors);
             String error = failure.setting().name() + ": " + failure.message();
             if (!rollbackErrors.isEmpty()) {
@@ -127,6 +130,7 @@ public final class ApplyEngine {
                     error + "; the " + done.size() + " change(s) of this pass were restored",
                     notes);
         }
+        forgetUnmovedIrqs(irqsBefore, done);
         Plan applied = markApplied(plan, done);
         try {
             journal.setFingerprint(applied.fingerprint());
@@ -141,9 +145,7 @@ public final class ApplyEngine {
         List<String> restored = new ArrayList<>();
         List<String> gone = new ArrayList<>();
         Map<String, String> failed = new LinkedHashMap<>();
-        List<Journal.Entry> entries = new ArrayList<>(journal.entries());
-        java.util.Collections.reverse(entries);
-        for (Journal.Entry e : entries) {
+        for (Journal.Entry e : restoreOrder(journal.entries())) {
             try {
                 if (restore(e)) {
                     restored.add(e.name());
@@ -163,6 +165,65 @@ public final class ApplyEngine {
             failed.put("journal", ex.getMessage());
         }
         return new RevertResult(restored, gone, failed);
+    }
+
+    /**
+     * Newest first, but queue counts before everything else: a queue change makes some drivers
+     * (virtio_net) rewrite every queue IRQ's affinity, which must come back after it, and queues that
+     * go away take their RPS settings with them.
+     */
+    private static List<Journal.Entry> restoreOrder(List<Journal.Entry> entries) {
+        List<Journal.Entry> newestFirst = new ArrayList<>(entries);
+        java.util.Collections.reverse(newestFirst);
+        List<Journal.Entry> out = new ArrayList<>();
+        newestFirst.stream()
+                .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
+                .forEach(out::add);
+        newestFirst.stream()
+                .filter(e -> e.kind() != SettingKind.ETHTOOL_CHANNELS)
+                .forEach(out::add);
+        return out;
+    }
+
+    /**
+     * Before a queue change: journals the affinity of every queue IRQ the plan manages, as it is now.
+     * virtio_net rewrites all of them on a queue change (pair N to CPU N mod CPUs), so the values read
+     * after it are not the originals. Returns the settings journaled here (null when the journal failed).
+     */
+    private Map<String, Setting> journalIrqAffinities(Plan plan) {
+        Map<String, Setting> journaled = new LinkedHashMap<>();
+        for (Setting s : plan.settings()) {
+            if (s.kind() == SettingKind.IRQ_AFFINITY && s.current() != null) {
+                try {
+                    if (journal.recordIfAbsent(s, s.current())) {
+                        journaled.put(s.name(), s);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("could not journal {}: {}", s.name(), e.toString());
+                    return null;
+                }
+            }
+        }
+        return journaled;
+    }
+
+    /** Drops the entries journaled before the queue change whose IRQ this pass neither wrote nor moved. */
+    private void forgetUnmovedIrqs(Map<String, Setting> irqsBefore, List<Done> done) {
+        Set<String> written = new HashSet<>();
+        done.forEach(x -> written.add(x.setting().name()));
+        for (Setting s : irqsBefore.values()) {
+            if (written.contains(s.name())) {
+                continue;
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
+                    journal.remove(s.name());
+                }
+            } catch (IOException e) {
+                LOG.warn("could not check {} after the queue change: {}", s.name(), e.toString());
+            }
+        }
     }
 
     /** Writes one original back and checks it; false when the target is gone. */
@@ -257,29 +318,71 @@ public final class ApplyEngine {
         }
     }
 
-    /** Restores this pass's writes, newest first; returns the ones that could not be restored. */
-    private Map<String, String> rollback(List<Done> done) {
+    /**
+     * Restores this pass's writes, queue counts first and then the rest newest first (see restoreOrder),
+     * and the IRQ affinities journaled before a queue change to those values; returns the ones that
+     * could not be restored.
+     */
+    private Map<String, String> rollback(List<Done> done, Map<String, Setting> irqsBefore) {
         Map<String, String> errors = new LinkedHashMap<>();
+        List<Done> order = new ArrayList<>();
         for (int i = done.size() - 1; i >= 0; i--) {
-            Done x = done.get(i);
+            if (done.get(i).setting().kind() == SettingKind.ETHTOOL_CHANNELS) {
+                order.add(done.get(i));
+            }
+        }
+        for (int i = done.size() - 1; i >= 0; i--) {
+            if (done.get(i).setting().kind() != SettingKind.ETHTOOL_CHANNELS) {
+                order.add(done.get(i));
+            }
+        }
+        Set<String> restored = new HashSet<>();
+        for (Done x : order) {
             Setting s = x.setting();
-            Applier a = appliers.of(s.kind());
+            Setting early = irqsBefore.get(s.name());
+            String before = early != null ? early.current() : x.before();
             try {
-                if (x.before() == null) {
+                if (before == null) {
                     throw new IOException("no value before the change to restore");
                 }
-                a.write(s, x.before());
-                String back = a.read(s).orElse(null);
-                if (!Values.same(s.kind(), x.before(), back)) {
-                    throw new IOException("wrote " + x.before() + ", read back " + back);
+                if (appliers.of(s.kind()).read(s).isEmpty()) {
+                    forgetIfJournaled(s, x.journaled() || early != null); // a queue the restored queue count removed
+                    continue;
                 }
-                forgetIfJournaled(s, x.journaled());
-                LOG.warn("{}: rolled back to {}", s.name(), x.before());
+                put(s, before);
+                forgetIfJournaled(s, x.journaled() || early != null);
+                restored.add(s.name());
+                LOG.warn("{}: rolled back to {}", s.name(), before);
+            } catch (IOException e) {
+                errors.put(s.name(), e.getMessage());
+            }
+        }
+        // IRQs the driver moved on the queue change and this pass did not write
+        for (Setting s : irqsBefore.values()) {
+            if (restored.contains(s.name()) || errors.containsKey(s.name())) {
+                continue;
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
+                    put(s, s.current());
+                }
+                journal.remove(s.name());
             } catch (IOException e) {
                 errors.put(s.name(), e.getMessage());
             }
         }
         return errors;
+    }
+
+    /** Writes a value and reads it back. */
+    private void put(Setting s, String value) throws IOException {
+        Applier a = appliers.of(s.kind());
+        a.write(s, value);
+        String back = a.read(s).orElse(null);
+        if (!Values.same(s.kind(), value, back)) {
+            throw new IOException("wrote " + value + ", read back " + back);
+        }
     }
 
     private static Plan refused(Plan plan, Map<String, String> problems) {

@@ -356,8 +356,13 @@ public final class Planner {
                             false,
                             !f.ethtoolAvailable()
                                     ? "ethtool not found"
-                                    : nic.name() + " has no " + param + " (ethtool -c: "
-                                            + (nic.coalescing() == null ? "not supported" : "n/a") + ")"));
+                                    : nic.name() + " has no " + param + " ("
+                                            + (nic.coalescing() == null
+                                                    ? "ethtool -c: not supported"
+                                                    : type() == NicType.VIRTIO
+                                                            ? "virtio device without notification coalescing, VIRTIO_NET_F_NOTF_COAL"
+                                                            : "ethtool -c: n/a")
+                                            + ")"));
                 }
                 return;
             }
@@ -428,10 +433,13 @@ public final class Planner {
                         t.why()));
                 return;
             }
+            // one CPU per queue: the RX and TX vectors of a queue pair (virtio input.N, output.N) share it,
+            // so the pairs, not the vectors, go round the CPUs; an IRQ without a queue number counts by position
             List<Integer> irqs = nic.queueIrqs();
             for (int i = 0; i < irqs.size(); i++) {
                 int irq = irqs.get(i);
-                String cpu = Integer.toString(t.order().get(i % t.order().size()));
+                int queue = nic.irqQueues().getOrDefault(irq, i);
+                String cpu = Integer.toString(t.order().get(queue % t.order().size()));
                 out.add(Setting.of(
                         name + "/" + irq,
                         SettingKind.IRQ_AFFINITY,

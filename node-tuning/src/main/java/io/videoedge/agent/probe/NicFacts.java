@@ -18,6 +18,9 @@ import java.util.Map;
  * @param coalescing ethtool -c values by parameter (rx-usecs, tx-usecs, adaptive-rx); null when
  *     not supported; a parameter the NIC does not have is absent
  * @param tlsTxOffload ethtool -k tls-hw-tx-offload; null when ethtool is missing, fails, or does not list it
+ * @param irqQueues the queue (channel) number of each queue IRQ, from its /proc/interrupts name; a
+ *     queue pair with separate RX and TX vectors (virtio input.N and output.N) has two IRQs with the
+ *     same number; an IRQ whose name carries no number is absent
  */
 public record NicFacts(
         String name,
@@ -31,7 +34,8 @@ public record NicFacts(
         Map<String, String> rpsFlowCnt,
         Channels channels,
         Map<String, String> coalescing,
-        Feature tlsTxOffload) {
+        Feature tlsTxOffload,
+        Map<Integer, Integer> irqQueues) {
 
     /** The ethtool -k feature the agent turns on for NIC TLS offload. */
     public static final String TLS_TX_OFFLOAD = "tls-hw-tx-offload";

@@ -12,12 +12,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads the node's facts from /proc and /sys under the host root, and ethtool's answers. */
 public final class Prober {
     /** /proc/interrupts names of queue vectors: TxRx, rx/tx, virtio input/output, mlx5 completion. */
     private static final Pattern QUEUE_IRQ = Pattern.compile("(?i)(tx|rx|input|output|comp)");
+
+    private static final Pattern TRAILING_NUMBER = Pattern.compile("([0-9]+)$");
+    /** virtio-net feature bit: the device moderates notifications (interrupt coalescing, rx-usecs). */
+    private static final int VIRTIO_NET_F_NOTF_COAL = 53;
 
     private final HostFs fs;
     private final CommandRunner runner;
@@ -109,7 +114,10 @@ public final class Prober {
                         .orElse(null);
             }
         }
+        // a PCI NIC has numa_node itself; a virtio NIC (virtioN under the PCI function) only on its parent
+        Optional<String> device = fs.realPath(base + "/device");
         int numa = fs.readIfPresent(base + "/device/numa_node")
+                .or(() -> device.flatMap(dev -> fs.readIfPresent(parent(dev) + "/numa_node")))
                 .map(String::strip)
                 .filter(s -> s.matches("-?[0-9]+"))
                 .map(Integer::parseInt)
@@ -125,12 +133,9 @@ public final class Prober {
         // device)
         Set<Integer> msi = new TreeSet<>();
         List<String> msiDirs = new ArrayList<>();
-        fs.realPath(base + "/device").ifPresent(dev -> {
+        device.ifPresent(dev -> {
             msiDirs.add(dev + "/msi_irqs");
-            int slash = dev.lastIndexOf('/');
-            if (slash > 0) {
-                msiDirs.add(dev.substring(0, slash) + "/msi_irqs");
-            }
+            msiDirs.add(parent(dev) + "/msi_irqs");
         });
         for (String dir : msiDirs) {
             fs.list(dir).stream()
@@ -139,11 +144,13 @@ public final class Prober {
                     .forEach(msi::add);
         }
         List<Integer> irqs = new ArrayList<>();
+        Map<Integer, Integer> irqQueues = new TreeMap<>();
         Map<Integer, String> affinity = new TreeMap<>();
         for (int irq : msi) {
             String label = interrupts.get(Integer.toString(irq));
             if (label != null && QUEUE_IRQ.matcher(label).find()) {
                 irqs.add(irq);
+                queueNumber(label).ifPresent(q -> irqQueues.put(irq, q));
                 if (tuned) {
                     fs.readIfPresent("proc/irq/" + irq + "/smp_affinity_list")
                             .ifPresent(v -> affinity.put(irq, v.strip()));
@@ -168,13 +175,44 @@ public final class Prober {
             CommandRunner.Result c = tuned ? runner.run(List.of("ethtool", "-c", name)) : null;
             if (c != null && c.ok()) {
                 coalescing = EthtoolParser.coalescing(c.stdout());
+                if ("virtio_net".equals(driver) && !virtioFeature(device, VIRTIO_NET_F_NOTF_COAL)) {
+                    // virtio_net lists rx-usecs/tx-usecs (as 0) but refuses other values unless the device
+                    // offers notification coalescing: the NIC does not have them
+                    coalescing.remove("rx-usecs");
+                    coalescing.remove("tx-usecs");
+                }
             }
             CommandRunner.Result k = runner.run(List.of("ethtool", "-k", name));
             if (k.ok()) {
                 tlsTxOffload = EthtoolParser.feature(k.stdout(), NicFacts.TLS_TX_OFFLOAD);
             }
         }
-        return new NicFacts(name, driver, numa, rx, tx, irqs, affinity, rps, flow, channels, coalescing, tlsTxOffload);
+        return new NicFacts(
+                name, driver, numa, rx, tx, irqs, affinity, rps, flow, channels, coalescing, tlsTxOffload, irqQueues);
+    }
+
+    private static String parent(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash > 0 ? path.substring(0, slash) : path;
+    }
+
+    /**
+     * The queue (channel) a queue IRQ serves, from its /proc/interrupts name: the number it ends with,
+     * before any "@pci..." suffix (virtio2-input.3 and virtio2-output.3: 3; mlx5_comp5@pci:...: 5;
+     * i40e-eth0-TxRx-7: 7).
+     */
+    static Optional<Integer> queueNumber(String label) {
+        int at = label.indexOf('@');
+        Matcher m = TRAILING_NUMBER.matcher(at >= 0 ? label.substring(0, at) : label);
+        return m.find() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
+    }
+
+    /** Whether a virtio device negotiated a feature bit (its features file: one 0/1 per bit, bit 0 first). */
+    private boolean virtioFeature(Optional<String> device, int bit) {
+        String bits = device.flatMap(dev -> fs.readIfPresent(dev + "/features"))
+                .orElse("")
+                .strip();
+        return bits.length() > bit && bits.charAt(bit) == '1';
     }
 
     private static int byQueueNumber(String a, String b) {

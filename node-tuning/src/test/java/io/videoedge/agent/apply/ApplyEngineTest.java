@@ -150,6 +150,67 @@ class ApplyEngineTest {
         assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
     }
 
+    /**
+     * virtio_net as make vm-test found it: 4 queue pairs, 2 on, and on every channel change the driver
+     * rewrites every queue IRQ's affinity (pair N to CPU N mod 2), so pair 2's vectors go from CPU 1
+     * (their value since boot) to 0 without the agent writing them.
+     */
+    private void virtioNode(int nicNode) throws IOException {
+        node = new FakeNode(Files.createDirectories(tmp.resolve("virtio")))
+                .numa(2, 2)
+                .defaultRoute("eth0")
+                .nic("eth0", "virtio_net", 4, 28, nicNode);
+        node.setQueues("eth0", 2);
+        Map<Integer, String> boot = Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "1", 34, "1", 35, "1", 36, "1");
+        boot.forEach((irq, cpus) -> node.file("proc/irq/" + irq + "/smp_affinity_list", cpus));
+        cmds = new FakeCommands(node)
+                .combined("eth0", 4, 2)
+                .driverResetsIrqAffinity(
+                        "eth0", Map.of(29, "0", 30, "0", 31, "1", 32, "1", 33, "0", 34, "0", 35, "1", 36, "1"));
+    }
+
+    @Test
+    void revertRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
+        virtioNode(1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/33/smp_affinity_list"))
+                .isEqualTo("1"); // spread: pair 2 on the NIC's node (CPU 1)
+        assertThat(r.originals()).containsEntry("irq/eth0/33", "1"); // the value before the pass, not the driver's 0
+
+        RevertResult back = engine().revert();
+        assertThat(back.complete()).isTrue();
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void rollbackRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
+        virtioNode(1);
+        node.refuseWrites("sys/class/net/eth0/queues/rx-1/rps_cpus"); // after the channels and every IRQ
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(r.originals()).isEmpty();
+    }
+
+    @Test
+    void onlyIrqAffinitiesThePassChangedKeepAJournalEntry() throws IOException {
+        // NIC on node 0: spread wants pairs 0-3 on CPUs 0, 1, 0, 1; the driver's reset already puts them so,
+        // and it moved pair 2 (IRQs 33, 34) from 1 to 0: that change is the pass's, the others were no change
+        virtioNode(0);
+        PassResult r = engine().pass(spec().queues(4).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.originals())
+                .containsEntry("irq/eth0/33", "1")
+                .containsEntry("irq/eth0/34", "1")
+                .doesNotContainKeys(
+                        "irq/eth0/29", "irq/eth0/30", "irq/eth0/31", "irq/eth0/32", "irq/eth0/35", "irq/eth0/36");
+        engine().revert();
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
+    }
+
     @Test
     void invalidValueIsRefusedBeforeAnyWrite() throws IOException {
         Map<String, String> before = snapshot();
@@ -261,7 +322,14 @@ class ApplyEngineTest {
         node.delete("sys/fs/cgroup/cpuset/kubepods/poduid-7");
         RevertResult r = engine().revert();
         assertThat(r.complete()).isTrue();
-        assertThat(r.gone()).containsExactly("cpuset/sched_relax_domain_level");
+        // the queue count comes back first, so queues 4-7 (the agent's) are gone with their RPS settings
+        assertThat(r.gone())
+                .containsExactly(
+                        "cpuset/sched_relax_domain_level",
+                        "rps/eth0/rx-7",
+                        "rps/eth0/rx-6",
+                        "rps/eth0/rx-5",
+                        "rps/eth0/rx-4");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.videoedge.agent.plan;
 
 import static io.videoedge.agent.testing.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.videoedge.agent.probe.NicFacts;
 import io.videoedge.agent.probe.NodeFacts;
@@ -237,6 +238,36 @@ class PlannerTest {
                 .build();
         Plan p = Planner.plan(spec().queues(queues).desired(), f);
         assertThat(desired(p, "irq/").values()).containsExactlyElementsOf(want);
+    }
+
+    @Test
+    void spreadKeepsTheTwoVectorsOfAVirtioQueuePairOnOneCpuAndTheNicsNodeFirst() {
+        // found on Debian's kernel under qemu (make vm-test): counting vectors instead of queues put every
+        // RX vector (input.N) on one CPU and every TX vector on the other
+        NodeFacts f = Facts.cpus(2).numa(2).virtio("eth0", 4, 4, 1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        assertThat(desired(p, "irq/"))
+                .containsExactly(
+                        entry("irq/eth0/100", "1"),
+                        entry("irq/eth0/101", "1"),
+                        entry("irq/eth0/102", "0"),
+                        entry("irq/eth0/103", "0"),
+                        entry("irq/eth0/104", "1"),
+                        entry("irq/eth0/105", "1"),
+                        entry("irq/eth0/106", "0"),
+                        entry("irq/eth0/107", "0"));
+    }
+
+    @Test
+    void virtioWithoutNotificationCoalescingReportsAskedCoalescingUnsupportedAndWritesNothing() {
+        NodeFacts f = Facts.cpus(2).virtio("eth0", 2, 4, -1).build();
+        Plan p = Planner.plan(spec().coalescing(64, null, null).desired(), f);
+        Setting rx = setting(p, "ethtool/eth0/rx-usecs");
+        assertThat(rx.state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(rx.message())
+                .isEqualTo(
+                        "eth0 has no rx-usecs (virtio device without notification coalescing, VIRTIO_NET_F_NOTF_COAL)");
+        assertThat(p.changes()).extracting(Setting::name).noneMatch(n -> n.startsWith("ethtool/eth0/rx-usecs"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.videoedge.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.testing.FakeCommands;
@@ -92,12 +93,41 @@ class ProberTest {
     }
 
     @Test
-    void virtioQueueIrqsAreFoundOnThePciParentOfTheVirtioDevice() {
-        FakeNode node = new FakeNode(root).cpus(2).nic("eth0", "virtio_net", 2, 37, -1);
+    void virtioQueueIrqsAndNumaNodeAreFoundOnThePciParentOfTheVirtioDevice() {
+        // as make vm-test's guest shows it: virtio2 under the PCI function, input.N and output.N per pair
+        FakeNode node = new FakeNode(root).numa(2, 2).nic("eth0", "virtio_net", 2, 37, 1);
         NodeFacts f = new Prober(new HostFs(root), new FakeCommands(node))
                 .probe(new ProbeRequest(List.of("eth0"), Set.of(), null));
-        assertThat(f.nics().get("eth0").driver()).isEqualTo("virtio_net");
-        assertThat(f.nics().get("eth0").queueIrqs()).containsExactly(38, 39);
+        NicFacts nic = f.nics().get("eth0");
+        assertThat(nic.driver()).isEqualTo("virtio_net");
+        assertThat(nic.numaNode()).isEqualTo(1);
+        assertThat(nic.queueIrqs()).containsExactly(38, 39, 40, 41);
+        assertThat(nic.irqQueues()).containsExactly(entry(38, 0), entry(39, 0), entry(40, 1), entry(41, 1));
+    }
+
+    @Test
+    void queueNumbersComeFromTheIrqNames() {
+        assertThat(Prober.queueNumber("virtio2-output.3")).contains(3);
+        assertThat(Prober.queueNumber("mlx5_comp12@pci:0000:3b:00.0")).contains(12);
+        assertThat(Prober.queueNumber("i40e-eth0-TxRx-7")).contains(7);
+        assertThat(Prober.queueNumber("eth0-Tx-Rx-0")).contains(0);
+        assertThat(Prober.queueNumber("eth0-rx")).isEmpty();
+    }
+
+    @Test
+    void virtioWithoutNotificationCoalescingHasNoRxUsecsThoughEthtoolShowsZero() {
+        // virtio_net (6.1) lists rx-usecs: 0 and refuses any other value unless the device offers
+        // VIRTIO_NET_F_NOTF_COAL
+        FakeNode node = new FakeNode(root).cpus(2).nic("eth0", "virtio_net", 2, 37, -1);
+        FakeCommands cmds = new FakeCommands(node).coalescing("eth0", "n/a", 0, 0);
+        NodeFacts f = new Prober(new HostFs(root), cmds).probe(new ProbeRequest(List.of("eth0"), Set.of(), null));
+        assertThat(f.nics().get("eth0").coalescing()).doesNotContainKeys("rx-usecs", "tx-usecs");
+
+        node.virtioCoalescing("eth0");
+        NodeFacts offered = new Prober(new HostFs(root), cmds).probe(new ProbeRequest(List.of("eth0"), Set.of(), null));
+        assertThat(offered.nics().get("eth0").coalescing())
+                .containsEntry("rx-usecs", "0")
+                .containsEntry("tx-usecs", "0");
     }
 
     @Test

@@ -82,7 +82,48 @@ public final class Facts {
                         flow,
                         new NicFacts.Channels(maxQueues, queues, null, null, null, null),
                         coal,
-                        FIXED_OFF));
+                        FIXED_OFF,
+                        Map.of()));
+        return this;
+    }
+
+    /**
+     * A virtio NIC as qemu gives it: queue pairs with two vectors each (input.N, output.N: IRQs 100, 101
+     * for pair 0, ...), no coalescing (rx-usecs and tx-usecs absent: no VIRTIO_NET_F_NOTF_COAL).
+     */
+    public Facts virtio(String name, int pairs, int maxPairs, int numaNode) {
+        List<String> rx = new ArrayList<>();
+        List<Integer> irqs = new ArrayList<>();
+        Map<Integer, Integer> queueOf = new TreeMap<>();
+        Map<Integer, String> aff = new TreeMap<>();
+        Map<String, String> rps = new LinkedHashMap<>();
+        Map<String, String> flow = new LinkedHashMap<>();
+        for (int q = 0; q < pairs; q++) {
+            rx.add("rx-" + q);
+            for (int irq : List.of(100 + 2 * q, 101 + 2 * q)) {
+                irqs.add(irq);
+                queueOf.put(irq, q);
+                aff.put(irq, "0-" + (cpus - 1));
+            }
+            rps.put("rx-" + q, "0");
+            flow.put("rx-" + q, "0");
+        }
+        nics.put(
+                name,
+                new NicFacts(
+                        name,
+                        "virtio_net",
+                        numaNode,
+                        rx,
+                        pairs,
+                        irqs,
+                        aff,
+                        rps,
+                        flow,
+                        new NicFacts.Channels(maxPairs, pairs, null, null, null, null),
+                        new LinkedHashMap<>(),
+                        FIXED_OFF,
+                        queueOf));
         return this;
     }
 
@@ -110,7 +151,8 @@ public final class Facts {
                         flow,
                         new NicFacts.Channels(null, null, max, queues, max, queues),
                         null,
-                        FIXED_OFF));
+                        FIXED_OFF,
+                        Map.of()));
         return this;
     }
 
@@ -131,7 +173,8 @@ public final class Facts {
                         n.rpsFlowCnt(),
                         n.channels(),
                         n.coalescing(),
-                        feature));
+                        feature,
+                        n.irqQueues()));
         return this;
     }
 

@@ -22,6 +22,7 @@ public final class FakeCommands implements CommandRunner {
     private final Map<String, String> clamps = new HashMap<>();
     private final List<String> log = new ArrayList<>();
     private Set<String> missing = Set.of();
+    private final Map<String, Map<Integer, String>> affinityResets = new HashMap<>();
 
     public FakeCommands(FakeNode node) {
         this.node = node;
@@ -29,6 +30,15 @@ public final class FakeCommands implements CommandRunner {
 
     public FakeCommands combined(String iface, int max, int current) {
         channels.put(iface, new int[] {max, current});
+        return this;
+    }
+
+    /**
+     * The driver rewrites these IRQ affinities whenever the channel count changes, as virtio_net does
+     * (seen on Debian's 6.1 kernel under qemu: every queue pair's two vectors, pair N on CPU N mod CPUs).
+     */
+    public FakeCommands driverResetsIrqAffinity(String iface, Map<Integer, String> affinity) {
+        affinityResets.put(iface, affinity);
         return this;
     }
 
@@ -169,6 +179,9 @@ public final class FakeCommands implements CommandRunner {
             }
             c[1] = n;
             node.setQueues(iface, n);
+            affinityResets
+                    .getOrDefault(iface, Map.of())
+                    .forEach((irq, cpus) -> node.file("proc/irq/" + irq + "/smp_affinity_list", cpus));
         } else if (param.equals("rx") && n <= c[2]) {
             c[3] = n;
             node.setQueues(iface, n);

@@ -70,29 +70,49 @@ public final class FakeNode {
 
     /**
      * A PCI NIC: driver link, numa_node, queues with rps files, one MSI-X vector per queue pair
-     * named as the driver names it, plus one control vector, all in /proc/interrupts.
+     * named as the driver names it, plus one control vector, all in /proc/interrupts. virtio-net as
+     * Debian's 6.1 kernel shows it under qemu: the net device's parent is virtioN under the PCI
+     * function, which alone has numa_node and msi_irqs; each queue pair has two vectors (input.N,
+     * output.N); virtioN/features has no notification coalescing (bit 53).
      */
     public FakeNode nic(String name, String driver, int queues, int firstIrq, int numaNode) {
         String dev = "sys/devices/pci0000:00/0000:00:0" + (++pci) + ".0";
         String netDev = dev;
-        if (driver.equals("virtio_net")) {
+        boolean virtio = driver.equals("virtio_net");
+        if (virtio) {
             netDev = dev + "/virtio" + pci; // virtio-net sits under the PCI function
             dir(netDev);
+            file(netDev + "/features", "1".repeat(53) + "0" + "1".repeat(10));
         }
         dir("sys/bus/pci/drivers/" + driver);
         link(netDev + "/driver", "sys/bus/pci/drivers/" + driver);
-        file(netDev + "/numa_node", Integer.toString(numaNode));
+        file(dev + "/numa_node", Integer.toString(numaNode));
         link("sys/class/net/" + name + "/device", netDev);
         interrupts.add(firstIrq + ": 0 PCI-MSIX " + controlName(name, driver));
         file(dev + "/msi_irqs/" + firstIrq, "msix");
+        int irq = firstIrq;
         for (int q = 0; q < queues; q++) {
-            int irq = firstIrq + 1 + q;
-            file(dev + "/msi_irqs/" + irq, "msix");
-            interrupts.add(irq + ": 0 PCI-MSIX " + queueName(name, driver, q));
-            file("proc/irq/" + irq + "/smp_affinity_list", "0-" + (cpus - 1));
+            for (String vector : virtio ? List.of("input", "output") : List.of("")) {
+                irq++;
+                file(dev + "/msi_irqs/" + irq, "msix");
+                interrupts.add(irq + ": 0 PCI-MSIX "
+                        + (virtio ? "virtio" + pci + "-" + vector + "." + q : queueName(name, driver, q)));
+                file("proc/irq/" + irq + "/smp_affinity_list", "0-" + (cpus - 1));
+            }
             queue(name, q);
         }
         writeInterrupts();
+        return this;
+    }
+
+    /** A virtio NIC whose device offers notification coalescing (VIRTIO_NET_F_NOTF_COAL, bit 53). */
+    public FakeNode virtioCoalescing(String name) {
+        try {
+            Path dev = root.resolve("sys/class/net/" + name + "/device").toRealPath();
+            Files.writeString(dev.resolve("features"), "1".repeat(64));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return this;
     }
 
@@ -137,7 +157,6 @@ public final class FakeNode {
     private static String queueName(String name, String driver, int q) {
         return switch (driver) {
             case "mlx5_core" -> "mlx5_comp" + q + "@pci:0000:00:01.0";
-            case "virtio_net" -> "virtio1-input." + q;
             case "ena" -> name + "-Tx-Rx-" + q;
             case "i40e", "ice" -> driver + "-" + name + "-TxRx-" + q;
             default -> name + "-TxRx-" + q;

@@ -1,0 +1,67 @@
+# shellcheck shell=bash
+# Helpers of the checks that run inside the VM (sourced by tests.sh). Every check prints exactly one
+# line, "PASS name (Ns): evidence" or "FAIL name (Ns): why", on the console and into /vm-out/results,
+# which the host reads back (hack/vm/vm-test.sh); its full output goes to /vm-out/logs/<name>.log.
+RESULTS=/vm-out/results
+LOGS=/vm-out/logs
+mkdir -p "$LOGS"
+FAILS=0
+T0=$(date +%s)
+say() { echo "[guest $(( $(date +%s) - T0 ))s] $*"; }
+
+# check NAME CMD...: CMD's exit code decides; its last output line is the evidence (or the reason).
+check() {
+  local name=$1 rc=0 s last log
+  shift
+  log="$LOGS/$(tr '/ ' '__' <<<"$name").log"
+  s=$(date +%s)
+  # a subshell with errexit, outside any || (where bash would ignore it): a failing step ends the check
+  set +e
+  (set -e; "$@") >"$log" 2>&1
+  rc=$?
+  last=$(tail -n 1 "$log")
+  if [ "$rc" -eq 0 ]; then
+    echo "PASS $name ($(( $(date +%s) - s ))s)${last:+: $last}" | tee -a "$RESULTS"
+  else
+    FAILS=$((FAILS + 1))
+    echo "FAIL $name ($(( $(date +%s) - s ))s): ${last:-exit code $rc} [log: ${log#/vm-out/}]" | tee -a "$RESULTS"
+  fi
+}
+
+# fail MESSAGE: the reason of a failing check (its last output line); errexit ends the check
+fail() { echo "$*"; return 1; }
+
+# at_least MIN WORD...: the admin metric (see metric) is at least MIN
+at_least() { local min=$1; shift; [ "$(metric "$EDGE_ADMIN/metrics" "$@")" -ge "$min" ]; }
+
+# ---- numbers from the kernel and from Prometheus text
+# tls_stat NAME: a counter of /proc/net/tls_stat (0 when the file is missing: the tls module is not loaded)
+tls_stat() { awk -v k="$1" '$1 == k {print $2; found = 1} END {if (!found) print 0}' /proc/net/tls_stat 2>/dev/null || echo 0; }
+
+# metric URL WORD...: the sum of the series whose name and labels contain every WORD (0 when none)
+metric() {
+  local url=$1; shift
+  curl -fsS "$url" | awk -v words="$*" '
+    /^#/ {next}
+    { ok = 1; n = split(words, w, " "); for (i = 1; i <= n; i++) if (index($1, w[i]) == 0) ok = 0
+      if (ok) sum += $2 }
+    END {printf "%.0f\n", sum}'
+}
+
+# wait_for SECONDS CMD...: polls CMD every half second until it succeeds
+wait_for() {
+  local deadline=$(( $(date +%s) + $1 )); shift
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.5
+  done
+}
+
+# agent ARGS: the packaged agent, one-shot as `node-tuning apply|plan|revert` (no Kubernetes API), on
+# the guest's own / with the journal $JOURNAL
+agent() { (agent_exec "$@"); }
+# agent_exec ARGS: the same, replacing the calling shell: in `(agent_exec ...) &`, $! is the JVM itself
+agent_exec() {
+  exec "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
+    io.videoedge.agent.NodeTuningMain "$@" --root / --journal "$JOURNAL"
+}
