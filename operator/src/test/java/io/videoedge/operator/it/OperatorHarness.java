@@ -43,7 +43,6 @@ final class OperatorHarness implements AutoCloseable {
     private final KubernetesClient admin;
     private final KubernetesClient operatorClient;
     private final AtomicInteger instances = new AtomicInteger();
-    private final RequestLog requests = new RequestLog();
     private EdgeOperator operator;
     private PrometheusMeterRegistry registry;
     private OpsEndpoints endpoints;
@@ -51,20 +50,17 @@ final class OperatorHarness implements AutoCloseable {
     OperatorHarness(RealApiServer api, KubernetesClient admin) {
         this.api = api;
         this.admin = admin;
-        installRbac(admin);
+        installRbac();
         Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
                 .withImpersonateUsername(USER)
                 .withImpersonateGroups(
                         "system:serviceaccounts", "system:serviceaccounts:" + NAMESPACE, "system:authenticated")
                 .build();
-        operatorClient = new KubernetesClientBuilder()
-                .withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("videoedge-it-requests", requests))
-                .build();
+        operatorClient = new KubernetesClientBuilder().withConfig(config).build();
     }
 
     /** The chart's rule files, applied as a ClusterRole and a Role bound to the operator's ServiceAccount. */
-    static void installRbac(KubernetesClient admin) {
+    private void installRbac() {
         admin.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
@@ -132,11 +128,6 @@ final class OperatorHarness implements AutoCloseable {
 
     static List<PolicyRule> rules(String file) {
         return Arrays.asList(Serialization.unmarshal(TestFiles.read(file), PolicyRule[].class));
-    }
-
-    /** Every request the operator's client has sent. */
-    RequestLog requests() {
-        return requests;
     }
 
     KubernetesClient operatorClient() {
