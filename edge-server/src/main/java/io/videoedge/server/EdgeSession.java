@@ -211,12 +211,7 @@ final class EdgeSession extends HttpSession {
     private void headerLine(byte[] b, int start, int length) throws IOException {
         headBytes += length + 2;
         if (headBytes > maxHeaderSize || parsing.getHeaderCount() >= MAX_HEADERS) {
-            refuse(new RejectedRequest(
-                    parsing.getMethod(),
-                    Statuses.HEADER_FIELDS_TOO_LARGE,
-                    "request head larger than " + maxHeaderSize,
-                    true,
-                    parsing.isHttp11()));
+            refuse(headTooLarge());
             return;
         }
         String problem = RequestLines.checkHeaderLine(b, start, length);
@@ -282,13 +277,17 @@ final class EdgeSession extends HttpSession {
                 refuse(new RejectedRequest(0, Response.REQUEST_URI_TOO_LONG, "request line too long", true, true));
             }
         } else if (headBytes + bytes > maxHeaderSize) {
-            refuse(new RejectedRequest(
-                    parsing.getMethod(),
-                    Statuses.HEADER_FIELDS_TOO_LARGE,
-                    "request head larger than " + maxHeaderSize,
-                    true,
-                    parsing.isHttp11()));
+            refuse(headTooLarge());
         }
+    }
+
+    private RejectedRequest headTooLarge() {
+        return new RejectedRequest(
+                parsing.getMethod(),
+                Statuses.HEADER_FIELDS_TOO_LARGE,
+                "request head larger than " + maxHeaderSize,
+                true,
+                parsing.isHttp11());
     }
 
     /** Queues a refused request behind any in flight and stops reading this connection. */

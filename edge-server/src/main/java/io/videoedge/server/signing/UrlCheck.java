@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The pure check of a request's token ({@link UrlSignature}) against the keys in effect: a result per
@@ -40,11 +41,16 @@ public final class UrlCheck {
     /**
      * @param path the path as the server sees it (leading "/", decoded, normalised)
      * @param query the raw query string, null when none
-     * @param client the client's address as text
+     * @param client the client's address as text, asked for only when the token names one
      * @param keys the keys accepted, current first
      */
     public static Result check(
-            UrlPolicy.Mode mode, String path, String query, String client, List<byte[]> keys, long nowSeconds) {
+            UrlPolicy.Mode mode,
+            String path,
+            String query,
+            Supplier<String> client,
+            List<byte[]> keys,
+            long nowSeconds) {
         if (mode == UrlPolicy.Mode.OFF) return Result.OK;
         Token t;
         try {
@@ -57,7 +63,7 @@ public final class UrlCheck {
         if (!anyKeySigned(keys, t, scope)) return Result.BAD_SIGNATURE;
         if (nowSeconds > t.expires) return Result.EXPIRED;
         if (t.prefix != null && !path.startsWith(t.prefix)) return Result.OUT_OF_SCOPE;
-        if (t.client != null && !sameAddress(t.client, client)) return Result.OTHER_CLIENT;
+        if (t.client != null && !sameAddress(t.client, client.get())) return Result.OTHER_CLIENT;
         return Result.OK;
     }
 

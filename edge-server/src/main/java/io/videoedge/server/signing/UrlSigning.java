@@ -8,14 +8,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,14 +33,13 @@ public final class UrlSigning implements AutoCloseable {
     private final CounterDataPoint[] results = new CounterDataPoint[UrlCheck.Result.values().length];
     private final Counter reloads;
     private volatile List<byte[]> keys;
-    private String keysDigest; // of the files last read, guarded by the poll thread
+    private boolean unreadable; // the last read failed (logged once), guarded by the poll thread
     private ScheduledExecutorService poller;
 
     private UrlSigning(UrlPolicy policy, Path keyDir, List<byte[]> keys, EdgeMetrics metrics) {
         this.policy = policy;
         this.keyDir = keyDir;
         this.keys = keys;
-        this.keysDigest = digest(keys);
         Counter checks = Counter.builder()
                 .name("videoedge_signed_url_checks_total")
                 .help("Requests for paths with a signed-URL rule, by result: ok and unsigned (optional path, no token)"
@@ -76,19 +74,12 @@ public final class UrlSigning implements AutoCloseable {
     }
 
     /** The check of one request; counted unless the path has no rule ({@code off}). */
-    public UrlCheck.Result check(String path, String query, ClientAddress client) {
+    public UrlCheck.Result check(String path, String query, Supplier<String> client) {
         UrlPolicy.Mode mode = policy.modeFor(path);
         if (mode == UrlPolicy.Mode.OFF) return UrlCheck.Result.OK;
-        String address = query != null && query.contains(UrlSignature.CLIENT + "=") ? client.get() : null;
-        UrlCheck.Result r = UrlCheck.check(mode, path, query, address, keys, System.currentTimeMillis() / 1000);
+        UrlCheck.Result r = UrlCheck.check(mode, path, query, client, keys, System.currentTimeMillis() / 1000);
         results[r.ordinal()].inc();
         return r;
-    }
-
-    /** The client's address, asked for only when a token names one. */
-    @FunctionalInterface
-    public interface ClientAddress {
-        String get();
     }
 
     /** Reads {@code current} (required, at least {@link SignedUrlsConfig#MIN_KEY_BYTES}) and {@code previous}. */
@@ -128,35 +119,29 @@ public final class UrlSigning implements AutoCloseable {
         try {
             read = readKeys(keyDir);
         } catch (IOException | RuntimeException e) {
-            if (!"failed".equals(keysDigest)) { // log a broken set once, not every poll
+            if (!unreadable) { // log a broken set once, not every poll
+                unreadable = true;
                 log.atError()
                         .addKeyValue("keyDir", keyDir.toString())
                         .addKeyValue("error", e.toString())
                         .log("signed URLs: cannot read the keys; the keys in effect stay");
                 reloads.labelValues("failed").inc();
-                keysDigest = "failed";
             }
             return;
         }
-        String digest = digest(read);
-        if (digest.equals(keysDigest)) return;
+        unreadable = false;
+        if (sameKeys(read, keys)) return;
         keys = read;
-        keysDigest = digest;
         reloads.labelValues("loaded").inc();
         log.atInfo().addKeyValue("keys", read.size()).log("signed URLs: keys changed, now in effect");
     }
 
-    private static String digest(List<byte[]> keys) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            for (byte[] k : keys) {
-                d.update(Integer.toString(k.length).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                d.update(k);
-            }
-            return HexFormat.of().formatHex(d.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    private static boolean sameKeys(List<byte[]> a, List<byte[]> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.get(i), b.get(i))) return false;
         }
+        return true;
     }
 
     @Override

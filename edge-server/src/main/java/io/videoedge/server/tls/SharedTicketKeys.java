@@ -63,32 +63,33 @@ public final class SharedTicketKeys implements TicketKeyKeeper {
     public static SharedTicketKeys start(Path source, List<Path> dirs, long pollMillis, Consumer<Boolean> outcome)
             throws IOException {
         SharedTicketKeys s = new SharedTicketKeys(source, dirs, outcome);
+        s.place();
+        s.timer.scheduleWithFixedDelay(s::step, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+        return s;
+    }
+
+    /** Places the keys in effect into every ticketDir; throws when the source has none in effect. */
+    private void place() throws IOException {
         List<SourceKey> active = active(read(source), System.currentTimeMillis());
         if (active.isEmpty()) {
             throw new IOException("ticketKeys.source " + source + " has no key in effect yet (files t<unix seconds>"
                     + " of " + TicketKeyFiles.KEY_LENGTH + " bytes, one at least from a time already past)");
         }
-        for (Path dir : s.dirs) {
-            if (mirror(active, dir, System.currentTimeMillis())) outcome.accept(true);
+        for (Path dir : dirs) {
+            if (mirror(active, dir, System.currentTimeMillis())) {
+                outcome.accept(true);
+                log.atInfo()
+                        .addKeyValue("ticketDir", dir.toString())
+                        .addKeyValue("current", active.getLast().name())
+                        .addKeyValue("keys", active.size())
+                        .log("shared session ticket keys placed");
+            }
         }
-        s.timer.scheduleWithFixedDelay(s::step, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
-        return s;
     }
 
     private void step() {
         try {
-            List<SourceKey> active = active(read(source), System.currentTimeMillis());
-            if (active.isEmpty()) throw new IOException("no key in effect in " + source);
-            for (Path dir : dirs) {
-                if (mirror(active, dir, System.currentTimeMillis())) {
-                    outcome.accept(true);
-                    log.atInfo()
-                            .addKeyValue("ticketDir", dir.toString())
-                            .addKeyValue("current", active.getLast().name())
-                            .addKeyValue("keys", active.size())
-                            .log("shared session ticket keys placed");
-                }
-            }
+            place();
             lastProblem = null;
         } catch (IOException | RuntimeException e) {
             outcome.accept(false);

@@ -28,7 +28,7 @@ class UrlCheckTest {
     }
 
     private static Result check(Mode mode, String path, String query, String client) {
-        return UrlCheck.check(mode, path, query, client, List.of(KEY, OLD), NOW);
+        return UrlCheck.check(mode, path, query, () -> client, List.of(KEY, OLD), NOW);
     }
 
     private static String q(byte[] key, long exp, String path, String prefix, String ip) {
@@ -108,7 +108,8 @@ class UrlCheckTest {
         String path = "/vod/a.m4s";
         assertThat(check(Mode.REQUIRED, path, q(OLD, LATER, path, null, null), "10.0.0.1"))
                 .isEqualTo(Result.OK);
-        assertThat(UrlCheck.check(Mode.REQUIRED, path, q(OLD, LATER, path, null, null), "10.0.0.1", List.of(KEY), NOW))
+        assertThat(UrlCheck.check(
+                        Mode.REQUIRED, path, q(OLD, LATER, path, null, null), () -> "10.0.0.1", List.of(KEY), NOW))
                 .as("once previous is gone")
                 .isEqualTo(Result.BAD_SIGNATURE);
     }

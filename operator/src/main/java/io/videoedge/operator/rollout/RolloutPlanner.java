@@ -138,16 +138,7 @@ public final class RolloutPlanner {
             if (state.doneFor(key) && onTarget) {
                 // updated earlier: what becomes of it now is the node's health, not the rollout's
                 state = remember(f, f.soaked(null, policy.soak(), now));
-                decided.put(
-                        f.node(),
-                        new NodeDecision(
-                                f.node(),
-                                target.tuning(),
-                                target.tuningRevision(),
-                                state,
-                                Phase.UPDATED,
-                                PodAction.NONE,
-                                null));
+                decided.put(f.node(), updated(f, target, state));
                 continue;
             }
             boolean inTurn = state.inTurnFor(key);
@@ -176,16 +167,7 @@ public final class RolloutPlanner {
             state = remember(f, f.soaked(null, policy.soak(), now));
             f = f.with(state);
             if (done) {
-                decided.put(
-                        f.node(),
-                        new NodeDecision(
-                                f.node(),
-                                target.tuning(),
-                                target.tuningRevision(),
-                                state.done(key, now),
-                                Phase.UPDATED,
-                                PodAction.NONE,
-                                null));
+                decided.put(f.node(), updated(f, target, state.done(key, now)));
             } else if (onTarget) {
                 // nothing to change here, but not tuned and serving (yet): no turn of the rollout's, no failure of it
                 decided.put(f.node(), inTurn(f, target, policy, state, now));
@@ -340,6 +322,12 @@ public final class RolloutPlanner {
     }
 
     /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
+    /** On the target, tuned and serving: nothing for the rollout to do on this node. */
+    private static NodeDecision updated(Facts f, RolloutTarget target, NodeRolloutState state) {
+        return new NodeDecision(
+                f.node(), target.tuning(), target.tuningRevision(), state, Phase.UPDATED, PodAction.NONE, null);
+    }
+
     private static NodeDecision failed(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state) {
         LastGood good = state.lastGood();
         if (policy.autoRevert() && good != null) {

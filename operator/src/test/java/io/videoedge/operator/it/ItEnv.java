@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.NodeTuning;
@@ -218,6 +219,20 @@ final class ItEnv {
                 .toList();
     }
 
+    /** The edge-server DaemonSet of VideoEdge {@code name}; null while there is none. */
+    static DaemonSet edgeDaemonSet(String ns, String name) {
+        return admin.apps()
+                .daemonSets()
+                .inNamespace(ns)
+                .withName(name + "-edge-server")
+                .get();
+    }
+
+    /** The edge-server DaemonSet of VideoEdge {@code name}, once the operator made it. */
+    static DaemonSet awaitEdgeDaemonSet(String ns, String name) {
+        return eventually().until(() -> edgeDaemonSet(ns, name), d -> d != null);
+    }
+
     static Pod podOn(String ns, String node) {
         return admin.pods().inNamespace(ns).list().getItems().stream()
                 .filter(p -> node.equals(p.getSpec().getNodeName())
@@ -265,12 +280,7 @@ final class ItEnv {
                         .withName(name + "-edge-server")
                         .get())
                 .isNull();
-        assertThat(admin.apps()
-                        .daemonSets()
-                        .inNamespace(ns)
-                        .withName(name + "-edge-server")
-                        .get())
-                .isNull();
+        assertThat(edgeDaemonSet(ns, name)).isNull();
         assertThat(tunings(name, ns)).isEmpty();
     }
 
@@ -283,11 +293,7 @@ final class ItEnv {
                 .inNamespace(ns)
                 .withName(name + "-edge-server")
                 .get());
-        objects.add(admin.apps()
-                .daemonSets()
-                .inNamespace(ns)
-                .withName(name + "-edge-server")
-                .get());
+        objects.add(edgeDaemonSet(ns, name));
         objects.addAll(tunings(name, ns));
         objects.addAll(admin.pods().inNamespace(ns).list().getItems());
         objects.forEach(o -> versions.put(

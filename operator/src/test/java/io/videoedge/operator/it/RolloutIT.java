@@ -157,11 +157,7 @@ class RolloutIT {
         Map<String, String> pods = podUids(ns, nodes);
         Map<String, String> tunings = nodes.stream()
                 .collect(Collectors.toMap(n -> n, n -> tuning(n).getMetadata().getResourceVersion()));
-        String podRevision = admin.apps()
-                .daemonSets()
-                .inNamespace(ns)
-                .withName("edge-edge-server")
-                .get()
+        String podRevision = edgeDaemonSet(ns, "edge")
                 .getSpec()
                 .getTemplate()
                 .getMetadata()
@@ -199,11 +195,7 @@ class RolloutIT {
                                     n -> n, n -> tuning(n).getMetadata().getResourceVersion())))
                     .isEqualTo(tunings);
         });
-        assertThat(admin.apps()
-                        .daemonSets()
-                        .inNamespace(ns)
-                        .withName("edge-edge-server")
-                        .get()
+        assertThat(edgeDaemonSet(ns, "edge")
                         .getSpec()
                         .getTemplate()
                         .getMetadata()

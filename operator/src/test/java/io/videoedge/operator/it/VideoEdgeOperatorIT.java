@@ -77,14 +77,7 @@ class VideoEdgeOperatorIT {
         VideoEdge read = get(ns, "edge");
         assertThat(cm.getData().get("edge-server.yaml"))
                 .isEqualTo(EdgeServerConfigRenderer.render(ns + "/edge", read.getSpec()));
-        DaemonSet ds = eventually()
-                .until(
-                        () -> admin.apps()
-                                .daemonSets()
-                                .inNamespace(ns)
-                                .withName("edge-edge-server")
-                                .get(),
-                        d -> d != null);
+        DaemonSet ds = awaitEdgeDaemonSet(ns, "edge");
         var pod = ds.getSpec().getTemplate().getSpec();
         assertThat(pod.getHostNetwork()).isTrue();
         assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
@@ -210,11 +203,7 @@ class VideoEdgeOperatorIT {
             assertCondition(s, Conditions.DEGRADED, "False", Conditions.AS_EXPECTED);
         });
         // a sysctl is no server config: same pod revision, no pod restart
-        assertThat(admin.apps()
-                        .daemonSets()
-                        .inNamespace(ns)
-                        .withName("edge-edge-server")
-                        .get()
+        assertThat(edgeDaemonSet(ns, "edge")
                         .getSpec()
                         .getTemplate()
                         .getMetadata()
@@ -232,11 +221,7 @@ class VideoEdgeOperatorIT {
         placed("reconfig-1").applied("available");
         eventually().until(() -> ready(podOn(ns, "reconfig-1")));
         Pod before = podOn(ns, "reconfig-1");
-        String checksum = admin.apps()
-                .daemonSets()
-                .inNamespace(ns)
-                .withName("edge-edge-server")
-                .get()
+        String checksum = edgeDaemonSet(ns, "edge")
                 .getSpec()
                 .getTemplate()
                 .getMetadata()
@@ -255,11 +240,7 @@ class VideoEdgeOperatorIT {
                             .get("edge-server.yaml"))
                     .startsWith("# Edge server configuration")
                     .contains("\nselectors: 2\n");
-            assertThat(admin.apps()
-                            .daemonSets()
-                            .inNamespace(ns)
-                            .withName("edge-edge-server")
-                            .get()
+            assertThat(edgeDaemonSet(ns, "edge")
                             .getSpec()
                             .getTemplate()
                             .getMetadata()
@@ -480,23 +461,12 @@ class VideoEdgeOperatorIT {
                 .until(() ->
                         admin.secrets().inNamespace(ns).withName("edge-tls").get() == null);
         tlsSecret(ns, "edge-tls");
-        eventually()
-                .until(() -> tuning("invalid-1") != null
-                        && admin.apps()
-                                        .daemonSets()
-                                        .inNamespace(ns)
-                                        .withName("edge-edge-server")
-                                        .get()
-                                != null);
+        eventually().until(() -> tuning("invalid-1") != null && edgeDaemonSet(ns, "edge") != null);
 
         // a server larger than any selected node: refused as a whole, the running one is left as it was
         eventually()
                 .until(() -> tuning("invalid-1").getSpec().server().podUid() != null); // placed: nothing more to write
-        DaemonSet running = admin.apps()
-                .daemonSets()
-                .inNamespace(ns)
-                .withName("edge-edge-server")
-                .get();
+        DaemonSet running = edgeDaemonSet(ns, "edge");
         String tuned = tuning("invalid-1").getMetadata().getResourceVersion();
         edit(ns, "edge", s -> withServer(s, sv -> sv.withCpus(64)));
         eventually().untilAsserted(() -> {
@@ -508,13 +478,7 @@ class VideoEdgeOperatorIT {
                             "server.cpus 64 / server.memory 1Gi do not fit on node invalid-1 (4 CPUs allocatable): lower them or narrow nodeSelector");
         });
         excerpt("invalid-cpus", get(ns, "edge"));
-        assertThat(admin.apps()
-                        .daemonSets()
-                        .inNamespace(ns)
-                        .withName("edge-edge-server")
-                        .get()
-                        .getMetadata()
-                        .getResourceVersion())
+        assertThat(edgeDaemonSet(ns, "edge").getMetadata().getResourceVersion())
                 .isEqualTo(running.getMetadata().getResourceVersion());
         assertThat(tuning("invalid-1").getMetadata().getResourceVersion()).isEqualTo(tuned);
     }
@@ -566,14 +530,7 @@ class VideoEdgeOperatorIT {
           url: https://origin.example:8443/video
           caFile: /etc/videoedge/origin-ca/ca.crt
         """);
-        DaemonSet ds = eventually()
-                .until(
-                        () -> admin.apps()
-                                .daemonSets()
-                                .inNamespace(ns)
-                                .withName("edge-edge-server")
-                                .get(),
-                        d -> d != null);
+        DaemonSet ds = awaitEdgeDaemonSet(ns, "edge");
         var pod = ds.getSpec().getTemplate().getSpec();
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("origin-ca"))
@@ -609,11 +566,7 @@ class VideoEdgeOperatorIT {
                         .withData(Map.of("ca.crt", Base64.getEncoder().encodeToString(rotated.getBytes())))
                         .build());
         eventually()
-                .untilAsserted(() -> assertThat(admin.apps()
-                                .daemonSets()
-                                .inNamespace(ns)
-                                .withName("edge-edge-server")
-                                .get()
+                .untilAsserted(() -> assertThat(edgeDaemonSet(ns, "edge")
                                 .getSpec()
                                 .getTemplate()
                                 .getMetadata()
@@ -668,13 +621,7 @@ class VideoEdgeOperatorIT {
         String ns = namespace("monitor");
         node("monitor-1", "monitor");
         create(videoEdge(ns, "edge", "monitor", ItEnv::plainHttp));
-        eventually()
-                .until(() -> admin.apps()
-                                .daemonSets()
-                                .inNamespace(ns)
-                                .withName("edge-edge-server")
-                                .get()
-                        != null);
+        eventually().until(() -> edgeDaemonSet(ns, "edge") != null);
         // without the CRD the operator just runs: its status is written, no PodMonitor is attempted
         eventually().until(() -> get(ns, "edge").getStatus() != null);
         assertThat(admin.apiextensions()
