@@ -37,8 +37,9 @@ assert_eq "$w1 took the change" "$bad" "$(nsysctl "$w1" $sysctl)"
 for n in $w1 $w2; do
   assert_eq "$n keeps serving" 200 "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "http://$(nip "$n"):$HTTP_PORT/index.m3u8")"
 done
-assert_eq "nodeStatuses rollout" "$w1=Updated $w2=Reverted" \
-  "$(ve_jsonpath '{range .status.nodeStatuses[*]}{.node}={.rollout} {end}' | xargs)"
+assert_eq "nodesNeedingAttention rollout ($w1, updated and serving, is not listed)" "$w2=Reverted" \
+  "$(ve_jsonpath '{range .status.nodesNeedingAttention[*]}{.node}={.rollout} {end}' | xargs)"
+assert_eq "nodes.needingAttention" 1 "$(ve_jsonpath '{.status.nodes.needingAttention}')"
 assert_eq "Degraded" "True RolloutPaused" "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status} {.status.conditions[?(@.type=="Degraded")].reason}')"
 assert_eq "status.rollout.state" Paused "$(ve_jsonpath '{.status.rollout.state}')"
 row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)

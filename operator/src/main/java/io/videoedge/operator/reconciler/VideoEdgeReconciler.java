@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -101,6 +102,12 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(name = VideoEdgeReconciler.NAME)
 public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<VideoEdge> {
     public static final String NAME = "videoedge";
+    /**
+     * What the operator reads of a Node (placement: labels, deletion; capacity: allocatable); the informer
+     * keeps nothing else (name, namespace and resourceVersion are kept anyway).
+     */
+    static final String[] NODE_FIELDS = {"metadata.labels", "metadata.deletionTimestamp", "status.allocatable"};
+
     private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
 
     private final OperatorSettings settings;
@@ -369,10 +376,17 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         Function<String, Stream<ResourceID>> holder =
                 node -> tunings.get().get(new ResourceID(node)).stream().flatMap(nt -> owner(nt).stream());
 
-        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
+        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning.
+        // Every Node in the cluster is watched (a selector is any VideoEdge's), but only what the operator reads
+        // of one is kept: the bulk of a Node (images, conditions, addresses, node info) is dropped as it arrives
         nodes.set(new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
                         .withName(EventSources.NODES)
+                        .withItemStore(new ReducedStateItemStore<>(
+                                ReducedStateItemStore.NAME_KEY_STATE,
+                                Node.class,
+                                context.getClient().getKubernetesSerialization(),
+                                NODE_FIELDS))
                         .withSecondaryToPrimaryMapper(n -> Stream.concat(
                                         selectors.apply(n),
                                         holder.apply(n.getMetadata().getName()))
@@ -397,6 +411,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
                         .withName(EventSources.NODE_TUNINGS)
                         .withLabelSelector(Names.MANAGED_SELECTOR)
+                        .withItemStore(LeanItemStore.onlyApplied())
                         .withSecondaryToPrimaryMapper(nt -> Stream.concat(
                                         owner(nt).stream(),
                                         selecting.apply(nt.getMetadata().getName()))
@@ -407,6 +422,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
                         .withName(EventSources.PODS)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                        .withItemStore(LeanItemStore.noManagedFields())
                         .withSecondaryToPrimaryMapper(
                                 pod -> owner(pod).map(Set::of).orElse(Set.of()))
                         .build(),
