@@ -32,6 +32,11 @@ reverted() {
     && [ "$(pod_on "$w2" '.status.conditions[] | select(.type == "Ready") | .status')" = True ]
 }
 wait_until "autoRevert: $w2's NodeTuning back to $sysctl=$good, applied, its server Ready" "$E2E_TIMEOUT" reverted
+# the status, not the pod read a moment ago, is what the asserts below read: the gate closed for the failed
+# revision and reopened for the reverted one within a second, and a kubelet that computed Ready from the
+# closed gate keeps the pod NotReady until its next sync (up to a minute); the status says so meanwhile
+serving_again() { [ "$(ve_jsonpath '{.status.nodes.serving}')" = 2 ]; }
+wait_until "the status counts $w2 serving again" "$E2E_TIMEOUT" serving_again
 assert_eq "$w2: $sysctl in the node is the last good value" "$good" "$(nsysctl "$w2" $sysctl)"
 assert_eq "$w1 took the change" "$bad" "$(nsysctl "$w1" $sysctl)"
 for n in $w1 $w2; do

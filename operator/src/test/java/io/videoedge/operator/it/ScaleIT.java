@@ -40,6 +40,8 @@ class ScaleIT {
     static final int N = Integer.getInteger("scale.it.nodes", 300);
     /** Agent reports measured one by one. */
     static final int REPORTS = 20;
+    /** Agent reports sent as fast as one client can, to see the status writes paced. */
+    static final int BURST = 60;
     /** A status, however many nodes need attention, stays under this (etcd takes 1.5 MiB). */
     static final int STATUS_BYTES = 8 * 1024;
 
@@ -167,9 +169,10 @@ class ScaleIT {
                     reconciled,
                     perReports,
                     latencies.stream().max(Duration::compareTo).orElseThrow());
+            // a report within a second of the last status write costs a second pass (the paced write)
             softly.assertThat(reconciled)
                     .as("reconciles for %d reports", REPORTS)
-                    .isBetween((double) REPORTS, 2.0 * REPORTS);
+                    .isBetween((double) REPORTS, 3.0 * REPORTS);
             // one status patch and one Event per report; a request per node would be N per report
             softly.assertThat(RequestLog.total(perReports))
                     .as("operator requests for %d reports: %s", REPORTS, perReports)
@@ -194,6 +197,29 @@ class ScaleIT {
             softly.assertThat(s.conditions())
                     .anySatisfy(c ->
                             assertThat(c.getType() + " " + c.getStatus()).isEqualTo(Conditions.DEGRADED + " True"));
+
+            // 4. churn: a burst of reports moves only counts; the status is written at most about once a
+            // second (StatusPacing), and the last report still shows
+            Map<String, Long> burstFrom = requests.snapshot();
+            Instant burstStart = Instant.now();
+            for (int k = 0; k < BURST; k++) {
+                reportDegraded(names.get(k * (N / BURST) + 1), "burst " + k);
+            }
+            Duration burst = Duration.between(burstStart, Instant.now());
+            boolean burstShown = within(
+                    Duration.ofSeconds(10),
+                    () -> watch.latest().getStatus().nodes().needingAttention() == REPORTS + BURST);
+            Duration shown = Duration.between(burstStart, Instant.now());
+            long burstWrites = requests.since(burstFrom).getOrDefault("PATCH videoedges/status", 0L);
+            log(
+                    "a burst of %d reports in %d ms: %d status writes, all shown %d ms after the first",
+                    BURST, burst.toMillis(), burstWrites, shown.toMillis());
+            softly.assertThat(burstShown)
+                    .as("the burst's last report in the status within 10 s")
+                    .isTrue();
+            softly.assertThat(burstWrites)
+                    .as("status writes for %d reports in %d ms", BURST, shown.toMillis())
+                    .isBetween(1L, shown.toSeconds() + 2);
         }
         softly.assertAll();
     }
