@@ -32,7 +32,7 @@ VideoEdge demo: VideoEdge $VE_NS/$VE_NAME serves on node $node ($ip), host netwo
 
   export KUBECONFIG=$KIND_KUBECONFIG PATH=$BIN_DIR:\$PATH   # the cluster's own kubeconfig; kubectl, kind, helm
   kubectl get ve -A                            # Ready, tuned 1/1, serving 1/1
-  kubectl -n $VE_NS get ve $VE_NAME -o yaml    # conditions, nodeStatuses (kernel, ktls, nic)
+  kubectl -n $VE_NS get ve $VE_NAME -o yaml    # conditions, counts, nodesNeedingAttention
   kubectl get nodetunings                      # the node agent's report
   kubectl get nodetuning $node -o jsonpath='{range .status.settings[*]}{.name}{"\\t"}{.actual}{"\\t(was "}{.original}{", "}{.state}{")\\n"}{end}'
   docker exec $node sysctl net.ipv4.tcp_congestion_control net.ipv4.tcp_notsent_lowat vm.swappiness

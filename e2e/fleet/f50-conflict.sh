@@ -21,7 +21,7 @@ assert_eq "its message names the node and the older VideoEdge" \
   "$(k -n fleet-b get ve fleet-b -o jsonpath='{.status.conditions[?(@.type=="Degraded")].message}')"
 assert_eq "fleet-b: nodes selected (the contested one not counted)" 0 "$(k -n fleet-b get ve fleet-b -o jsonpath='{.status.nodes.selected}')"
 assert_eq "fleet-b: $w2 listed as Conflict" "$w2 Conflict" \
-  "$(k -n fleet-b get ve fleet-b -o jsonpath='{.status.nodeStatuses[0].node} {.status.nodeStatuses[0].tuning}')"
+  "$(k -n fleet-b get ve fleet-b -o jsonpath='{.status.nodesNeedingAttention[0].node} {.status.nodesNeedingAttention[0].tuning}')"
 assert_eq "$w2's NodeTuning is still the older one's" "$VE_NS/$VE_NAME" \
   "$(nt_field "$w2" '{.metadata.labels.videoedge\.io/videoedge-namespace}')/$(nt_field "$w2" '{.metadata.labels.videoedge\.io/videoedge}')"
 sleep 3

@@ -25,18 +25,28 @@ assert_eq "the node carries the agent label the operator set" true \
 nt=$(nt_json)
 want=Applied
 [ "$(jq -r '.status.conditions[] | select(.type == "Degraded") | .status' <<<"$nt")" != True ] || want=Degraded
-assert_eq "nodeStatuses[0] node, tuning (agent's Degraded condition), server" "$node $want Ready" \
-  "$(ve_jsonpath '{.status.nodeStatuses[0].node} {.status.nodeStatuses[0].tuning} {.status.nodeStatuses[0].server}')"
-info "nodeStatuses[0].message: $(ve_jsonpath '{.status.nodeStatuses[0].message}')"
+# the status lists only nodes that need attention (here: an agent reporting problems, or kTLS asked for
+# and unavailable); a healthy node's detail is in its NodeTuning
+nt_ktls=$(jq -r '.status.capabilities.ktls // ""' <<<"$nt")
+if [ "$want" = Degraded ] || [ "$nt_ktls" = unavailable ]; then
+  assert_eq "nodes.needingAttention" 1 "$(ve_jsonpath '{.status.nodes.needingAttention}')"
+  assert_eq "nodesNeedingAttention[0] node, tuning (agent's Degraded condition), server" "$node $want Ready" \
+    "$(ve_jsonpath '{.status.nodesNeedingAttention[0].node} {.status.nodesNeedingAttention[0].tuning} {.status.nodesNeedingAttention[0].server}')"
+  info "nodesNeedingAttention[0].message: $(ve_jsonpath '{.status.nodesNeedingAttention[0].message}')"
+else
+  assert_eq "a healthy node is not listed: nodes.needingAttention" 0 "$(ve_jsonpath '{.status.nodes.needingAttention}')"
+  assert_match "nodesNeedingAttention empty" '^(\[\])?$' "$(ve_jsonpath '{.status.nodesNeedingAttention}')"
+fi
 
 # kernel TLS: what this kernel can do decides what must be reported (/sys/module is global: the kernel's)
 kernel=$(node_exec uname -r)
 if node_exec test -d /sys/module/tls || node_exec sh -c "grep -qs '/tls.ko' /lib/modules/$kernel/modules.dep"; then
-  assert_match "ktls on the node (tls module loaded or loadable)" '^(available|loadable)$' "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
+  assert_match "ktls on the node (its NodeTuning: tls module loaded or loadable)" '^(available|loadable)$' "$nt_ktls"
   assert_match "TLS column: kernel TLS serves" "^$VE_NAME +True +1/1 +1/1 +1/1 +ktls " "$row"
 else
   info "this kernel ($kernel) has no tls module (no /sys/module/tls, nothing in /lib/modules/$kernel): kTLS cannot run here"
-  assert_eq "nodeStatuses[0].ktls" unavailable "$(ve_jsonpath '{.status.nodeStatuses[0].ktls}')"
+  assert_eq "its NodeTuning: capabilities.ktls" unavailable "$nt_ktls"
+  assert_eq "nodesNeedingAttention[0].ktls" unavailable "$(ve_jsonpath '{.status.nodesNeedingAttention[0].ktls}')"
   assert_eq "Degraded (kTLS requested, unavailable)" True "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status}')"
   # the reason is KernelTlsUnavailable, or Degraded when the agent reports other unsupported settings too
   assert_contains "Degraded message says the server falls back to OpenSSL" \
@@ -44,7 +54,8 @@ else
     "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].message}')"
   assert_eq "module/tls reported" Unsupported "$(nt_setting module/tls state)"
   assert_match "TLS column: what serves (tls.mode ktls asked, OpenSSL serves)" "^$VE_NAME +True +1/1 +1/1 +1/1 +openssl " "$row"
-  assert_eq "nodeStatuses[0].tls" openssl "$(ve_jsonpath '{.status.nodeStatuses[0].tls}')"
+  assert_eq "nodesNeedingAttention[0].tls" openssl "$(ve_jsonpath '{.status.nodesNeedingAttention[0].tls}')"
+  assert_eq "status.tls (one node)" openssl "$(ve_jsonpath '{.status.tls}')"
 fi
 
 # the pod is Ready through the readiness gate the operator opens once the node is tuned

@@ -24,6 +24,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Updated", jsonPath = ".status.updated", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "TLS", jsonPath = ".status.tls", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
+        name = "Attention",
+        jsonPath = ".status.nodes.needingAttention",
+        type = AdditionalPrinterColumn.Type.INTEGER,
+        priority = 1)
+@AdditionalPrinterColumn(
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)

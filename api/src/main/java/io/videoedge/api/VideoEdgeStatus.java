@@ -31,14 +31,24 @@ public record VideoEdgeStatus(
         @JsonPropertyDescription(
                 "What the edge servers encrypt HTTPS with, as the nodes report it (for kubectl get): one of "
                         + "none, openssl, ktls, ktls-offload when all nodes agree, else each with its node count, e.g. 'ktls 2, openssl 1'. "
-                        + "See nodeStatuses[].tls.")
+                        + "nodesNeedingAttention[].tls says it for a node listed there.")
         String tls,
 
         @JsonPropertyDescription("The rollout of the current spec to the nodes.")
         Rollout rollout,
 
-        @JsonPropertyDescription("One summary per selected node.")
-        List<NodeSummary> nodeStatuses) {
+        @JsonPropertyDescription(
+                "The nodes that need attention, the most pressing first (a failed or reverted node, a conflict, a "
+                        + "server not serving, a node not tuned as its NodeTuning asks, an agent reporting problems or no "
+                        + "kernel TLS, a node in its rollout turn, a node planned only), then by name; at most "
+                        + MAX_LISTED_NODES
+                        + " of them: nodes.needingAttention counts them all. Healthy nodes are not listed, so the status "
+                        + "does not grow with the fleet: each node's NodeTuning (kubectl get nodetunings) has its agent's "
+                        + "report, its edge-server pod its readiness.")
+        List<NodeSummary> nodesNeedingAttention) {
+
+    /** At most this many nodes in nodesNeedingAttention, whatever the fleet's size. */
+    public static final int MAX_LISTED_NODES = 10;
 
     public record NodeCounts(
             @JsonPropertyDescription("Nodes matching nodeSelector (and not owned by an older VideoEdge).")
@@ -52,7 +62,12 @@ public record VideoEdgeStatus(
 
             @JsonPropertyDescription(
                     "Nodes whose tuning and edge server are the current spec's, serving and past the soak time.")
-            int updated) {}
+            int updated,
+
+            @JsonPropertyDescription(
+                    "Nodes that need attention (nodesNeedingAttention lists the first ones), a node an older "
+                            + "VideoEdge keeps included.")
+            int needingAttention) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Rollout(
@@ -111,6 +126,6 @@ public record VideoEdgeStatus(
             @JsonPropertyDescription("NIC of the served interface: name and driver.")
             String nic,
 
-            @JsonPropertyDescription("What needs attention on this node, if anything.")
+            @JsonPropertyDescription("What needs attention on this node (at most 256 characters).")
             String message) {}
 }

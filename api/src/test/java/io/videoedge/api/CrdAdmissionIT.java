@@ -183,7 +183,18 @@ class CrdAdmissionIT {
         GenericKubernetesResource created =
                 client.resource(example("columns")).inNamespace(namespace).create();
         created.setAdditionalProperty(
-                "status", Map.of("tuned", "3/3", "serving", "3/3", "updated", "2/3", "tls", "ktls 2, openssl 1"));
+                "status",
+                Map.of(
+                        "tuned",
+                        "3/3",
+                        "serving",
+                        "3/3",
+                        "updated",
+                        "2/3",
+                        "tls",
+                        "ktls 2, openssl 1",
+                        "nodes",
+                        Map.of("selected", 3, "tuned", 3, "serving", 3, "updated", 2, "needingAttention", 2)));
         client.resource(created).inNamespace(namespace).updateStatus();
         String ve = api.kubectl("get", "ve", "columns", "-n", namespace);
         assertThat(ve.lines().findFirst().orElseThrow())
@@ -191,6 +202,13 @@ class CrdAdmissionIT {
         // the TLS column is what the nodes serve with (the spec asks for ktls; one node has no tls module)
         assertThat(ve.lines().skip(1).findFirst().orElseThrow())
                 .containsSubsequence("columns", "3/3", "3/3", "2/3", "ktls 2, openssl 1");
+        // -o wide adds how many nodes need attention (status.nodesNeedingAttention lists the first ones)
+        String wide = api.kubectl("get", "ve", "columns", "-n", namespace, "-o", "wide");
+        assertThat(wide.lines().findFirst().orElseThrow())
+                .containsSubsequence("NAME", "READY", "TUNED", "SERVING", "UPDATED", "TLS", "ATTENTION", "AGE");
+        assertThat(wide.lines().skip(1).findFirst().orElseThrow())
+                .containsSubsequence("columns", "3/3", "3/3", "2/3", "ktls 2, openssl 1", "2");
+        assertThat(ve.lines().findFirst().orElseThrow()).doesNotContain("ATTENTION");
 
         String nt = api.kubectl("get", "nt");
         assertThat(nt.lines().findFirst().orElseThrow())

@@ -35,6 +35,7 @@ public final class RealApiServer {
     private final Path kubeconfigFile;
     private final Path kubectl;
     private final AtomicInteger namespaces = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
     private RealApiServer() {
         String version = System.getProperty("kube.version", "1.34.4");
@@ -65,7 +66,24 @@ public final class RealApiServer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "kube-apiserver-stop"));
+    }
+
+    /**
+     * An API server with an etcd of its own, the CRDs established, for a test that measures it alone
+     * (its request counts, its objects); {@link #stop()} it when done. Not the shared one.
+     */
+    public static RealApiServer startNew() {
+        RealApiServer s = new RealApiServer();
+        s.applyCrds();
+        return s;
+    }
+
+    /** Stops this API server and its etcd (once: the JVM's shutdown hook calls it too). */
+    public void stop() {
+        if (stopped.compareAndSet(false, true)) {
+            server.stop();
+        }
     }
 
     /** The API server of this test JVM, started on first use, with the CRDs under crds/ established. */

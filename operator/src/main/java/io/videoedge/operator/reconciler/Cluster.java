@@ -3,6 +3,7 @@ package io.videoedge.operator.reconciler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
@@ -41,6 +42,13 @@ record Cluster(
                         .collect(Collectors.toMap(
                                 nt -> nt.getMetadata().getName(), nt -> nt, (a, b) -> a, TreeMap::new)),
                 podsByNode(context.getSecondaryResourcesAsStream(Pod.class)));
+    }
+
+    /** The edge-server pods' informer, to put the operator's own pod patches into its cache. */
+    @SuppressWarnings("unchecked")
+    static RecentOperationCacheFiller<Pod> podCache(Context<VideoEdge> context) {
+        return (InformerEventSource<Pod, VideoEdge>)
+                context.eventSourceRetriever().getEventSourceFor(Pod.class, EventSources.PODS);
     }
 
     Collection<Node> nodes() {

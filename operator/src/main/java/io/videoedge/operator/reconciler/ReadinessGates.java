@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.TuningMode;
@@ -108,18 +110,24 @@ final class ReadinessGates {
                 && Objects.equals(a.getMessage(), b.getMessage());
     }
 
-    /** Patches the pod's gate condition when it differs (a strategic merge by condition type). */
-    static void ensure(KubernetesClient client, Pod pod, PodCondition wanted) {
+    /**
+     * Patches the pod's gate condition when it differs (a strategic merge by condition type), and puts
+     * the patched pod into the pods informer's cache at once: a reconcile that runs before the informer
+     * has seen the patch judges the pod as patched instead of patching it again, and the patch itself
+     * does not wake this VideoEdge up (the kubelet's Ready change that follows does).
+     */
+    static void ensure(KubernetesClient client, RecentOperationCacheFiller<Pod> cache, Pod pod, PodCondition wanted) {
         if (current(pod).filter(c -> same(c, wanted)).isPresent()) {
             return;
         }
         String patch = Serialization.asJson(Map.of("status", Map.of("conditions", List.of(wanted))));
         try {
-            client.pods()
+            Pod patched = client.pods()
                     .inNamespace(pod.getMetadata().getNamespace())
                     .withName(pod.getMetadata().getName())
                     .subresource("status")
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+            cache.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, pod);
             log.info(
                     "Pod {} readiness gate {}={} ({})",
                     pod.getMetadata().getName(),

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -19,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -54,6 +56,7 @@ import io.videoedge.operator.status.NodeFindings;
 import io.videoedge.operator.status.NodeReport;
 import io.videoedge.operator.status.StatusAggregator;
 import io.videoedge.operator.status.StatusMetrics;
+import io.videoedge.operator.status.StatusPacing;
 import io.videoedge.operator.status.TransitionEvents;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,6 +65,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -69,6 +73,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -101,11 +106,20 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(name = VideoEdgeReconciler.NAME)
 public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<VideoEdge> {
     public static final String NAME = "videoedge";
+    /**
+     * What the operator reads of a Node (placement: labels, deletion; capacity: allocatable); the informer
+     * keeps nothing else (name, namespace and resourceVersion are kept anyway).
+     */
+    static final String[] NODE_FIELDS = {"metadata.labels", "metadata.deletionTimestamp", "status.allocatable"};
+
     private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
 
     private final OperatorSettings settings;
     private final Clock clock;
     private final StatusMetrics metrics;
+    private final StatusPacing pacing = StatusPacing.standard();
+    /** When this operator last wrote each VideoEdge's status (for the pacing; forgotten on delete). */
+    private final Map<ResourceID, Instant> statusWrites = new ConcurrentHashMap<>();
 
     public VideoEdgeReconciler(OperatorSettings settings, Clock clock, StatusMetrics metrics) {
         this.settings = settings;
@@ -170,24 +184,34 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             });
         }
         UpdateControl<VideoEdge> control = UpdateControl.noUpdate();
+        Optional<Duration> recheck = Optional.empty();
         if (!next.equals(ve.getStatus())) {
-            control = UpdateControl.patchStatus(statusOnly(ve, next));
+            ResourceID id = ResourceID.fromResource(ve);
+            // moved counts wait for the pacing interval (then this pass's successor writes what is true then)
+            recheck = pacing.defer(ve.getStatus(), next, statusWrites.get(id), now);
+            if (recheck.isEmpty()) {
+                control = UpdateControl.patchStatus(statusOnly(ve, next));
+                statusWrites.put(id, now);
+            }
         }
         EventRecorder.of(context, settings).record(ve, notices);
         if (rollout == null) {
             // the Secrets are not watched: look again in a while
-            return control.rescheduleAfter(settings.recheckInterval());
-        }
-        // a soak, a drain or a deadline ends with no event to say so: look again then
-        Optional<Duration> recheck = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
-        if (secrets.anyToRecheck() && (recheck.isEmpty() || recheck.get().compareTo(settings.recheckInterval()) > 0)) {
-            // the Secrets are not watched either: read them again in a while (a new origin CA bundle rolls the
-            // servers; a signing key Secret that appears or goes changes the Ready condition)
-            recheck = Optional.of(settings.recheckInterval());
-        }
-        if (ticketKeysDue != null) {
-            Duration untilKeys = Duration.between(now, ticketKeysDue);
-            if (recheck.isEmpty() || recheck.get().compareTo(untilKeys) > 0) recheck = Optional.of(untilKeys);
+            recheck = sooner(recheck, settings.recheckInterval());
+        } else {
+            // a soak, a drain or a deadline ends with no event to say so: look again then
+            Optional<Duration> turn = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
+            if (turn.isPresent()) {
+                recheck = sooner(recheck, turn.get());
+            }
+            if (secrets.anyToRecheck()) {
+                // the Secrets are not watched either: read them again in a while (a new origin CA bundle rolls the
+                // servers; a signing key Secret that appears or goes changes the Ready condition)
+                recheck = sooner(recheck, settings.recheckInterval());
+            }
+            if (ticketKeysDue != null) {
+                recheck = sooner(recheck, Duration.between(now, ticketKeysDue));
+            }
         }
         return recheck.isPresent() ? control.rescheduleAfter(recheck.get()) : control;
     }
@@ -216,6 +240,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         context.managedWorkflowAndDependentResourceContext()
                 .reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
+        RecentOperationCacheFiller<Pod> podCache = Cluster.podCache(context);
         for (NodeDecision d : plan.nodes().values()) {
             Pod pod = cluster.podsByNode().get(d.node());
             if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
@@ -223,6 +248,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             }
             ReadinessGates.ensure(
                     context.getClient(),
+                    podCache,
                     pod,
                     ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now));
             if (d.podAction() == NodeDecision.PodAction.EVICT) {
@@ -230,6 +256,11 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             }
         }
         return plan;
+    }
+
+    /** The sooner of a look-again time already asked for (if any) and {@code other}. */
+    private static Optional<Duration> sooner(Optional<Duration> asked, Duration other) {
+        return Optional.of(asked.filter(d -> d.compareTo(other) < 0).orElse(other));
     }
 
     private static List<NodeView> views(Set<String> nodes, Cluster cluster) {
@@ -287,6 +318,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         if (remaining.isEmpty()) {
             log.info("All NodeTunings of {} are gone: the nodes are restored", Names.namespacedName(ve));
             metrics.remove(ve);
+            statusWrites.remove(ResourceID.fromResource(ve));
             return DeleteControl.defaultDelete();
         }
         // the agents restore each node's originals, then release their finalizers
@@ -369,10 +401,17 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         Function<String, Stream<ResourceID>> holder =
                 node -> tunings.get().get(new ResourceID(node)).stream().flatMap(nt -> owner(nt).stream());
 
-        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning
+        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning.
+        // Every Node in the cluster is watched (a selector is any VideoEdge's), but only what the operator reads
+        // of one is kept: the bulk of a Node (images, conditions, addresses, node info) is dropped as it arrives
         nodes.set(new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
                         .withName(EventSources.NODES)
+                        .withItemStore(new ReducedStateItemStore<>(
+                                ReducedStateItemStore.NAME_KEY_STATE,
+                                Node.class,
+                                context.getClient().getKubernetesSerialization(),
+                                NODE_FIELDS))
                         .withSecondaryToPrimaryMapper(n -> Stream.concat(
                                         selectors.apply(n),
                                         holder.apply(n.getMetadata().getName()))
@@ -397,6 +436,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
                         .withName(EventSources.NODE_TUNINGS)
                         .withLabelSelector(Names.MANAGED_SELECTOR)
+                        .withItemStore(LeanItemStore.onlyApplied())
                         .withSecondaryToPrimaryMapper(nt -> Stream.concat(
                                         owner(nt).stream(),
                                         selecting.apply(nt.getMetadata().getName()))
@@ -407,6 +447,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
                         .withName(EventSources.PODS)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                        .withItemStore(LeanItemStore.noManagedFields())
                         .withSecondaryToPrimaryMapper(
                                 pod -> owner(pod).map(Set::of).orElse(Set.of()))
                         .build(),

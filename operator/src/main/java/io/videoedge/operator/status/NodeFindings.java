@@ -148,9 +148,12 @@ public final class NodeFindings {
         return reports.stream().filter(which).toList();
     }
 
+    /** The first few nodes, each with why, then how many more: words only for the nodes named. */
     private static String describe(List<NodeReport> reports, Function<NodeReport, String> why) {
-        return StatusAggregator.list(reports.stream()
+        List<String> named = reports.stream()
+                .limit(StatusAggregator.LISTED_NODES)
                 .map(r -> why.apply(r) == null ? r.node() : r.node() + " (" + why.apply(r) + ")")
-                .toList());
+                .toList();
+        return StatusAggregator.list(named, reports.size());
     }
 }

@@ -34,6 +34,30 @@ public record NodeReport(
         NodeSummary summary) {
     public static final String KTLS_NOT_REQUESTED = "not-requested";
     public static final String KTLS_UNAVAILABLE = "unavailable";
+    /** A node's message in the status is cut to this length. */
+    static final int MAX_NODE_MESSAGE = 256;
+
+    /**
+     * Why a node needs a person's attention, the most pressing first: the status lists the first few
+     * nodes in this order (then by name) and counts the rest. NONE: healthy, not listed.
+     */
+    public enum Attention {
+        /** It failed the current revision (the rollout paused on it), or its agent reports a failed tuning. */
+        FAILED,
+        /** Another VideoEdge keeps it, or its NodeTuning is still someone else's (or being restored). */
+        NOT_OURS,
+        /** Its edge server does not serve, outside a rollout turn. */
+        NOT_SERVING,
+        /** Not tuned as its NodeTuning asks, outside a rollout turn. */
+        NOT_TUNED,
+        /** Tuned, but its agent reports problems, or kernel TLS is asked for and the kernel has none. */
+        DEGRADED,
+        /** In its rollout turn: being re-tuned, drained, restarted or soaking. */
+        IN_TURN,
+        /** Serves untuned by request (tuning.mode Plan). */
+        PLANNED,
+        NONE
+    }
 
     /**
      * @param decision the rollout's decision for the node (null when nothing was rolled out)
@@ -86,7 +110,7 @@ public record NodeReport(
                 ktls,
                 served,
                 nic(caps, interfaces),
-                message);
+                cut(message));
         return new NodeReport(node, t.state(), current, server, phase, t.message(), serverMessage, summary);
     }
 
@@ -100,7 +124,7 @@ public record NodeReport(
                 null,
                 message,
                 null,
-                new NodeSummary(node, state.label, null, null, null, null, null, null, message));
+                new NodeSummary(node, state.label, null, null, null, null, null, null, cut(message)));
     }
 
     /** What the summary says about this node. */
@@ -123,6 +147,36 @@ public record NodeReport(
 
     public boolean kernelTlsUnavailable() {
         return KTLS_UNAVAILABLE.equals(summary.ktls());
+    }
+
+    /** Whether, and why, this node needs attention (see {@link Attention} for the order). */
+    public Attention attention() {
+        boolean inTurn = phase != null && phase.inTurn();
+        if (phase == NodeDecision.Phase.FAILED || phase == NodeDecision.Phase.REVERTED || tuning == Tuning.FAILED) {
+            return Attention.FAILED;
+        }
+        if (server == null) {
+            return Attention.NOT_OURS;
+        }
+        if (!serving() && !inTurn) {
+            return Attention.NOT_SERVING;
+        }
+        if (tuning == Tuning.PENDING && !inTurn) {
+            return Attention.NOT_TUNED;
+        }
+        if (tuning == Tuning.DEGRADED || kernelTlsUnavailable()) {
+            return Attention.DEGRADED;
+        }
+        if (inTurn) {
+            return Attention.IN_TURN;
+        }
+        return tuning == Tuning.PLANNED ? Attention.PLANNED : Attention.NONE;
+    }
+
+    static String cut(String message) {
+        return message == null || message.length() <= MAX_NODE_MESSAGE
+                ? message
+                : message.substring(0, MAX_NODE_MESSAGE - 3) + "...";
     }
 
     private static String nic(NodeCapabilities caps, List<String> interfaces) {

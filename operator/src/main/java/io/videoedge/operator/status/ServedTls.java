@@ -64,14 +64,18 @@ public final class ServedTls {
      * most common first (ktls 2, openssl 1); null when no node is known yet.
      */
     public static String summary(List<String> perNode) {
-        TreeMap<String, Long> counts = perNode.stream()
+        return summaryOfCounts(perNode.stream()
                 .filter(t -> t != null)
-                .collect(Collectors.groupingBy(t -> t, TreeMap::new, Collectors.counting()));
+                .collect(Collectors.groupingBy(t -> t, TreeMap::new, Collectors.counting())));
+    }
+
+    /** The same from the node count of each kind (kinds with no node left out). */
+    public static String summaryOfCounts(Map<String, Long> counts) {
         if (counts.isEmpty()) {
             return null;
         }
         if (counts.size() == 1) {
-            return counts.firstKey();
+            return counts.keySet().iterator().next();
         }
         return counts.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())

@@ -5,15 +5,17 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
-import io.videoedge.api.VideoEdgeStatus.NodeSummary;
 import io.videoedge.operator.rollout.RolloutPlan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
 
 /**
  * The one place a VideoEdge's status is computed. Callers report what they found:
@@ -22,8 +24,9 @@ import java.util.Objects;
  * {@link #error} (the spec cannot be rolled out: not Ready, Degraded), {@link #warning}
  * (serving, but something needs attention: Degraded) and {@link #rollout} (Progressing). {@link #build}
  * turns that into Ready, TuningApplied, ServerAvailable, Progressing and Degraded with reasons, the node
- * counts and summaries, the rollout summary and observedGeneration; a condition whose status did not
- * change keeps its lastTransitionTime.
+ * counts, the first few nodes that need attention, the rollout summary and observedGeneration; a
+ * condition whose status did not change keeps its lastTransitionTime. Its size does not grow with the
+ * number of nodes: every message names a few nodes and counts the rest.
  */
 public final class StatusAggregator {
     static final int MAX_MESSAGE = 1024;
@@ -31,8 +34,11 @@ public final class StatusAggregator {
 
     private final VideoEdge ve;
     private final Instant now;
-    private final List<NodeSummary> summaries = new ArrayList<>();
-    private final List<String> servedTls = new ArrayList<>();
+    /** The nodes needing attention, the most pressing first, then by name (only the first few are kept). */
+    private final PriorityQueue<NodeReport> listed = new PriorityQueue<>(WORST_LAST);
+
+    private final Map<String, Long> servedTls = new TreeMap<>();
+    private int needingAttention;
     private int selected;
     private int tuned;
     private int serving;
@@ -53,11 +59,26 @@ public final class StatusAggregator {
         this.now = now.truncatedTo(ChronoUnit.SECONDS);
     }
 
+    /** Most pressing first, then by name. */
+    static final Comparator<NodeReport> PRESSING =
+            Comparator.comparing(NodeReport::attention).thenComparing(NodeReport::node);
+
+    private static final Comparator<NodeReport> WORST_LAST = PRESSING.reversed();
+
     /** A node this VideoEdge serves on (counted) or only reports (a Conflict: listed, not counted). */
     public StatusAggregator node(NodeReport report, boolean counted) {
-        summaries.add(report.summary());
+        if (report.attention() != NodeReport.Attention.NONE) {
+            needingAttention++;
+            // keep the most pressing few: the heap's head is the least pressing of them
+            listed.add(report);
+            if (listed.size() > VideoEdgeStatus.MAX_LISTED_NODES) {
+                listed.poll();
+            }
+        }
         if (counted) {
-            servedTls.add(report.summary().tls());
+            if (report.summary().tls() != null) {
+                servedTls.merge(report.summary().tls(), 1L, Long::sum);
+            }
             selected++;
             tuned += report.tuned() ? 1 : 0;
             serving += report.serving() ? 1 : 0;
@@ -117,10 +138,15 @@ public final class StatusAggregator {
 
     /** At most a few names, then how many more. */
     public static String list(List<String> items) {
-        if (items.size() <= LISTED_NODES) {
-            return String.join(", ", items);
-        }
-        return String.join(", ", items.subList(0, LISTED_NODES)) + " and " + (items.size() - LISTED_NODES) + " more";
+        return list(items, items.size());
+    }
+
+    /** The first few of {@code total} items (more of {@code items} are ignored), then how many more. */
+    public static String list(List<String> items, int total) {
+        List<String> shown = items.subList(0, Math.min(items.size(), Math.min(total, LISTED_NODES)));
+        return total <= shown.size()
+                ? String.join(", ", shown)
+                : String.join(", ", shown) + " and " + (total - shown.size()) + " more";
     }
 
     /** {@code type} (TuningApplied or ServerAvailable) is False for {@code reason}, and so is Ready. The first reason per type wins. */
@@ -206,13 +232,13 @@ public final class StatusAggregator {
         return new VideoEdgeStatus(
                 ve.getMetadata().getGeneration(),
                 List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
-                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated),
+                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated, needingAttention),
                 tuned + "/" + selected,
                 serving + "/" + selected,
                 updated + "/" + selected,
-                ServedTls.summary(servedTls),
+                ServedTls.summaryOfCounts(servedTls),
                 progress.rollout,
-                List.copyOf(summaries));
+                listed.stream().sorted(PRESSING).map(NodeReport::summary).toList());
     }
 
     /**
@@ -240,7 +266,7 @@ public final class StatusAggregator {
                         previous.updated(),
                         previous.tls(),
                         previous.rollout(),
-                        previous.nodeStatuses());
+                        previous.nodesNeedingAttention());
     }
 
     public static final String RECONCILE_FAILED = "ReconcileFailed";

@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Each VideoEdge's status as gauges, so alerts need no kube-state-metrics:
- * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving|updated}},
+ * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving|updated|attention}} (attention:
+ * the nodes the status counts as needing attention and lists the first of),
  * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True),
  * {@code videoedge_rollout_paused{namespace, videoedge}} (1 while a node's failure holds the rollout) and
  * {@code videoedge_rollout_node_failures_total{namespace, videoedge}} (nodes that failed a revision).
@@ -76,6 +77,7 @@ public final class StatusMetrics {
         registered.add(nodes(namespace, name, key, "tuned", VideoEdgeStatus.NodeCounts::tuned));
         registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
         registered.add(nodes(namespace, name, key, "updated", VideoEdgeStatus.NodeCounts::updated));
+        registered.add(nodes(namespace, name, key, "attention", VideoEdgeStatus.NodeCounts::needingAttention));
         registered.add(Gauge.builder("videoedge.rollout.paused", () -> {
                     VideoEdgeStatus status = latest.get(key);
                     return status != null
@@ -111,7 +113,8 @@ public final class StatusMetrics {
                     return status == null || status.nodes() == null ? 0 : count.applyAsDouble(status.nodes());
                 })
                 .tags("namespace", namespace, "videoedge", name, "state", state)
-                .description("Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated")
+                .description(
+                        "Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated, needing attention")
                 .register(registry);
     }
 

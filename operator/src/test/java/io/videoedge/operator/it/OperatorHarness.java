@@ -43,6 +43,7 @@ final class OperatorHarness implements AutoCloseable {
     private final KubernetesClient admin;
     private final KubernetesClient operatorClient;
     private final AtomicInteger instances = new AtomicInteger();
+    private final RequestLog requests = new RequestLog();
     private EdgeOperator operator;
     private PrometheusMeterRegistry registry;
     private OpsEndpoints endpoints;
@@ -50,17 +51,20 @@ final class OperatorHarness implements AutoCloseable {
     OperatorHarness(RealApiServer api, KubernetesClient admin) {
         this.api = api;
         this.admin = admin;
-        installRbac();
+        installRbac(admin);
         Config config = new ConfigBuilder(Config.fromKubeconfig(api.kubeconfigYaml()))
                 .withImpersonateUsername(USER)
                 .withImpersonateGroups(
                         "system:serviceaccounts", "system:serviceaccounts:" + NAMESPACE, "system:authenticated")
                 .build();
-        operatorClient = new KubernetesClientBuilder().withConfig(config).build();
+        operatorClient = new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("videoedge-it-requests", requests))
+                .build();
     }
 
     /** The chart's rule files, applied as a ClusterRole and a Role bound to the operator's ServiceAccount. */
-    private void installRbac() {
+    static void installRbac(KubernetesClient admin) {
         admin.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
@@ -128,6 +132,11 @@ final class OperatorHarness implements AutoCloseable {
 
     static List<PolicyRule> rules(String file) {
         return Arrays.asList(Serialization.unmarshal(TestFiles.read(file), PolicyRule[].class));
+    }
+
+    /** Every request the operator's client has sent. */
+    RequestLog requests() {
+        return requests;
     }
 
     KubernetesClient operatorClient() {

@@ -128,7 +128,7 @@ class VideoEdgeOperatorIT {
                                 .isNotNull());
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0, 0));
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0, 0, 2));
             assertCondition(s, Conditions.READY, "False", Conditions.NODE_NOT_TUNED);
             assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
             assertCondition(s, Conditions.SERVER_AVAILABLE, "False", Conditions.SERVER_NOT_READY);
@@ -147,10 +147,13 @@ class VideoEdgeOperatorIT {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
             assertThat(s.tuned()).isEqualTo("1/2");
             assertThat(s.serving()).isEqualTo("1/2");
-            // tuned and serving for the soak time: node 1 is updated
-            assertThat(s.nodeStatuses())
-                    .extracting(VideoEdgeStatus.NodeSummary::rollout)
-                    .containsExactly("Updated", "Updating");
+            // tuned and serving for the soak time: node 1 is updated and healthy, so not listed; node 2
+            // is in its turn
+            assertThat(s.nodes().updated()).isEqualTo(1);
+            assertThat(s.nodesNeedingAttention())
+                    .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::rollout)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("rollout-2", "Updating"));
+            assertThat(s.nodes().needingAttention()).isEqualTo(1);
         });
         excerpt("rollout-1-one-node-tuned", get(ns, "edge"));
 
@@ -165,7 +168,8 @@ class VideoEdgeOperatorIT {
         new FakeAgent(admin, "rollout-2").applied("unavailable");
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
+            // node 2 needs attention (no kernel TLS), node 1 is healthy
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 1));
             assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
             assertCondition(s, Conditions.TUNING_APPLIED, "True", Conditions.AS_EXPECTED);
             assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLOUT_COMPLETE);
@@ -174,12 +178,12 @@ class VideoEdgeOperatorIT {
             assertThat(condition(s, Conditions.DEGRADED).getMessage())
                     .contains("rollout-2")
                     .contains("userspace OpenSSL");
-            assertThat(s.nodeStatuses())
-                    .extracting(VideoEdgeStatus.NodeSummary::ktls)
-                    .containsExactly("available", "unavailable");
-            assertThat(s.nodeStatuses())
-                    .extracting(VideoEdgeStatus.NodeSummary::tls)
-                    .containsExactly("ktls", "openssl");
+            assertThat(s.nodesNeedingAttention())
+                    .extracting(
+                            VideoEdgeStatus.NodeSummary::node,
+                            VideoEdgeStatus.NodeSummary::ktls,
+                            VideoEdgeStatus.NodeSummary::tls)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("rollout-2", "unavailable", "openssl"));
             assertThat(s.tls()).as("the TLS column: what serves").isEqualTo("ktls 1, openssl 1");
         });
         excerpt("rollout-2-serving", get(ns, "edge"));
@@ -289,10 +293,8 @@ class VideoEdgeOperatorIT {
                     .extracting(p -> p.getSpec().getNodeName())
                     .containsExactly("unlabel-1");
             VideoEdgeStatus s = get(ns, "edge").getStatus();
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
-            assertThat(s.nodeStatuses())
-                    .extracting(VideoEdgeStatus.NodeSummary::node)
-                    .containsExactly("unlabel-1");
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 0));
+            assertThat(s.nodesNeedingAttention()).isEmpty();
             assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
         });
         assertThat(tuning("unlabel-1").getMetadata().getDeletionTimestamp()).isNull();
@@ -319,7 +321,8 @@ class VideoEdgeOperatorIT {
                     .isEqualTo("node conflict-2 is also selected by the older VideoEdge " + ns
                             + "/z-older, which keeps it");
             assertThat(s.nodes().selected()).isEqualTo(1);
-            assertThat(s.nodeStatuses())
+            assertThat(s.nodes().needingAttention()).isEqualTo(2);
+            assertThat(s.nodesNeedingAttention())
                     .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("conflict-2", "Conflict"),
@@ -351,7 +354,7 @@ class VideoEdgeOperatorIT {
             assertThat(Names.ownerOf(tuning("conflict-2"))).hasValue(ns + "/a-newer");
             VideoEdgeStatus s = get(ns, "a-newer").getStatus();
             assertThat(s.nodes().selected()).isEqualTo(2);
-            assertThat(s.nodeStatuses())
+            assertThat(s.nodesNeedingAttention())
                     .extracting(VideoEdgeStatus.NodeSummary::tuning)
                     .doesNotContain("Conflict");
             assertThat(condition(s, Conditions.DEGRADED).getReason()).isNotEqualTo(Conditions.CONFLICT);
@@ -611,7 +614,8 @@ class VideoEdgeOperatorIT {
             assertCondition(s, Conditions.DEGRADED, "True", Conditions.PLAN_ONLY);
             assertThat(s.tuned()).isEqualTo("0/1");
             assertThat(s.serving()).isEqualTo("1/1");
-            assertThat(s.nodeStatuses().getFirst().tuning()).isEqualTo("Planned");
+            // serving untuned by request: listed, so kubectl shows why TuningApplied is False
+            assertThat(s.nodesNeedingAttention().getFirst().tuning()).isEqualTo("Planned");
         });
         excerpt("plan-mode", get(ns, "edge"));
     }

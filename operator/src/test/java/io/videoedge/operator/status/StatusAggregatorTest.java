@@ -3,9 +3,12 @@ package io.videoedge.operator.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
+import io.videoedge.operator.rollout.NodeDecision;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -59,13 +62,11 @@ class StatusAggregatorTest {
         assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
         assertThat(s.conditions())
                 .allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
-        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2));
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 0));
         assertThat(s.tuned()).isEqualTo("2/2");
         assertThat(s.updated()).isEqualTo("2/2");
         assertThat(s.serving()).isEqualTo("2/2");
-        assertThat(s.nodeStatuses())
-                .extracting(VideoEdgeStatus.NodeSummary::node)
-                .containsExactly("a", "b");
+        assertThat(s.nodesNeedingAttention()).as("healthy nodes are not listed").isEmpty();
     }
 
     @Test
@@ -93,9 +94,13 @@ class StatusAggregatorTest {
                 .node(node.apply("d", withoutKtls), false) // another VideoEdge's node: listed, not counted
                 .build(null);
         assertThat(mixed.tls()).isEqualTo("ktls 2, openssl 1");
-        assertThat(mixed.nodeStatuses())
-                .extracting(VideoEdgeStatus.NodeSummary::tls)
-                .containsExactly("ktls", "openssl", "ktls", "openssl");
+        // the nodes without kernel TLS need attention (Degraded says so), the others are not listed
+        assertThat(mixed.nodesNeedingAttention())
+                .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tls)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("b", "openssl"),
+                        org.assertj.core.groups.Tuple.tuple("d", "openssl"));
+        assertThat(mixed.nodes().needingAttention()).isEqualTo(2);
         VideoEdgeStatus alike = new StatusAggregator(ve(1), T0)
                 .node(node.apply("a", withKtls), true)
                 .build(null);
@@ -201,10 +206,106 @@ class StatusAggregatorTest {
                                 "selected by the older VideoEdge video/old"),
                         false)
                 .build(null);
-        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1));
-        assertThat(s.nodeStatuses())
-                .extracting(VideoEdgeStatus.NodeSummary::tuning)
-                .containsExactly("Applied", "Conflict");
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 1));
+        assertThat(s.nodesNeedingAttention())
+                .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("c", "Conflict"));
+    }
+
+    static NodeReport notServing(String node) {
+        return NodeReport.of(
+                node,
+                NodeReportTest.applied(node, "r1"),
+                null,
+                NodeReportTest.decision(node, NodeDecision.Phase.UPDATED, null),
+                "r1",
+                null,
+                null);
+    }
+
+    static NodeReport inPhase(String node, NodeDecision.Phase phase) {
+        return NodeReport.of(
+                node,
+                NodeReportTest.applied(node, "r1"),
+                NodeReportTest.readyPod(node),
+                NodeReportTest.decision(node, phase, "because " + "x".repeat(1000)),
+                "r1",
+                null,
+                null);
+    }
+
+    static int jsonBytes(VideoEdgeStatus s) {
+        return Serialization.asJson(s).getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @Test
+    void theStatusDoesNotGrowWithHealthyNodes() {
+        // 1,000 and 9,999 healthy nodes: counts of the same number of digits, so not one byte more
+        StatusAggregator few = new StatusAggregator(ve(1), T0);
+        StatusAggregator many = new StatusAggregator(ve(1), T0);
+        for (int i = 0; i < 9_999; i++) {
+            String node = String.format("edge-%05d", i);
+            if (i < 1_000) {
+                few.node(tunedAndServing(node), true);
+            }
+            many.node(tunedAndServing(node), true);
+        }
+        VideoEdgeStatus small = few.build(null);
+        VideoEdgeStatus large = many.build(null);
+        assertThat(large.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(9_999, 9_999, 9_999, 9_999, 0));
+        assertThat(large.nodesNeedingAttention()).isEmpty();
+        assertThat(jsonBytes(large)).isEqualTo(jsonBytes(small));
+    }
+
+    @Test
+    void nodesNeedingAttentionAreCappedTheMostPressingFirstThenByNameAndAllCounted() {
+        StatusAggregator a = new StatusAggregator(ve(1), T0);
+        for (int i = 0; i < 5_000; i++) {
+            String node = String.format("edge-%05d", i);
+            NodeReport r = switch (i % 5) {
+                case 0 -> tunedAndServing(node);
+                case 1 -> inPhase(node, NodeDecision.Phase.UPDATING);
+                case 2 -> notServing(node);
+                case 3 -> inPhase(node, NodeDecision.Phase.WAITING); // healthy on its old tuning: not listed
+                default -> i == 4_999 ? inPhase(node, NodeDecision.Phase.REVERTED) : tunedAndServing(node);
+            };
+            a.node(r, true);
+        }
+        VideoEdgeStatus s = a.build(null);
+        // 1000 in their turn, 1000 not serving, one reverted
+        assertThat(s.nodes().needingAttention()).isEqualTo(2_001);
+        assertThat(s.nodesNeedingAttention())
+                .hasSize(VideoEdgeStatus.MAX_LISTED_NODES)
+                .extracting(VideoEdgeStatus.NodeSummary::node)
+                .containsExactly(
+                        "edge-04999", // failed first
+                        "edge-00002", // then not serving, by name
+                        "edge-00007",
+                        "edge-00012",
+                        "edge-00017",
+                        "edge-00022",
+                        "edge-00027",
+                        "edge-00032",
+                        "edge-00037",
+                        "edge-00042");
+        assertThat(s.nodesNeedingAttention().getFirst().rollout()).isEqualTo("Reverted");
+        assertThat(s.nodesNeedingAttention().getFirst().message()).hasSize(256).endsWith("...");
+    }
+
+    @Test
+    void aFleetWhereEveryNodeNeedsAttentionStillHasASmallStatus() {
+        StatusAggregator a = new StatusAggregator(ve(1), T0);
+        for (int i = 0; i < 10_000; i++) {
+            a.node(
+                    inPhase(String.format("a-very-long-node-name-of-a-large-fleet-%05d", i), NodeDecision.Phase.FAILED),
+                    true);
+        }
+        a.warning(Conditions.APPLY_FAILED, "tuning failed on " + "x".repeat(5000));
+        a.notReady(Conditions.TUNING_APPLIED, Conditions.ROLLOUT_PAUSED, "y".repeat(5000));
+        a.notReady(Conditions.SERVER_AVAILABLE, Conditions.SERVER_NOT_READY, "z".repeat(5000));
+        VideoEdgeStatus s = a.build(null);
+        assertThat(s.nodes().needingAttention()).isEqualTo(10_000);
+        assertThat(jsonBytes(s)).isLessThan(16 * 1024);
     }
 
     @Test

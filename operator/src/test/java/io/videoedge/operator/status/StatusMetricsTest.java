@@ -20,12 +20,13 @@ class StatusMetricsTest {
         assertThat(nodes("selected")).isEqualTo(3);
         assertThat(nodes("tuned")).isEqualTo(2);
         assertThat(nodes("serving")).isEqualTo(1);
+        assertThat(nodes("attention")).isEqualTo(2);
         assertThat(ready()).isZero();
 
         metrics.record(ve, status(3, 3, 3, "True"));
         assertThat(nodes("serving")).isEqualTo(3);
         assertThat(ready()).isEqualTo(1);
-        assertThat(registry.find("videoedge.nodes").gauges()).hasSize(4);
+        assertThat(registry.find("videoedge.nodes").gauges()).hasSize(5);
 
         metrics.remove(ve);
         assertThat(registry.find("videoedge.nodes").gauges()).isEmpty();
@@ -55,7 +56,7 @@ class StatusMetricsTest {
                         .withType("Ready")
                         .withStatus(ready)
                         .build()),
-                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving),
+                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving, selected - serving),
                 tuned + "/" + selected,
                 serving + "/" + selected,
                 serving + "/" + selected,
