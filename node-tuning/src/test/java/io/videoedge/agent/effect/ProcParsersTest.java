@@ -61,6 +61,29 @@ class ProcParsersTest {
         assertThat(c.tcpRetransSegs()).isEqualTo(23869);
     }
 
+    /** Debian's 6.1 kernel in the VM, 200 downloads running: 13 softnet_stat columns, not 6.18's 15. */
+    @Test
+    void guestSamplesUnderLoad() {
+        String d = "debian-guest";
+        assertThat(ProcParsers.sockstatTcp(sample(d, "sockstat")))
+                .containsEntry("inuse", 0L)
+                .containsEntry("alloc", 404L)
+                .containsEntry("mem", 20825L);
+        assertThat(ProcParsers.softnetTotals(sample(d, "softnet_stat")))
+                .containsExactly(0x3f2fcL + 0xef30L, 0L, 0x129L + 0x8cL);
+        TrafficCounters c = counters(d);
+        assertThat(c.uptimeSeconds()).isEqualTo(190.0);
+        assertThat(c.netRxPerCpu()).containsExactly(82889L, 54226L);
+        assertThat(List.of(c.tcpEstablished(), c.tcpOutSegs(), c.tcpRetransSegs()))
+                .containsExactly(200L, 651620L, 2019L);
+        TrafficWindow w = TrafficWindow.between(c.atBoot(), c);
+        assertThat(w.seconds()).isEqualTo(190);
+        assertThat(w.tcpMemoryPagesPerConnection()).isEqualTo(104.1); // 20825 pages, 200 connections
+        assertThat(w.netRxBusiestCpuPercent()).isEqualTo(60.5); // 82889 of 137115
+        assertThat(w.timeSqueezesPerMillion()).isEqualTo(1365.4); // 437 of 320044 packets
+        assertThat(w.tcpRetransmitPercent()).isEqualTo(0.3); // 2019 of 651620
+    }
+
     @Test
     void notTheKernelsFormatIsAClearError() {
         assertThatThrownBy(() -> ProcParsers.sockstatTcp("sockets: used 3\nUDP: inuse 0 mem 0\n"))

@@ -138,6 +138,10 @@ class AgentMetricsTest {
                 .isEqualTo(new NodeTuningStatus.Traffic("2026-01-01T10:00:00Z", 500L, 4.0, 70.0, 200.0, 500.0, 0.5));
         assertThat(s.effect().after())
                 .isEqualTo(new NodeTuningStatus.Traffic("2026-01-01T10:01:00Z", 60L, 1.0, 50.0, 0.0, 0.0, 0.0));
+        // as the API server stores it and the agent reads it back
+        assertThat(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                        io.fabric8.kubernetes.client.utils.Serialization.asJson(s), NodeTuningStatus.class))
+                .isEqualTo(s);
         // a pass without counters keeps what the previous status had
         assertThat(StatusBuilder.build(applied(Planner.plan(spec().desired(), f), f), s, 1, false, T0, null)
                         .effect())
