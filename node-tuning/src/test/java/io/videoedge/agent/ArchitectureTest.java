@@ -53,6 +53,24 @@ class ArchitectureTest {
                 .check(AGENT);
     }
 
+    /** The traffic effect (parsers, windows, before and after) is pure: /proc is read by the probe. */
+    @Test
+    void theEffectIsPure() {
+        noClasses()
+                .that()
+                .resideInAPackage("..agent.effect..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "..agent.probe..",
+                        "..agent.apply..",
+                        "..agent.host..",
+                        "..agent.k8s..",
+                        "java.nio.file..",
+                        "io.fabric8.kubernetes.client..")
+                .check(AGENT);
+    }
+
     /** The facts are data and the rules on them: they depend on no other part of the agent. */
     @Test
     void factsDependOnNoOtherPart() {
