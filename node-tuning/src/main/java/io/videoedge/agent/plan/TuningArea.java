@@ -14,8 +14,10 @@ interface TuningArea {
     enum Stage {
         /** modprobe. */
         MODULES,
-        /** ethtool -L (and the interfaces the spec names that the node lacks): first, because it changes the queues
-         * and IRQs the rest address. */
+        /**
+         * ethtool -L (and the interfaces the spec names that the node lacks): first, because it changes the queues
+         * and IRQs the rest address.
+         */
         QUEUES,
         /** ethtool -K (TLS TX offload), right after the queue count. */
         OFFLOAD,
