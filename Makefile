@@ -71,6 +71,12 @@ vm-test: java ## Real-kernel tier: Debian's kernel under qemu (TCG) proves kerne
 	$(MVN_RUN) -q -Pvm -pl edge-server,node-tuning -am -DskipTests package
 	hack/vm/vm-test.sh
 
+.PHONY: tuning-effect
+tuning-effect: java ## What the seed's tuning buys, counted on Debian's kernel under qemu: 200 slow clients, socket memory and NET_RX spread untuned vs tuned (as root; ~10 min; not in CI)
+	@DEPS_SET=vm hack/deps.sh
+	$(MVN_RUN) -q -pl edge-server,node-tuning -am -DskipTests package
+	hack/vm/tuning-effect.sh
+
 .PHONY: test-unit
 test-unit: java ## Unit tests only (*Test)
 	$(MVN_RUN) test

@@ -9,7 +9,8 @@
 # root) on a PCI bus of NUMA node 1 (a pxb bridge: the NIC's numa_node is 1), a second NIC, qemu's
 # e1000e (82574L: it emulates interrupt throttling; its driver is not loaded at boot), the modules
 # of the kernel package in /lib/modules (modprobe works; only the virtio, 9p and overlay modules are
-# loaded at boot). CMD runs with the current directory kept; its output is on the
+# loaded at boot). VM_LINK=1: the two NICs on one Ethernet link (a bridge between their taps). qemu runs
+# in a network namespace of its own with its taps: nothing of the VM stays on the host after it. CMD runs with the current directory kept; its output is on the
 # console (this script's stdout) and in OUT_DIR/console.log; OUT_DIR is writable from the guest as
 # /vm-out. The exit code is CMD's; 1 when the guest did not finish (crash, VM_TIMEOUT seconds, 1200).
 #
@@ -30,7 +31,7 @@ cpu=${VM_CPU:-Westmere,+rdrand}
 tcg_thread=${VM_TCG_THREAD:-single}
 
 # a missing tool fails with the command that installs it, never a skip
-for t in "$qemu:qemu-system-x86" busybox:busybox-static cpio:cpio ip:iproute2 depmod:kmod; do
+for t in "$qemu:qemu-system-x86" busybox:busybox-static cpio:cpio ip:iproute2 depmod:kmod unshare:util-linux; do
   command -v "${t%%:*}" >/dev/null 2>&1 || [ -x "/bin/${t%%:*}" ] ||
     die "'${t%%:*}' not found: run 'DEPS_SET=vm make deps' (or: apt-get install -y ${t#*:})"
 done
@@ -41,9 +42,9 @@ kdir=$("$(dirname "$0")/kernel.sh")
 kver=$(ls "$kdir/lib/modules")
 
 # ---- initramfs: static busybox, the modules that reach the root (dependency order from modprobe), /init
-work=$(mktemp -d); tap=vmtap$$ tap2=vmtapb$$
+work=$(mktemp -d)
 # shellcheck disable=SC2317 # called by the trap
-cleanup() { ip link del "$tap" 2>/dev/null || true; ip link del "$tap2" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/root/"{bin,proc,sys,dev,modules}
 cp "$(command -v busybox || echo /bin/busybox)" "$work/root/bin/busybox"
@@ -78,12 +79,18 @@ rm -f "$out/exit-code"
   printf 'exec'; printf ' %q' "$@"; echo
 } >"$out/run"
 
-# ---- the NIC's tap device (multi_queue: one file descriptor per queue pair)
-ip tuntap add dev "$tap" mode tap multi_queue
-ip link set "$tap" up
-# the second NIC's (e1000e, one queue)
-ip tuntap add dev "$tap2" mode tap
-ip link set "$tap2" up
+# ---- the NICs' tap devices, made in a network namespace of qemu's own (unshare --net, below): they go
+# with it when qemu exits, however this script ends (an error, a signal, kill -9: no tap is left behind
+# on the host), and the host's firewall never sees their frames. vmtap0: the virtio NIC's (multi_queue:
+# one file descriptor per queue pair); vmtap1: the e1000e's. VM_LINK=1 joins them with a bridge: the
+# guest's eth0 and eth1 are then on one Ethernet link (make tuning-effect: clients in a network namespace
+# behind eth1 reach a server on eth0 through the NICs' real queues and interrupts)
+net="ip tuntap add dev vmtap0 mode tap multi_queue && ip link set vmtap0 up"
+net+=" && ip tuntap add dev vmtap1 mode tap && ip link set vmtap1 up"
+if [ "${VM_LINK:-0}" = 1 ]; then
+  net+=" && ip link add vmbr type bridge && ip link set vmtap0 master vmbr && ip link set vmtap1 master vmbr"
+  net+=" && ip link set vmbr up"
+fi
 
 half=$((mem / 2))
 numa=()
@@ -92,19 +99,20 @@ for ((n = 0; n < 2; n++)); do
 done
 # CPUs: the first half on node 0, the rest on node 1
 numa+=(-numa "cpu,node-id=0,socket-id=0" -numa "cpu,node-id=1,socket-id=1")
-log "booting $kver: $cpus CPUs, 2 NUMA nodes, ${mem} MB, virtio NIC with $queues queues (tap $tap), TCG"
+log "booting $kver: $cpus CPUs, 2 NUMA nodes, ${mem} MB, virtio NIC with $queues queues (tap), TCG$([ "${VM_LINK:-0}" = 1 ] && echo ", eth0 and eth1 linked")"
 rc=0
-timeout --foreground "$timeout" "$qemu" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" \
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's: qemu and its arguments
+timeout --foreground "$timeout" unshare --net sh -c "$net"' && exec "$0" "$@"' "$qemu" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" \
   -smp "$cpus,sockets=2,cores=$((cpus / 2)),threads=1" -m "$mem" "${numa[@]}" \
   -nodefaults -no-user-config -display none -serial stdio -no-reboot \
   -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$work/initrd.cpio" \
   -append "console=ttyS0 quiet loglevel=3 panic=-1 mitigations=off" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$out,mount_tag=out,security_model=none" \
-  -netdev "tap,id=n0,ifname=$tap,script=no,downscript=no,queues=$queues,vhost=off" \
+  -netdev "tap,id=n0,ifname=vmtap0,script=no,downscript=no,queues=$queues,vhost=off" \
   -device pxb,id=numa1bus,bus=pci.0,bus_nr=32,numa_node=1 \
   -device "virtio-net-pci,netdev=n0,bus=numa1bus,mq=on,vectors=$((2 * queues + 2)),romfile=" \
-  -netdev "tap,id=n1,ifname=$tap2,script=no,downscript=no,vhost=off" \
+  -netdev "tap,id=n1,ifname=vmtap1,script=no,downscript=no,vhost=off" \
   -device "e1000e,netdev=n1,bus=pci.0,romfile=" \
   2>&1 | tee "$out/console.log" || rc=$?
 [ -f "$out/exit-code" ] || die "the guest did not finish (qemu rc=$rc; timeout ${timeout}s): see $out/console.log"

@@ -65,3 +65,31 @@ agent_exec() {
   exec "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -cp "$REPO/node-tuning/target/node-tuning-0.1.0-SNAPSHOT.jar:$REPO/node-tuning/target/lib/*" \
     io.videoedge.agent.NodeTuningMain "$@" --root / --journal "$JOURNAL"
 }
+
+# the edge server as run-local.sh starts it (the project's classes, libonenio.so, the host-made config);
+# started and stopped by the calling shell (not inside a check), so it is its child and is reaped;
+# the admin endpoint is $EDGE_ADMIN
+edge_launch() { # LOG [CONFIG (default: $FIX/edge-server.yaml)]
+  # shellcheck source=../../../edge-server/scripts/jvm-flags.sh
+  . "$REPO/edge-server/scripts/jvm-flags.sh"
+  rm -rf /tmp/vm/tickets /tmp/vm/cache
+  EDGE_LOG=$1 EDGE_T0=$(date +%s)
+  # shellcheck disable=SC2046
+  "$JAVA_HOME/bin/java" $(edge_jvm_flags) -cp "$REPO/edge-server/target/classes:$REPO/edge-server/target/lib/*" \
+    io.videoedge.server.EdgeServerMain --config "${2:-$FIX/edge-server.yaml}" >"$EDGE_LOG" 2>&1 &
+  EDGE_PID=$!
+}
+edge_up() { # ready, or exited (then the wait is over: edge_ready says why)
+  curl -fsS "$EDGE_ADMIN/readyz" >/dev/null 2>&1 || ! kill -0 "$EDGE_PID" 2>/dev/null
+}
+edge_ready() {
+  wait_for 300 edge_up || { tail -n 20 "$EDGE_LOG"; fail "the edge server did not become ready in 300 s"; }
+  kill -0 "$EDGE_PID" 2>/dev/null || { tail -n 20 "$EDGE_LOG"; fail "the edge server exited before it was ready: $(grep -v '^{' "$EDGE_LOG" | tail -n 1)"; }
+  echo "ready $(( $(date +%s) - EDGE_T0 )) s after java started (pid $EDGE_PID)"
+}
+edge_stop() {
+  local rc=0
+  kill "$EDGE_PID" 2>/dev/null
+  wait "$EDGE_PID" || rc=$?
+  say "edge server stopped (exit code $rc)"
+}

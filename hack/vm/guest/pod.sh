@@ -5,7 +5,8 @@
 # hierarchy), then on cgroup v2. The agent reads the pod's CPUs from the cgroup and
 #   - IRQ affinity server-cores: every queue interrupt of eth0 on the pod's CPU (1); housekeeping: on
 #     the others (0); RPS of every RX queue to the same CPUs
-#   - cpuset.sched_relax_domain_level of the pod's cgroup on v1; on v2 (no such file) Unsupported
+#   - cpuset.sched_relax_domain_level and (numaInterleave) cpuset.memory_spread_page of the pod's cgroup
+#     on v1; on v2 (no such files) Unsupported
 # Everything is read back from /proc/irq, /sys/class/net and the cgroup files, and reverted exactly.
 POD_UID=7e57-vm
 POD_SPEC=/tmp/vm/nodetuning-pod.yaml
@@ -21,7 +22,7 @@ spec:
   source: {name: vm}
   server: {podUid: $POD_UID}
   nic: {interfaces: [eth0], irqAffinity: $1, rps: true}
-  tuning: {cpusetRelaxDomainLevel: 1}
+  tuning: {cpusetRelaxDomainLevel: 1, numaInterleave: true}
 EOF
 }
 
@@ -32,7 +33,10 @@ pod_snapshot() { # v1|v2
   local irq q
   for irq in $(pod_queue_irqs); do echo "irq $irq $(cat "/proc/irq/$irq/smp_affinity_list")"; done
   for q in /sys/class/net/eth0/queues/rx-*; do echo "${q##*/} rps_cpus $(cat "$q/rps_cpus")"; done
-  if [ "$1" = v1 ]; then echo "sched_relax_domain_level $(cat "$(pod_dir v1)/cpuset.sched_relax_domain_level")"; fi
+  if [ "$1" = v1 ]; then
+    echo "sched_relax_domain_level $(cat "$(pod_dir v1)/cpuset.sched_relax_domain_level")"
+    echo "memory_spread_page $(cat "$(pod_dir v1)/cpuset.memory_spread_page")"
+  fi
 }
 
 # every queue IRQ's smp_affinity_list is CPUS and every RX queue's rps_cpus is MASK (hex)
@@ -69,12 +73,15 @@ pod_apply() { # POLICY LOG
 }
 
 pod_v1_server_cores() {
-  local lvl
+  local lvl spread
   pod_apply server-cores /tmp/vm/pod-v1-server.txt
   pod_expect 1 2 | tee /tmp/vm/pod-expect
   lvl=$(cat "$(pod_dir v1)/cpuset.sched_relax_domain_level")
   [ "$lvl" = 1 ] || fail "cpuset.sched_relax_domain_level $lvl, expected 1"
-  echo "server-cores: $(cat /tmp/vm/pod-expect); pod cgroup cpuset.sched_relax_domain_level 1"
+  # numaInterleave: the pod's page cache spread over its memory nodes (both NUMA nodes of the guest)
+  spread=$(cat "$(pod_dir v1)/cpuset.memory_spread_page")
+  [ "$spread" = 1 ] || fail "cpuset.memory_spread_page $spread, expected 1 (numaInterleave)"
+  echo "server-cores: $(cat /tmp/vm/pod-expect); pod cgroup cpuset.sched_relax_domain_level 1, memory_spread_page 1 (mems $(cat "$(pod_dir v1)/cpuset.mems"))"
 }
 
 pod_v1_housekeeping() {
@@ -109,12 +116,14 @@ pod_v2_setup() {
 }
 
 pod_v2_server_cores() {
-  local line
+  local line spread
   pod_apply server-cores /tmp/vm/pod-v2-server.txt
   pod_expect 1 2 | tee /tmp/vm/pod-expect
   line=$(grep 'cpuset/sched_relax_domain_level' /tmp/vm/pod-v2-server.txt | tr -s ' \t' ' ') || fail "the agent says nothing about sched_relax_domain_level"
   [[ $line == unsupported* ]] || fail "sched_relax_domain_level on v2: $line"
-  echo "server-cores: $(cat /tmp/vm/pod-expect); $line"
+  spread=$(grep 'cpuset/memory_spread_page' /tmp/vm/pod-v2-server.txt | tr -s ' \t' ' ') || fail "the agent says nothing about memory_spread_page"
+  [[ $spread == unsupported* ]] || fail "memory_spread_page on v2: $spread"
+  echo "server-cores: $(cat /tmp/vm/pod-expect); $line; $spread"
 }
 
 # shellcheck disable=SC2034 # read by agent() in lib.sh

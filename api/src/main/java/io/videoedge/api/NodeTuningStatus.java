@@ -30,7 +30,48 @@ public record NodeTuningStatus(
         NodeCapabilities capabilities,
 
         @JsonPropertyDescription("The last drift detected: settings someone rewrote, re-applied by the agent.")
-        Drift lastDrift) {
+        Drift lastDrift,
+
+        @JsonPropertyDescription(
+                "What the tuning does to the node's traffic, from /proc: the window before the agent last changed the "
+                        + "node and the first one after it (absent where the agent cannot read the counters).")
+        Effect effect) {
+
+    /** A status without the traffic effect. */
+    public NodeTuningStatus(
+            Long observedGeneration,
+            List<Condition> conditions,
+            String message,
+            String fingerprint,
+            String lastAppliedTime,
+            List<Setting> settings,
+            NodeCapabilities capabilities,
+            Drift lastDrift) {
+        this(
+                observedGeneration,
+                conditions,
+                message,
+                fingerprint,
+                lastAppliedTime,
+                settings,
+                capabilities,
+                lastDrift,
+                null);
+    }
+
+    /** The same status with this traffic effect. */
+    public NodeTuningStatus withEffect(Effect newEffect) {
+        return new NodeTuningStatus(
+                observedGeneration,
+                conditions,
+                message,
+                fingerprint,
+                lastAppliedTime,
+                settings,
+                capabilities,
+                lastDrift,
+                newEffect);
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Setting(
@@ -64,4 +105,44 @@ public record NodeTuningStatus(
 
             @JsonPropertyDescription("Drift detections since the agent started.")
             Long count) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Effect(
+            @JsonPropertyDescription(
+                    "The window that ended when the agent last changed the node (since boot when it changed it at its "
+                            + "start).")
+            Traffic before,
+
+            @JsonPropertyDescription("The first window after that change at least a drift interval long.")
+            Traffic after) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Traffic(
+            @JsonPropertyDescription("When the window ended (RFC 3339).")
+            String endTime,
+
+            @JsonPropertyDescription("Length of the window in seconds.")
+            Long seconds,
+
+            @JsonPropertyDescription(
+                    "TCP socket memory (/proc/net/sockstat TCP mem, 4 KiB pages) per established TCP connection "
+                            + "(/proc/net/snmp CurrEstab), at the end of the window.")
+            Double tcpMemoryPagesPerConnection,
+
+            @JsonPropertyDescription(
+                    "The busiest CPU's share of the NET_RX softirqs (/proc/softirqs), percent: 100 divided by the "
+                            + "CPUs is an even spread.")
+            Double netRxBusiestCpuPercent,
+
+            @JsonPropertyDescription(
+                    "Packets dropped with a CPU's backlog full (/proc/net/softnet_stat), per million processed.")
+            Double softnetDropsPerMillion,
+
+            @JsonPropertyDescription(
+                    "Time squeezes, NET_RX out of budget with packets left (/proc/net/softnet_stat), per million "
+                            + "packets processed.")
+            Double timeSqueezesPerMillion,
+
+            @JsonPropertyDescription("TCP segments retransmitted (/proc/net/snmp RetransSegs), percent of those sent.")
+            Double tcpRetransmitPercent) {}
 }

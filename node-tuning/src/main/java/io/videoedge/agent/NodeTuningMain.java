@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
+import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.host.ProcessRunner;
 import io.videoedge.agent.k8s.AgentClient;
 import io.videoedge.agent.k8s.EventRecorder;
@@ -17,6 +18,7 @@ import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.metrics.MetricsServer;
 import io.videoedge.agent.plan.Desired;
 import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.probe.TrafficProbe;
 import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuningSpec;
@@ -158,6 +160,8 @@ public final class NodeTuningMain implements Runnable {
             AgentMetrics metrics = new AgentMetrics();
             // in-cluster (ServiceAccount, token re-read as it rotates) or $KUBECONFIG, as Fabric8 finds it
             KubernetesClient client = AgentClient.create(Config.autoConfigure(null));
+            TrafficProbe traffic = new TrafficProbe(new HostFs(host.root));
+            metrics.traffic(traffic::read);
             NodeTuningAgent agent = new NodeTuningAgent(
                     client,
                     node,
@@ -165,7 +169,8 @@ public final class NodeTuningMain implements Runnable {
                     metrics,
                     new EventRecorder(client, eventsNamespace, node, Clock.systemUTC()),
                     driftInterval,
-                    Clock.systemUTC());
+                    Clock.systemUTC(),
+                    traffic::read);
             try (MetricsServer ignored = new MetricsServer(metricsPort, metrics, agent::healthy)) {
                 agent.start();
                 CountDownLatch stop = new CountDownLatch(1);

@@ -1,5 +1,6 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.plan.Desired;
@@ -8,7 +9,6 @@ import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.plan.SettingKind;
 import io.videoedge.agent.plan.Values;
-import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.agent.probe.Prober;
 import io.videoedge.api.SettingState;
 import io.videoedge.api.TuningMode;

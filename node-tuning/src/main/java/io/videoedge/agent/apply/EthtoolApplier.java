@@ -1,10 +1,10 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.NicFacts;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.plan.SettingKind;
 import io.videoedge.agent.probe.EthtoolParser;
-import io.videoedge.agent.probe.NicFacts;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

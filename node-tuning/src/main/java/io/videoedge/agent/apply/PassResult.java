@@ -1,8 +1,8 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.probe.NodeFacts;
 import java.util.List;
 import java.util.Map;
 

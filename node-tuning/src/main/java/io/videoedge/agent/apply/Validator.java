@@ -1,9 +1,9 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.CpuSet;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.probe.CpuSet;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.videoedge.agent.apply.ApplyEngine;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
+import io.videoedge.agent.effect.EffectTracker;
+import io.videoedge.agent.effect.TrafficCounters;
 import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.plan.Desired;
 import io.videoedge.agent.plan.Setting;
@@ -22,11 +24,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +66,8 @@ public final class NodeTuningAgent implements AutoCloseable {
     private ScheduledFuture<?> retry;
     private Duration backoff = MIN_RETRY;
     private String lastEventKey;
+    private final Supplier<Optional<TrafficCounters>> traffic;
+    private final EffectTracker effects;
 
     public NodeTuningAgent(
             KubernetesClient client,
@@ -71,6 +77,25 @@ public final class NodeTuningAgent implements AutoCloseable {
             EventRecorder events,
             Duration driftInterval,
             Clock clock) {
+        this(client, node, engine, metrics, events, driftInterval, clock, Optional::empty);
+    }
+
+    /**
+     * @param traffic the node's traffic counters now (empty where /proc lacks them): read before every pass, they give
+     *     the status its before-and-after effect
+     */
+    public NodeTuningAgent(
+            KubernetesClient client,
+            String node,
+            ApplyEngine engine,
+            AgentMetrics metrics,
+            EventRecorder events,
+            Duration driftInterval,
+            Clock clock,
+            Supplier<Optional<TrafficCounters>> traffic) {
+        this.traffic = traffic;
+        // "after" is the first window about a drift interval long (passes come every drift interval)
+        this.effects = new EffectTracker(driftInterval.multipliedBy(9).dividedBy(10));
         this.client = client;
         this.node = node;
         this.engine = engine;
@@ -148,11 +173,14 @@ public final class NodeTuningAgent implements AutoCloseable {
             return; // the update event brings the next pass
         }
         Desired desired = Desired.of(nt.getSpec());
+        Optional<TrafficCounters> counters = traffic.get(); // before the pass's writes
         PassResult r = engine.pass(desired);
         metrics.recordPass(r, clock.instant());
         long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
+        EffectTracker.Effect effect =
+                counters.map(c -> effects.record(c, r.wrote(), clock.instant())).orElseGet(effects::effect);
         NodeTuningStatus status =
-                StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant());
+                StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant(), effect);
         metrics.recordConditions(status.conditions());
         recordEvents(nt, r);
         writeStatus(nt, status);

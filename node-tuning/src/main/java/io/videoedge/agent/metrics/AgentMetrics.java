@@ -2,10 +2,13 @@ package io.videoedge.agent.metrics;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.videoedge.agent.apply.PassResult;
+import io.videoedge.agent.effect.TrafficCounters;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.SettingState;
@@ -15,6 +18,8 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The agent's Prometheus metrics, in a registry of its own (no JVM collectors: they cost memory). */
 public final class AgentMetrics {
@@ -101,6 +106,75 @@ public final class AgentMetrics {
                     && reported.stream()
                             .anyMatch(c -> type.equals(c.getType()) && Conditions.TRUE.equals(c.getStatus()));
             conditions.labelValues(type).set(isTrue ? 1 : 0);
+        }
+    }
+
+    /**
+     * The node's traffic counters as metrics, read from {@code counters} at each scrape (one read serves the scrape's
+     * metrics): what the tuning changes, for before-and-after graphs. Nothing is exported while it reads empty.
+     */
+    public void traffic(Supplier<Optional<TrafficCounters>> counters) {
+        Supplier<Optional<TrafficCounters>> once = new ScrapeCache(counters);
+        GaugeWithCallback.builder()
+                .name("videoedge_agent_tcp_memory_pages")
+                .help("Pages (4 KiB) of socket buffers all TCP sockets of the node hold (/proc/net/sockstat TCP mem)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.tcpMemPages())))
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("videoedge_agent_tcp_established_connections")
+                .help("TCP connections established on the node (/proc/net/snmp Tcp CurrEstab)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.tcpEstablished())))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("videoedge_agent_net_rx_softirqs_total")
+                .help("NET_RX softirqs each CPU ran (/proc/softirqs): where the node's receive work runs")
+                .labelNames("cpu")
+                .callback(cb -> once.get().ifPresent(c -> {
+                    for (int i = 0; i < c.netRxPerCpu().size(); i++) {
+                        cb.call(c.netRxPerCpu().get(i), Integer.toString(i));
+                    }
+                }))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("videoedge_agent_softnet_dropped_total")
+                .help("Packets dropped because a CPU's backlog was full (/proc/net/softnet_stat, all CPUs)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.softnetDropped())))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("videoedge_agent_softnet_time_squeezed_total")
+                .help("Times NET_RX ran out of budget or time with packets left (/proc/net/softnet_stat, all CPUs)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.timeSqueezed())))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("videoedge_agent_tcp_retransmitted_segments_total")
+                .help("TCP segments retransmitted by the node (/proc/net/snmp Tcp RetransSegs)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.tcpRetransSegs())))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("videoedge_agent_tcp_sent_segments_total")
+                .help("TCP segments sent by the node (/proc/net/snmp Tcp OutSegs)")
+                .callback(cb -> once.get().ifPresent(c -> cb.call(c.tcpOutSegs())))
+                .register(registry);
+    }
+
+    /** One read of the counters per scrape: a read less than a second old is reused. */
+    private static final class ScrapeCache implements Supplier<Optional<TrafficCounters>> {
+        private final Supplier<Optional<TrafficCounters>> source;
+        private Optional<TrafficCounters> value = Optional.empty();
+        private long readAt = Long.MIN_VALUE;
+
+        ScrapeCache(Supplier<Optional<TrafficCounters>> source) {
+            this.source = source;
+        }
+
+        @Override
+        public synchronized Optional<TrafficCounters> get() {
+            long now = System.nanoTime();
+            if (readAt == Long.MIN_VALUE || now - readAt > 1_000_000_000L) {
+                value = source.get();
+                readAt = now;
+            }
+            return value;
         }
     }
 

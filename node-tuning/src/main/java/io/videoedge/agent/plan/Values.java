@@ -1,6 +1,6 @@
 package io.videoedge.agent.plan;
 
-import io.videoedge.agent.probe.CpuSet;
+import io.videoedge.agent.facts.CpuSet;
 
 /** Whether two values of a setting mean the same to the kernel (it prints them its own way). */
 public final class Values {
@@ -25,5 +25,13 @@ public final class Values {
 
     public static String normalize(String v) {
         return v.strip().replaceAll("\\s+", " ");
+    }
+
+    /** Rounds up to a power of two, as the kernel does for flow tables (0 stays 0). */
+    static int pow2(int n) {
+        if (n <= 1) {
+            return Math.max(n, 0) == 0 ? 0 : 1;
+        }
+        return Integer.highestOneBit(n - 1) << 1;
     }
 }

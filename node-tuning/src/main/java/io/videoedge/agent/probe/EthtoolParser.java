@@ -1,5 +1,6 @@
 package io.videoedge.agent.probe;
 
+import io.videoedge.agent.facts.NicFacts;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,5 +1,11 @@
 package io.videoedge.agent.probe;
 
+import io.videoedge.agent.facts.CpuSet;
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
+import io.videoedge.agent.facts.PodFacts;
+import io.videoedge.agent.facts.ProbeRequest;
+import io.videoedge.agent.facts.Targets;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
 import java.util.ArrayList;
@@ -54,7 +60,7 @@ public final class Prober {
         Map<String, String> interrupts = interruptNames();
         String defaultRoute = defaultRouteInterface();
         // the interfaces the planner tunes: their current values are read
-        Set<String> tuned = new LinkedHashSet<>(ProbeRequest.tunedInterfaces(request.interfaces(), defaultRoute));
+        Set<String> tuned = new LinkedHashSet<>(Targets.interfaces(request.interfaces(), defaultRoute));
         Set<String> names = new LinkedHashSet<>(tuned);
         for (String n : fs.list("sys/class/net")) {
             if (fs.exists("sys/class/net/" + n + "/device")) {
@@ -70,7 +76,7 @@ public final class Prober {
 
         Map<String, String> sysctls = new TreeMap<>();
         for (String name : request.sysctls()) {
-            fs.readIfPresent(sysctlPath(name)).ifPresent(v -> sysctls.put(name, v));
+            fs.readIfPresent(Targets.sysctlPath(name)).ifPresent(v -> sysctls.put(name, v));
         }
         Optional<PodFacts> pod = request.podUid() == null || request.podUid().isBlank()
                 ? Optional.empty()
@@ -92,11 +98,6 @@ public final class Prober {
                 ethtool,
                 runner.available("modprobe"),
                 pod);
-    }
-
-    /** proc/sys path of a dotted sysctl name. */
-    public static String sysctlPath(String name) {
-        return "proc/sys/" + name.replace('.', '/');
     }
 
     /** One interface; current values (IRQ affinity, RPS, RFS, coalescing) only when tuned: capabilities need none. */

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
+import io.videoedge.agent.effect.EffectTracker;
+import io.videoedge.agent.effect.TrafficWindow;
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.probe.NicFacts;
-import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuningStatus;
@@ -36,6 +38,20 @@ public final class StatusBuilder {
 
     public static NodeTuningStatus build(
             PassResult r, NodeTuningStatus previous, long generation, boolean podKnown, Instant now) {
+        return build(r, previous, generation, podKnown, now, null);
+    }
+
+    /**
+     * The status of a pass, with the traffic effect the agent keeps (null: the previous status's, so an agent that
+     * restarted keeps reporting the last one it measured).
+     */
+    public static NodeTuningStatus build(
+            PassResult r,
+            NodeTuningStatus previous,
+            long generation,
+            boolean podKnown,
+            Instant now,
+            EffectTracker.Effect effect) {
         NodeTuningStatus prev =
                 previous == null ? new NodeTuningStatus(null, null, null, null, null, null, null, null) : previous;
         List<Setting> settings = r.plan().settings();
@@ -142,7 +158,28 @@ public final class StatusBuilder {
                 applied && r.wrote() ? now.toString() : prev.lastAppliedTime(),
                 settings.stream().map(s -> setting(s, r)).toList(),
                 capabilities(r.facts()),
-                drift);
+                drift,
+                effect == null ? prev.effect() : effect(effect));
+    }
+
+    /** The before-and-after effect as the status shows it. */
+    static NodeTuningStatus.Effect effect(EffectTracker.Effect e) {
+        return new NodeTuningStatus.Effect(traffic(e.before()), traffic(e.after()));
+    }
+
+    private static NodeTuningStatus.Traffic traffic(EffectTracker.Window w) {
+        if (w == null) {
+            return null;
+        }
+        TrafficWindow t = w.traffic();
+        return new NodeTuningStatus.Traffic(
+                w.end().toString(),
+                t.seconds(),
+                t.tcpMemoryPagesPerConnection(),
+                t.netRxBusiestCpuPercent(),
+                t.softnetDropsPerMillion(),
+                t.timeSqueezesPerMillion(),
+                t.tcpRetransmitPercent());
     }
 
     /** Status while the NodeTuning is being deleted and originals are restored. */
@@ -162,7 +199,8 @@ public final class StatusBuilder {
                 prev.lastAppliedTime(),
                 prev.settings(),
                 prev.capabilities(),
-                prev.lastDrift());
+                prev.lastDrift(),
+                prev.effect());
     }
 
     private static NodeTuningStatus.Setting setting(Setting s, PassResult r) {

@@ -33,8 +33,7 @@ class EthtoolApplierTest {
     }
 
     private static Setting offload(String iface) {
-        return Setting.of(
-                "ethtool/" + iface + "/" + TLS, SettingKind.ETHTOOL_FEATURE, iface, TLS, "on", "off", false, null);
+        return Setting.ethtool(SettingKind.ETHTOOL_FEATURE, iface, TLS, "on", "off");
     }
 
     @Test
@@ -82,15 +81,7 @@ class EthtoolApplierTest {
         cmds.failOn(
                 "ethtool -k eth9", "netlink error: no device matches name (offset 24)\nnetlink error: No such device");
         assertThat(applier.read(offload("eth9"))).isEqualTo(Optional.empty());
-        Setting unlisted = Setting.of(
-                "ethtool/eth0/macsec-hw-offload",
-                SettingKind.ETHTOOL_FEATURE,
-                "eth0",
-                "macsec-hw-offload",
-                "on",
-                "off",
-                false,
-                null);
+        Setting unlisted = Setting.ethtool(SettingKind.ETHTOOL_FEATURE, "eth0", "macsec-hw-offload", "on", "off");
         assertThat(applier.read(unlisted)).isEmpty();
     }
 

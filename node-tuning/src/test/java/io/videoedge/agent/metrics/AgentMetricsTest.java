@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.videoedge.agent.apply.PassResult;
+import io.videoedge.agent.effect.EffectTracker;
+import io.videoedge.agent.effect.TrafficCounters;
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.agent.testing.Facts;
 import io.videoedge.api.NodeTuningStatus;
@@ -96,5 +98,53 @@ class AgentMetricsTest {
         assertThat(scrape(m)).contains(APPLIED + "1.0", DEGRADED + "0.0");
         m.recordRevert();
         assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "0.0");
+    }
+
+    @Test
+    void theNodesTrafficCountersAreReadAtTheScrapeAndTheEffectGoesIntoTheStatus() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        TrafficCounters c = new TrafficCounters(500, 1200, 300, List.of(700L, 300L), 10_000, 2, 5, 8000, 40);
+        AgentMetrics m = new AgentMetrics();
+        m.traffic(() -> {
+            reads.incrementAndGet();
+            return java.util.Optional.of(c);
+        });
+        assertThat(scrape(m))
+                .contains(
+                        "videoedge_agent_tcp_memory_pages 1200.0",
+                        "videoedge_agent_tcp_established_connections 300.0",
+                        "videoedge_agent_net_rx_softirqs_total{cpu=\"0\"} 700.0",
+                        "videoedge_agent_net_rx_softirqs_total{cpu=\"1\"} 300.0",
+                        "videoedge_agent_softnet_dropped_total 2.0",
+                        "videoedge_agent_softnet_time_squeezed_total 5.0",
+                        "videoedge_agent_tcp_retransmitted_segments_total 40.0",
+                        "videoedge_agent_tcp_sent_segments_total 8000.0");
+        assertThat(reads).as("one read of /proc serves the whole scrape").hasValue(1);
+
+        // a node without the files (a fake tree): no traffic series at all, not zeros
+        AgentMetrics none = new AgentMetrics();
+        none.traffic(java.util.Optional::empty);
+        assertThat(scrape(none)).doesNotContain("videoedge_agent_tcp_memory_pages ", "net_rx_softirqs_total{");
+
+        // the status: before (since boot, at the apply) and, a drift interval later, after
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        EffectTracker t = new EffectTracker(java.time.Duration.ofSeconds(54));
+        t.record(c, true, T0);
+        TrafficCounters later = new TrafficCounters(560, 300, 300, List.of(1200L, 800L), 20_000, 2, 5, 18_000, 40);
+        EffectTracker.Effect e = t.record(later, false, T0.plusSeconds(60));
+        NodeTuningStatus s = StatusBuilder.build(
+                applied(Planner.plan(spec().desired(), f), f), null, 1, false, T0.plusSeconds(60), e);
+        assertThat(s.effect().before())
+                .isEqualTo(new NodeTuningStatus.Traffic("2026-01-01T10:00:00Z", 500L, 4.0, 70.0, 200.0, 500.0, 0.5));
+        assertThat(s.effect().after())
+                .isEqualTo(new NodeTuningStatus.Traffic("2026-01-01T10:01:00Z", 60L, 1.0, 50.0, 0.0, 0.0, 0.0));
+        // as the API server stores it and the agent reads it back
+        assertThat(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                        io.fabric8.kubernetes.client.utils.Serialization.asJson(s), NodeTuningStatus.class))
+                .isEqualTo(s);
+        // a pass without counters keeps what the previous status had
+        assertThat(StatusBuilder.build(applied(Planner.plan(spec().desired(), f), f), s, 1, false, T0, null)
+                        .effect())
+                .isEqualTo(s.effect());
     }
 }

@@ -4,8 +4,8 @@ import static io.videoedge.agent.testing.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.videoedge.agent.probe.NicFacts;
-import io.videoedge.agent.probe.NodeFacts;
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.testing.Facts;
 import io.videoedge.api.IrqAffinity;
 import io.videoedge.api.NicType;

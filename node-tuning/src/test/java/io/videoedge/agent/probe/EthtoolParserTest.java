@@ -2,6 +2,7 @@ package io.videoedge.agent.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.videoedge.agent.facts.NicFacts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,10 @@ package io.videoedge.agent.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
+import io.videoedge.agent.facts.PodFacts;
+import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.testing.FakeCommands;
 import io.videoedge.agent.testing.FakeNode;

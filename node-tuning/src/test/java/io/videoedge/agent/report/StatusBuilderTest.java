@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.videoedge.agent.apply.PassResult;
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
-import io.videoedge.agent.probe.NicFacts;
-import io.videoedge.agent.probe.NodeFacts;
 import io.videoedge.agent.testing.Facts;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.IrqAffinity;

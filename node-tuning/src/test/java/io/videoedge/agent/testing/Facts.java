@@ -1,9 +1,9 @@
 package io.videoedge.agent.testing;
 
-import io.videoedge.agent.probe.CpuSet;
-import io.videoedge.agent.probe.NicFacts;
-import io.videoedge.agent.probe.NodeFacts;
-import io.videoedge.agent.probe.PodFacts;
+import io.videoedge.agent.facts.CpuSet;
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
+import io.videoedge.agent.facts.PodFacts;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

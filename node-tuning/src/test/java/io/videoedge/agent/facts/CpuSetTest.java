@@ -1,4 +1,4 @@
-package io.videoedge.agent.probe;
+package io.videoedge.agent.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

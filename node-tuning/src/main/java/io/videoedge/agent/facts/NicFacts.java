@@ -1,4 +1,4 @@
-package io.videoedge.agent.probe;
+package io.videoedge.agent.facts;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.videoedge.agent.probe;
+package io.videoedge.agent.facts;
 
 /**
  * The edge server pod's cgroup on this node.

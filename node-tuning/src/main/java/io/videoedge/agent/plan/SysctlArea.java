@@ -1,0 +1,56 @@
+package io.videoedge.agent.plan;
+
+import io.videoedge.agent.facts.NodeFacts;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Sysctls: the congestion control, the spec's map, and RFS's global flow table. */
+final class SysctlArea implements TuningArea {
+    static final String CONGESTION_CONTROL = "net.ipv4.tcp_congestion_control";
+    static final String RPS_SOCK_FLOW_ENTRIES = "net.core.rps_sock_flow_entries";
+
+    /** Sysctls to set, by name (what the probe must read for them too). */
+    static Map<String, String> sysctls(Desired d) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(CONGESTION_CONTROL, d.congestionControl()); // the dedicated field wins over a duplicate in sysctls
+        d.sysctls().forEach(m::putIfAbsent);
+        if (d.rfsFlowEntries() != null) {
+            m.putIfAbsent(RPS_SOCK_FLOW_ENTRIES, Integer.toString(Values.pow2(d.rfsFlowEntries())));
+        }
+        return m;
+    }
+
+    @Override
+    public List<Setting> plan(Stage stage, Desired d, NodeFacts f) {
+        if (stage != Stage.SYSCTLS) {
+            return List.of();
+        }
+        List<Setting> out = new ArrayList<>();
+        sysctls(d).forEach((name, value) -> {
+            String setting = "sysctl/" + name;
+            String current = f.sysctls().get(name);
+            if (current == null) {
+                out.add(Setting.unsupported(
+                        setting,
+                        value,
+                        null,
+                        "no /proc/sys/" + name.replace('.', '/')
+                                + " here (unknown sysctl, module not loaded, or global and "
+                                + "not visible in this network namespace)"));
+            } else if (name.equals(CONGESTION_CONTROL) && !f.congestionControlUsable(value)) {
+                out.add(Setting.unsupported(
+                        setting,
+                        value,
+                        current,
+                        "congestion control " + value + " is not available (kernel offers "
+                                + String.join(" ", f.congestionControls()) + ") and no tcp_" + value
+                                + " module is installed"));
+            } else {
+                out.add(Setting.sysctl(name, value, current));
+            }
+        });
+        return out;
+    }
+}
