@@ -272,7 +272,7 @@ class ChartIT {
         assertThat(names)
                 .as("CRDs of the packaged chart vs crds/")
                 .isEqualTo(committed)
-                .hasSize(2);
+                .hasSize(3);
     }
 
     @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")
