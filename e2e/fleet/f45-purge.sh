@@ -86,6 +86,3 @@ for n in "$n1" "$n2"; do
   purged=$(curl -fsS "http://$(nip "$n"):$ADMIN_PORT/metrics" | awk '/^videoedge_cache_purged_total\{tier="disk"\}/ {print $2}')
   info "$n videoedge_cache_purged_total{tier=\"disk\"} $purged"
 done
-metric=$(k get --raw "/api/v1/namespaces/$CHART_NS/services/http:videoedge-operator-metrics:8080/proxy/metrics" 2>/dev/null \
-  | grep -E '^videoedge_purges_total\{.*outcome="complete"' || true)
-[ -z "$metric" ] || info "operator: $metric"
