@@ -18,5 +18,5 @@ for n in $(fleet_nodes); do
   assert_eq "$n: the agent's journal holds no originals any more" 0 \
     "$(jq '[.. | objects | select(has("original"))] | length' <<<"$journal")"
 done
-no_pods() { [ -z "$(k -n "$VE_NS" get pods -o name)" ] && [ -z "$(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=node-agent -o name)" ]; }
+no_pods() { [ -z "$(k -n "$VE_NS" get pods -l app.kubernetes.io/component=edge-server -o name)" ] && [ -z "$(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=node-agent -o name)" ]; }
 wait_until "no edge server and no node agent left" "$E2E_TIMEOUT" no_pods

@@ -2,8 +2,8 @@
 # The multi-node suite of `make e2e`: a kind cluster of one control plane and two edge workers
 # (e2e/kind/fleet.yaml), the chart, the VideoEdge e2e/manifests/fleet.yaml on both workers, then the
 # scenarios in e2e/fleet/NN-*.sh: rolling tuning within maxUnavailable, a failing node pausing the
-# rollout and reverted, a live reconfigure under a download, conflicts, a node unlabelled and a node
-# deleted, everything restored on delete. On failure a trap saves logs, describe output and node state
+# rollout and reverted, a live reconfigure under a download, a cache purge acknowledged by both nodes
+# during traffic, conflicts, a node unlabelled and a node deleted, everything restored on delete. On failure a trap saves logs, describe output and node state
 # into _artifacts/.
 #   E2E_SCENARIOS="f20 f30"  only these scenarios (setup always runs)
 #   E2E_KEEP_CLUSTER=1      keep a cluster this run created (default: deleted at the end)
@@ -151,6 +151,10 @@ fleet_prerequisites() {
     fi
     say "content in $n:$CONTENT_PATH: $(nexec "$n" find "$CONTENT_PATH" -type f | wc -l) files"
   done
+  # the origin behind both workers' caches (objects under /vod; f45 purges them)
+  sed -e "s|EDGE_SERVER_IMAGE|$(image edge-server)|" -e "s|^  namespace: video$|  namespace: $VE_NS|" \
+    "$E2E_DIR/manifests/origin.yaml" | k apply -f -
+  k -n "$VE_NS" rollout status deployment/origin --timeout="${E2E_TIMEOUT}s"
 }
 timed prerequisites fleet_prerequisites
 

@@ -272,7 +272,7 @@ class ChartIT {
         assertThat(names)
                 .as("CRDs of the packaged chart vs crds/")
                 .isEqualTo(committed)
-                .hasSize(2);
+                .hasSize(3);
     }
 
     @ParameterizedTest(name = "rendered chart passes a server-side dry run ({0})")
@@ -504,14 +504,24 @@ class ChartIT {
             var otherName = ticketKeys.apply("edge-tls");
             var someoneElses = secrets.withName("someone-elses").get();
             someoneElses.getData().put("password", "b3duZWQ=");
+            // the admin token Secret (cache purges): its own name and label, not the ticket keys'
+            var adminToken = ticketKeys.apply("edge-admin-token");
+            adminToken.getMetadata().getLabels().put("app.kubernetes.io/component", "admin-token");
+            secrets.resource(adminToken).create();
+            var adminTokenNamedOtherwise = ticketKeys.apply("edge-ticket-keys-2");
+            adminTokenNamedOtherwise.getMetadata().getLabels().put("app.kubernetes.io/component", "admin-token");
+            var relabelled = secrets.withName("edge-ticket-keys").get();
+            relabelled.getMetadata().getLabels().put("app.kubernetes.io/component", "admin-token");
             for (Runnable write : List.<Runnable>of(
                     () -> secrets.resource(unlabelled).create(),
                     () -> secrets.resource(otherComponent).create(),
                     () -> secrets.resource(otherName).create(),
+                    () -> secrets.resource(adminTokenNamedOtherwise).create(),
+                    () -> secrets.resource(relabelled).update(),
                     () -> secrets.resource(someoneElses).update())) {
                 assertThatThrownBy(write::run).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(403);
-                    assertThat(e.getMessage()).contains("may only write the ticket key Secrets it manages");
+                    assertThat(e.getMessage()).contains("may only write the Secrets it manages");
                 });
             }
             assertThatThrownBy(() -> secrets.withName("edge-ticket-keys").delete())

@@ -4,6 +4,8 @@ import io.videoedge.server.accesslog.AccessLog;
 import io.videoedge.server.admin.SocketsReport;
 import io.videoedge.server.cache.CacheHandler;
 import io.videoedge.server.cache.EdgeCache;
+import io.videoedge.server.cache.Purge;
+import io.videoedge.server.cache.PurgeResult;
 import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.config.LimitsConfig;
 import io.videoedge.server.content.ContentStore;
@@ -514,6 +516,11 @@ public final class EdgeServer extends HttpServer {
     // ---- socket read-back (admin /sockets) ----
 
     /** The effective options of the listening sockets and of up to {@code limit} accepted connections, as JSON. */
+    /** Removes a path or prefix from the cache's tiers (POST /admin/purge); nothing without an origin. */
+    public PurgeResult purge(Purge purge) {
+        return cache == null ? PurgeResult.NONE : cache.purge(purge);
+    }
+
     public String socketsJson(int limit) {
         List<SocketsReport.View> listening = new java.util.ArrayList<>();
         for (Socket s : ListeningSockets.of(acceptor)) {

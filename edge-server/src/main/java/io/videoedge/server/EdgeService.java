@@ -1,6 +1,7 @@
 package io.videoedge.server;
 
 import io.videoedge.server.admin.AdminServer;
+import io.videoedge.server.admin.PurgeEndpoint;
 import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.EdgeServerConfig;
@@ -68,7 +69,12 @@ public final class EdgeService implements AutoCloseable {
         AdminServer admin;
         try {
             if (file != null) reloader = new ConfigReloader(file, loaded, server, metrics);
-            admin = new AdminServer(config.admin, metrics, server::isReady, server::socketsJson);
+            admin = new AdminServer(
+                    config.admin,
+                    metrics,
+                    server::isReady,
+                    server::socketsJson,
+                    new PurgeEndpoint(config.admin.tokenFile, server::purge, metrics));
         } catch (ConfigException e) {
             server.stop(); // cannot happen: the same text was parsed a moment ago
             throw new IllegalStateException(e.getMessage(), e);

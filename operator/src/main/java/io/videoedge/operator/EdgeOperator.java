@@ -10,6 +10,8 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.videoedge.operator.config.OperatorSettings;
+import io.videoedge.operator.purge.CachePurgeReconciler;
+import io.videoedge.operator.purge.NodeEndpoints;
 import io.videoedge.operator.reconciler.VideoEdgeReconciler;
 import io.videoedge.operator.status.StatusMetrics;
 import java.time.Clock;
@@ -20,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator: JOSDK with the VideoEdge controller, Micrometer metrics, and (optionally) leader
+ * The operator: JOSDK with the VideoEdge and CachePurge controllers, Micrometer metrics, and (optionally) leader
  * election on a Lease. {@link #close()} stops it and hands the Lease over at once (instead of
  * letting it expire), so a restarted or upgraded operator takes over without waiting.
  */
@@ -40,7 +42,28 @@ public final class EdgeOperator implements AutoCloseable {
             Duration leaseDuration,
             boolean exitOnLostLeadership,
             MeterRegistry registry,
-            Clock clock) {}
+            Clock clock,
+            NodeEndpoints purgeEndpoints) {
+        /** Purges reach each node's edge server at the node's InternalIP (host network). */
+        public Options(
+                OperatorSettings settings,
+                Set<String> namespaces,
+                String leaseNamespace,
+                Duration leaseDuration,
+                boolean exitOnLostLeadership,
+                MeterRegistry registry,
+                Clock clock) {
+            this(
+                    settings,
+                    namespaces,
+                    leaseNamespace,
+                    leaseDuration,
+                    exitOnLostLeadership,
+                    registry,
+                    clock,
+                    NodeEndpoints.INTERNAL_IP);
+        }
+    }
 
     private final Operator operator;
     private final KubernetesClient client;
@@ -79,6 +102,17 @@ public final class EdgeOperator implements AutoCloseable {
         });
         operator.register(
                 new VideoEdgeReconciler(options.settings(), options.clock(), new StatusMetrics(options.registry())),
+                c -> {
+                    if (!options.namespaces().isEmpty()) {
+                        c.settingNamespaces(options.namespaces());
+                    }
+                });
+        operator.register(
+                new CachePurgeReconciler(
+                        options.purgeEndpoints(),
+                        options.registry(),
+                        options.clock(),
+                        options.settings().identity()),
                 c -> {
                     if (!options.namespaces().isEmpty()) {
                         c.settingNamespaces(options.namespaces());

@@ -39,6 +39,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void purgeDecisionsArePure() {
+        noClasses()
+                .that()
+                .haveSimpleName("PurgeProgress")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8.kubernetes.client..", "io.javaoperatorsdk..", "java.net..")
+                .because("it decides; CachePurgeReconciler and NodePurgeClient act")
+                .check(OPERATOR);
+    }
+
+    @Test
     void nothingBelowTheTopPackageDependsOnIt() {
         noClasses()
                 .that()

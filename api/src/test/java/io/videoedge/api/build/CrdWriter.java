@@ -36,6 +36,10 @@ public final class CrdWriter {
                     generated.resolve("nodetunings.videoedge.io-v1.yml"),
                     NodeTuning.class,
                     out.resolve("videoedge.io_nodetunings.yaml"));
+            write(
+                    generated.resolve("cachepurges.videoedge.io-v1.yml"),
+                    io.videoedge.api.CachePurge.class,
+                    out.resolve("videoedge.io_cachepurges.yaml"));
         }
     }
 

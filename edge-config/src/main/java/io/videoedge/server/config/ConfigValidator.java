@@ -59,6 +59,12 @@ final class ConfigValidator {
             problem("admin", "the admin section is required (port for /metrics, /healthz, /readyz)");
         } else {
             port(c.admin.port, "admin.port", ports);
+            if (c.admin.tokenFile != null) {
+                check(
+                        Path.of(c.admin.tokenFile).isAbsolute(),
+                        "admin.tokenFile",
+                        "must be an absolute file path, is " + c.admin.tokenFile);
+            }
         }
         content(c);
         limits(c.limits);

@@ -14,22 +14,33 @@ import one.nio.http.Response;
 import one.nio.server.AcceptorConfig;
 
 /**
- * Plain-HTTP admin endpoints on their own port and selector: Prometheus scrape, kubelet probes, and
- * the socket options of the edge's listening sockets and connections ({@link SocketsReport}).
+ * Plain-HTTP admin endpoints on their own port and selector: Prometheus scrape, kubelet probes, the
+ * socket options of the edge's listening sockets and connections ({@link SocketsReport}), and the
+ * authenticated cache purge ({@link PurgeEndpoint}).
  */
 public final class AdminServer extends HttpServer {
     private final EdgeMetrics metrics;
     private final BooleanSupplier ready;
     private final IntFunction<String> socketsJson;
+    private final PurgeEndpoint purge;
     private final String metricsContentType = EdgeMetrics.contentType();
 
-    /** @param socketsJson the /sockets document for a session limit */
-    public AdminServer(AdminConfig config, EdgeMetrics metrics, BooleanSupplier ready, IntFunction<String> socketsJson)
+    /**
+     * @param socketsJson the /sockets document for a session limit
+     * @param purge POST /admin/purge
+     */
+    public AdminServer(
+            AdminConfig config,
+            EdgeMetrics metrics,
+            BooleanSupplier ready,
+            IntFunction<String> socketsJson,
+            PurgeEndpoint purge)
             throws IOException {
         super(serverConfig(config));
         this.metrics = metrics;
         this.ready = ready;
         this.socketsJson = socketsJson;
+        this.purge = purge;
     }
 
     private static HttpServerConfig serverConfig(AdminConfig admin) {
@@ -70,6 +81,12 @@ public final class AdminServer extends HttpServer {
         Response r = new Response(Response.OK, socketsJson.apply(limit).getBytes(StandardCharsets.UTF_8));
         r.addHeader("Content-Type: application/json");
         return r;
+    }
+
+    /** Removes a path or a prefix from the cache; bearer token required ({@link PurgeEndpoint}). */
+    @Path("/admin/purge")
+    public Response purge(Request request) {
+        return purge.handle(request);
     }
 
     /** Liveness: the process answers. */

@@ -263,7 +263,7 @@ public final class CacheHandler {
                 while (view.hasRemaining()) {
                     if (ch.read(view, d.headerLength() + view.position()) < 0) return;
                 }
-                memory.publish(m);
+                cache.publishPromoted(d, m); // not if a purge removed it meanwhile
             } catch (IOException e) {
                 log.atDebug()
                         .addKeyValue("key", meta.key())

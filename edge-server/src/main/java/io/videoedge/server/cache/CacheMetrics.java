@@ -28,6 +28,7 @@ public final class CacheMetrics {
     private final Counter originErrors;
     private final Histogram originSeconds;
     private final CounterDataPoint verified;
+    private final Counter purged;
 
     CacheMetrics(EdgeMetrics metrics) {
         var registry = metrics.registry();
@@ -67,6 +68,13 @@ public final class CacheMetrics {
                 .name("videoedge_cache_verified_total")
                 .help("Disk entries whose checksum was verified before first use after a restart")
                 .register(registry);
+        purged = Counter.builder()
+                .name("videoedge_cache_purged_total")
+                .help("Objects removed by purges (POST /admin/purge), by tier: memory, disk, and fill (an"
+                        + " origin fetch in flight that is not stored)")
+                .labelNames("tier")
+                .register(registry);
+        for (String t : List.of("memory", "disk", "fill")) purged.initLabelValues(t);
     }
 
     void memory(boolean hit) {
@@ -90,6 +98,12 @@ public final class CacheMetrics {
         if (!ORIGIN_OK_RESULTS.contains(result)) {
             originErrors.labelValues(result).inc();
         }
+    }
+
+    void purged(PurgeResult r) {
+        purged.labelValues("memory").inc(r.memory());
+        purged.labelValues("disk").inc(r.disk());
+        purged.labelValues("fill").inc(r.fills());
     }
 
     void verified() {

@@ -241,6 +241,28 @@ public final class DiskTier {
         }
     }
 
+    /**
+     * Removes every entry whose key matches and deletes its file now, on the caller's thread (not the
+     * janitor's): when this returns, a restart cannot re-index them. Responses still sending one keep
+     * their open descriptor.
+     */
+    public int purge(java.util.function.Predicate<String> matches) {
+        java.util.Set<Entry> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Entry e : index.values()) {
+            if (matches.test(e.meta.key()) && index.remove(e.meta.key(), e)) {
+                removed.add(e);
+                used.addAndGet(-e.fileSize);
+                deleteQuietly(e.file);
+            }
+        }
+        if (!removed.isEmpty()) {
+            synchronized (fifo) {
+                fifo.removeIf(removed::contains);
+            }
+        }
+        return removed.size();
+    }
+
     private void removeFromFifo(Entry e) {
         synchronized (fifo) {
             fifo.remove(e);

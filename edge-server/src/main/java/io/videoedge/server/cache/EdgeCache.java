@@ -31,6 +31,14 @@ public final class EdgeCache implements AutoCloseable {
     private final CacheMetrics metrics;
     private final OriginBreaker breaker = new OriginBreaker(BREAKER_COOLDOWN_MILLIS);
     private final ConcurrentHashMap<String, Fill> fills = new ConcurrentHashMap<>();
+    /**
+     * Purges take it for writing; what puts an object into a tier (a fill's commit, a promotion to
+     * memory) takes it for reading and checks it was not purged meanwhile. A purge therefore either
+     * removes an object committed before it, or the commit sees the purge and stores nothing.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock purgeLock =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
+
     private final ExecutorService workers;
     private final long defaultTtl;
     private final long staleWhileError;
@@ -137,15 +145,65 @@ public final class EdgeCache implements AutoCloseable {
         fills.remove(f.key(), f);
     }
 
-    /** A completed fill: into the disk tier (and the memory tier when it has an entry). */
+    /**
+     * A completed fill: into the disk tier (and the memory tier when it has an entry); nothing when a
+     * purge matched it while it ran (false: the caller deletes the temporary file).
+     */
     boolean store(Fill fill, Path temp, MemoryTier.Entry memoryEntry) throws IOException {
-        ObjectMeta meta = fill.meta();
-        DiskTier.Entry committed = disk.commit(temp, meta, fill.headerLength());
-        if (memoryEntry != null) {
-            memoryEntry.refresh(meta);
-            memory.publish(memoryEntry);
+        purgeLock.readLock().lock();
+        try {
+            if (fill.purged()) return false;
+            ObjectMeta meta = fill.meta();
+            DiskTier.Entry committed = disk.commit(temp, meta, fill.headerLength());
+            if (memoryEntry != null) {
+                memoryEntry.refresh(meta);
+                memory.publish(memoryEntry);
+            }
+            return committed != null;
+        } finally {
+            purgeLock.readLock().unlock();
         }
-        return committed != null;
+    }
+
+    /** A disk object read into memory: published unless a purge removed it from disk meanwhile. */
+    void publishPromoted(DiskTier.Entry from, MemoryTier.Entry entry) {
+        purgeLock.readLock().lock();
+        try {
+            if (disk.get(from.meta().key()) == from) memory.publish(entry);
+        } finally {
+            purgeLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Removes what matches from both tiers (disk files deleted before this returns) and marks the
+     * matching fills in flight so that they store nothing; later requests miss and fetch afresh.
+     */
+    public PurgeResult purge(Purge purge) {
+        PurgeResult r;
+        purgeLock.writeLock().lock();
+        try {
+            int stopped = 0;
+            for (Fill f : fills.values()) {
+                if (purge.matches(f.key())) {
+                    f.purge();
+                    if (fills.remove(f.key(), f)) stopped++;
+                }
+            }
+            int fromMemory = memory == null ? 0 : memory.removeMatching(purge::matches);
+            int fromDisk = disk.purge(purge::matches);
+            r = new PurgeResult(fromMemory, fromDisk, stopped);
+        } finally {
+            purgeLock.writeLock().unlock();
+        }
+        metrics.purged(r);
+        log.atInfo()
+                .addKeyValue("purge", purge.toString())
+                .addKeyValue("memory", r.memory())
+                .addKeyValue("disk", r.disk())
+                .addKeyValue("fills", r.fills())
+                .log("purged");
+        return r;
     }
 
     /** The origin confirmed a cached object (304): new expiry in both tiers. */

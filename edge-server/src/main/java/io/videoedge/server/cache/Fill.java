@@ -60,6 +60,7 @@ public final class Fill implements Runnable, GrowingFile {
     private volatile ObjectMeta meta;
     private int headerLength;
     private SharedFile file; // the fill's and every streaming request's reference
+    private volatile boolean purged; // a purge matched it: it stores nothing (EdgeCache#store)
 
     Fill(String key, String originPath, ObjectMeta revalidating, EdgeCache cache) {
         this.key = key;
@@ -86,6 +87,15 @@ public final class Fill implements Runnable, GrowingFile {
 
     public boolean broken() {
         return broken;
+    }
+
+    /** Set by a purge (under EdgeCache's purge lock): the fill stores nothing. */
+    void purge() {
+        purged = true;
+    }
+
+    boolean purged() {
+        return purged;
     }
 
     public int headerLength() {

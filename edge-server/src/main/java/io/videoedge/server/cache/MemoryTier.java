@@ -87,6 +87,20 @@ public final class MemoryTier {
         return lru.containsKey(key);
     }
 
+    /** Removes (and releases) every entry whose key matches; responses still sending one keep it until done. */
+    public synchronized int removeMatching(java.util.function.Predicate<String> matches) {
+        int removed = 0;
+        for (Iterator<Entry> it = lru.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (matches.test(e.meta.key())) {
+                it.remove();
+                e.release();
+                removed++;
+            }
+        }
+        return removed;
+    }
+
     public synchronized void remove(String key) {
         Entry e = lru.remove(key);
         if (e != null) e.release();

@@ -33,6 +33,10 @@ public final class EdgeFixture implements AutoCloseable {
     public final Path dir;
     public final Path content;
     public final Path tickets;
+    /** The bearer token of POST /admin/purge ({@link #ADMIN_TOKEN}), in admin.tokenFile. */
+    public final Path adminTokenFile;
+
+    public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
     public int httpPort;
     public int httpsPort;
     public int adminPort;
@@ -55,6 +59,8 @@ public final class EdgeFixture implements AutoCloseable {
         this.content = dir.resolve("content");
         this.tickets = dir.resolve("tickets");
         SampleContent.generate(content, benchSizes);
+        this.adminTokenFile = dir.resolve("admin-token");
+        Files.writeString(adminTokenFile, ADMIN_TOKEN + "\n");
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
@@ -296,6 +302,7 @@ public final class EdgeFixture implements AutoCloseable {
                         "acceptors[1].ssl.refreshInterval=0",
                         "admin.address=127.0.0.1",
                         "admin.port=" + adminPort,
+                        "admin.tokenFile=" + adminTokenFile,
                         "content.root=" + content,
                         "limits.maxUriLength=2k",
                         "limits.maxConnections=1000",

@@ -164,6 +164,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 // before the pods that mount it: the keys every edge server shares, rotated on schedule
                 ticketKeysDue = TicketKeySecret.ensure(context.getClient(), ve, now);
             }
+            // before the pods that mount it: the token of the servers' admin endpoint (CachePurge)
+            AdminTokenSecret.ensure(context.getClient(), ve);
             rollout = rollOut(ve, context, cluster, owned, excluded, secrets.originCa(), now);
         } else {
             // nothing is rolled out: what runs keeps running as it was

@@ -159,6 +159,7 @@ public final class EdgeServerConfigRenderer {
         }
         c.acceptors = acceptors.toArray(AcceptorConfig[]::new);
         c.admin.port = EdgeServerLayout.ADMIN_PORT;
+        c.admin.tokenFile = EdgeServerLayout.ADMIN_TOKEN_FILE; // POST /admin/purge (CachePurge)
         c.content.root = EdgeServerLayout.CONTENT_DIR;
         c.limits.maxHeaderSize = MAX_HEADER_SIZE;
         c.limits.maxConnections = MAX_CONNECTIONS;

@@ -30,6 +30,11 @@ public final class EdgeServerLayout {
      */
     public static final String SIGNING_KEYS_DIR = "/etc/videoedge/url-signing";
 
+    /** The admin token (the Secret {@code <name>-admin-token}) as a directory; the server reads {@link #ADMIN_TOKEN_FILE}. */
+    public static final String ADMIN_TOKEN_DIR = "/etc/videoedge/admin-token";
+
+    public static final String ADMIN_TOKEN_FILE = ADMIN_TOKEN_DIR + "/token";
+
     /**
      * The session ticket keys every node shares: the Secret {@code <name>-ticket-keys} the operator
      * rotates, as a directory; the server places the keys in effect into {@link #TICKET_DIR}.

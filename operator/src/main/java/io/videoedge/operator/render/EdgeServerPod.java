@@ -43,6 +43,8 @@ public final class EdgeServerPod {
     public static final String TICKET_KEYS_VOLUME = "ticket-keys";
     /** The volume of the URL signing keys Secret (server.signedUrls.secretName). */
     public static final String SIGNING_KEYS_VOLUME = "signing-keys";
+    /** The volume of the admin token (the Secret the operator makes: Names.adminToken). */
+    public static final String ADMIN_TOKEN_VOLUME = "admin-token";
     /** Read by the image's entry point: run the server under `numactl --interleave=all`. */
     public static final String ENV_NUMA_INTERLEAVE = "VIDEOEDGE_NUMA_INTERLEAVE";
     /** Read by the `java` launcher itself, whatever the entry point. */
@@ -297,6 +299,8 @@ public final class EdgeServerPod {
             // a directory: the kubelet swaps in a changed Secret and the server reads the keys again (no restart)
             mounts.add(mount(SIGNING_KEYS_VOLUME, EdgeServerLayout.SIGNING_KEYS_DIR, true, null));
         }
+        // a directory: a new token (the Secret deleted and made again) reaches the server without a restart
+        mounts.add(mount(ADMIN_TOKEN_VOLUME, EdgeServerLayout.ADMIN_TOKEN_DIR, true, null));
         mounts.add(mount("content", EdgeServerLayout.CONTENT_DIR, true, null));
         mounts.add(mount("cache", EdgeServerLayout.CACHE_DIR, false, null));
         mounts.add(mount("tmp", "/tmp", false, null));
@@ -366,6 +370,12 @@ public final class EdgeServerPod {
                     .endSecret()
                     .build());
         }
+        volumes.add(new VolumeBuilder()
+                .withName(ADMIN_TOKEN_VOLUME)
+                .withNewSecret()
+                .withSecretName(Names.adminToken(ve))
+                .endSecret()
+                .build());
         volumes.add(new VolumeBuilder()
                 .withName("content")
                 .withNewHostPath()

@@ -13,6 +13,8 @@ public final class Names {
     public static final String COMPONENT_NODE_TUNING = "node-tuning";
     /** The component label of the Secret with a VideoEdge's shared session ticket keys. */
     public static final String COMPONENT_TICKET_KEYS = "ticket-keys";
+    /** The component label of the Secret with a VideoEdge's admin token (POST /admin/purge). */
+    public static final String COMPONENT_ADMIN_TOKEN = "admin-token";
 
     public static final String LABEL_NAME = "app.kubernetes.io/name";
     public static final String LABEL_INSTANCE = "app.kubernetes.io/instance";
@@ -48,6 +50,11 @@ public final class Names {
     /** The Secret with the session ticket keys every edge server of the VideoEdge shares ({@link TicketKeyRing}). */
     public static String ticketKeys(VideoEdge ve) {
         return ve.getMetadata().getName() + "-ticket-keys";
+    }
+
+    /** The Secret with the bearer token of the edge servers' admin endpoint (cache purges). */
+    public static String adminToken(VideoEdge ve) {
+        return ve.getMetadata().getName() + "-admin-token";
     }
 
     public static String namespacedName(HasMetadata r) {

@@ -1,6 +1,7 @@
 package io.videoedge.operator.status;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,7 +15,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Writes {@link TransitionEvents} as core/v1 Events on the VideoEdge (kubectl describe ve shows them). */
+/** Writes {@link TransitionEvents} as core/v1 Events on the VideoEdge or CachePurge (kubectl describe shows them). */
 public final class EventRecorder {
     public static final String COMPONENT = "videoedge-operator";
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
@@ -33,7 +34,7 @@ public final class EventRecorder {
         return new EventRecorder(context.getClient(), settings.identity(), Clock.systemUTC());
     }
 
-    public void record(VideoEdge ve, List<TransitionEvents.Notice> notices) {
+    public void record(HasMetadata ve, List<TransitionEvents.Notice> notices) {
         for (TransitionEvents.Notice notice : notices) {
             String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
             var event = new EventBuilder()

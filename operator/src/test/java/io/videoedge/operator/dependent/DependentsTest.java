@@ -137,7 +137,8 @@ class DependentsTest {
         assertThat(c.getPorts())
                 .extracting(p -> p.getName() + ":" + p.getContainerPort())
                 .containsExactly("http:8080", "https:8443", "admin:9400");
-        // config, TLS, tickets (one-nio's directory and the shared keys), content (read-only), cache
+        // config, TLS, tickets (one-nio's directory and the shared keys), the admin token (purges), content
+        // (read-only), cache
         // the config as a directory (no subPath): the kubelet swaps a changed ConfigMap in, live fields apply
         assertThat(c.getVolumeMounts())
                 .extracting(VolumeMount::getMountPath)
@@ -146,9 +147,14 @@ class DependentsTest {
                         "/etc/videoedge/tls",
                         "/var/run/videoedge/tickets",
                         "/etc/videoedge/ticket-keys",
+                        "/etc/videoedge/admin-token",
                         "/var/lib/videoedge/content",
                         "/var/cache/videoedge",
                         "/tmp");
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("admin-token"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("edge-admin-token"));
         assertThat(c.getVolumeMounts())
                 .allSatisfy(m -> assertThat(m.getSubPath()).isNull());
         assertThat(c.getVolumeMounts())

@@ -21,11 +21,15 @@ import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.testing.RealApiServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,6 +42,8 @@ final class OperatorHarness implements AutoCloseable {
     static final String NAMESPACE = "videoedge-system";
     static final String SERVICE_ACCOUNT = "videoedge-operator";
     static final String USER = "system:serviceaccount:" + NAMESPACE + ":" + SERVICE_ACCOUNT;
+    /** Where the operator finds a node's edge-server admin listener: none unless a test puts one here. */
+    static final Map<String, URI> ADMIN_ENDPOINTS = new ConcurrentHashMap<>();
 
     private final RealApiServer api;
     private final KubernetesClient admin;
@@ -152,7 +158,16 @@ final class OperatorHarness implements AutoCloseable {
         operator = EdgeOperator.start(
                 operatorClient,
                 new EdgeOperator.Options(
-                        settings, Set.of(), NAMESPACE, Duration.ofSeconds(15), false, registry, Clock.systemUTC()));
+                        settings,
+                        Set.of(),
+                        NAMESPACE,
+                        Duration.ofSeconds(15),
+                        false,
+                        registry,
+                        Clock.systemUTC(),
+                        // the nodes' edge servers are stand-ins on loopback (CachePurgeIT)
+                        node -> Optional.ofNullable(
+                                ADMIN_ENDPOINTS.get(node.getMetadata().getName()))));
         try {
             endpoints = new OpsEndpoints(0, 0, registry, operator::runtimeInfo);
         } catch (IOException e) {

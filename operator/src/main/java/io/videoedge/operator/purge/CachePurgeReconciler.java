@@ -1,0 +1,275 @@
+package io.videoedge.operator.purge;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.videoedge.api.CachePurge;
+import io.videoedge.api.CachePurgeStatus;
+import io.videoedge.api.NodeTuning;
+import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.render.Names;
+import io.videoedge.operator.status.EventRecorder;
+import io.videoedge.operator.status.TransitionEvents;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CachePurge -> a POST /admin/purge to the edge server of every node of its VideoEdge, with that
+ * VideoEdge's admin token (the Secret {@code <name>-admin-token}, mounted into the edge pods). Nodes
+ * that acknowledge are not called again; the others (down, restarting, not yet ready) are called again
+ * every {@link PurgeProgress#RETRY} until they acknowledge or the deadline passes. What the status says
+ * is {@link PurgeProgress}'s decision; this class makes the calls and writes.
+ *
+ * <p>The acknowledgements are kept in memory (the status holds counts, not the healthy nodes). After
+ * an operator restart or a leader change they are gone, and every node is called again with the same
+ * purge id: servers that applied it answer from their memory of recent ids without purging again.
+ */
+@ControllerConfiguration(name = CachePurgeReconciler.NAME)
+public class CachePurgeReconciler implements Reconciler<CachePurge> {
+    public static final String NAME = "cachepurge";
+    static final String TOKEN_KEY = "token";
+    private static final int PARALLEL_CALLS = 32;
+    private static final Logger log = LoggerFactory.getLogger(CachePurgeReconciler.class);
+
+    private final NodeEndpoints endpoints;
+    private final NodePurgeClient nodes = new NodePurgeClient();
+    private final PurgeMetrics metrics;
+    private final Clock clock;
+    private final String identity;
+    private final Map<String, Ledger> ledgers = new ConcurrentHashMap<>();
+
+    /**
+     * One purge's acknowledgements and last failures, by node, and the final status once this operator
+     * decided it (a pass that reads the status from before that write writes it again, and neither calls
+     * nor records an Event twice). Kept until a minute after the deadline.
+     */
+    private record Ledger(
+            Map<String, PurgeProgress.Ack> acks,
+            Map<String, PurgeProgress.Attempt> failures,
+            Instant deadline,
+            java.util.concurrent.atomic.AtomicReference<CachePurgeStatus> finalStatus) {}
+
+    public CachePurgeReconciler(NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity) {
+        this.endpoints = endpoints;
+        this.metrics = new PurgeMetrics(registry);
+        this.clock = clock;
+        this.identity = identity;
+    }
+
+    @Override
+    public UpdateControl<CachePurge> reconcile(CachePurge cp, Context<CachePurge> context) {
+        String uid = cp.getMetadata().getUid();
+        CachePurgeStatus previous = cp.getStatus();
+        Ledger known = ledgers.get(uid);
+        if (PurgeProgress.isFinal(previous)) {
+            return UpdateControl.noUpdate();
+        }
+        if (known != null && known.finalStatus().get() != null) {
+            // made final by this operator; the status read here is from before that write (or it failed)
+            return UpdateControl.patchStatus(statusOnly(cp, known.finalStatus().get()));
+        }
+        Instant now = clock.instant();
+        Instant deadline = Instant.parse(cp.getMetadata().getCreationTimestamp())
+                .plusSeconds(Objects.requireNonNullElse(cp.getSpec().deadlineSeconds(), 600));
+        ledgers.values().removeIf(l -> l.deadline().isBefore(now.minus(Duration.ofMinutes(1))));
+        KubernetesClient client = context.getClient();
+        String ns = cp.getMetadata().getNamespace();
+        long generation = Objects.requireNonNullElse(cp.getMetadata().getGeneration(), 1L);
+        VideoEdge ve = client.resources(VideoEdge.class)
+                .inNamespace(ns)
+                .withName(cp.getSpec().videoEdge())
+                .get();
+        PurgeProgress.Decision decision;
+        if (ve == null) {
+            decision = PurgeProgress.videoEdgeMissing(
+                    generation, previous, cp.getSpec().videoEdge(), now, deadline);
+        } else {
+            Ledger ledger = ledgers.computeIfAbsent(
+                    uid,
+                    u -> new Ledger(
+                            new ConcurrentHashMap<>(),
+                            new ConcurrentHashMap<>(),
+                            deadline,
+                            new java.util.concurrent.atomic.AtomicReference<>()));
+            Set<String> targets = targets(client, ve);
+            SortedSet<String> toCall = PurgeProgress.toCall(previous, targets, ledger.acks(), now, deadline);
+            if (!toCall.isEmpty()) {
+                call(client, cp, ve, toCall, ledger);
+            }
+            decision = PurgeProgress.decide(
+                    generation, previous, targets, ledger.acks(), ledger.failures(), clock.instant(), deadline);
+        }
+        if (decision.finalNow() != null) {
+            ledgers.computeIfAbsent(
+                            uid,
+                            u -> new Ledger(
+                                    Map.of(), Map.of(), deadline, new java.util.concurrent.atomic.AtomicReference<>()))
+                    .finalStatus()
+                    .set(decision.status());
+            boolean complete = CachePurge.COMPLETE.equals(decision.finalNow());
+            metrics.finished(complete ? "complete" : "failed", 1);
+            String message = decision.status().conditions().stream()
+                    .filter(c -> decision.finalNow().equals(c.getType()))
+                    .findFirst()
+                    .map(c -> c.getMessage())
+                    .orElse("");
+            log.info("CachePurge {} {}: {}", Names.namespacedName(cp), complete ? "complete" : "failed", message);
+            new EventRecorder(client, identity, clock)
+                    .record(
+                            cp,
+                            List.of(new TransitionEvents.Notice(
+                                    complete ? "Normal" : "Warning", complete ? "Purged" : "PurgeFailed", message)));
+        }
+        UpdateControl<CachePurge> control = decision.status().equals(previous)
+                ? UpdateControl.noUpdate()
+                : UpdateControl.patchStatus(statusOnly(cp, decision.status()));
+        return decision.recheck() == null ? control : control.rescheduleAfter(decision.recheck());
+    }
+
+    /** The nodes of the VideoEdge: those with its NodeTuning, and those running its edge-server pod. */
+    static Set<String> targets(KubernetesClient client, VideoEdge ve) {
+        Set<String> targets = new TreeSet<>();
+        String name = ve.getMetadata().getName();
+        String ns = ve.getMetadata().getNamespace();
+        for (NodeTuning nt : client.resources(NodeTuning.class)
+                .withLabel(VideoEdgeApi.LABEL_OWNER_NAME, name)
+                .withLabel(VideoEdgeApi.LABEL_OWNER_NAMESPACE, ns)
+                .list()
+                .getItems()) {
+            if (nt.getMetadata().getDeletionTimestamp() == null)
+                targets.add(nt.getMetadata().getName());
+        }
+        for (Pod pod : client.pods()
+                .inNamespace(ns)
+                .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                .withLabel(VideoEdgeApi.LABEL_OWNER_NAME, name)
+                .list()
+                .getItems()) {
+            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null)
+                targets.add(pod.getSpec().getNodeName());
+        }
+        return targets;
+    }
+
+    private void call(KubernetesClient client, CachePurge cp, VideoEdge ve, SortedSet<String> toCall, Ledger ledger) {
+        Optional<String> token = token(client, ve);
+        if (token.isEmpty()) {
+            Instant at = clock.instant();
+            String message = "the Secret " + Names.adminToken(ve) + " with the edge servers' admin token is missing";
+            toCall.forEach(
+                    n -> ledger.failures().put(n, new PurgeProgress.Attempt(at, CachePurge.NO_ADMIN_TOKEN, message)));
+            return;
+        }
+        Semaphore slots = new Semaphore(PARALLEL_CALLS);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> calls = new ArrayList<>();
+            for (String node : toCall) {
+                calls.add(pool.submit(() -> {
+                    slots.acquireUninterruptibly();
+                    try {
+                        record(cp, node, callOne(client, cp, node, token.get()), ledger);
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            for (Future<?> f : calls) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    log.warn("Purge call failed: {}", e.getCause().toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private NodeCall callOne(KubernetesClient client, CachePurge cp, String nodeName, String token) {
+        Node node = client.nodes().withName(nodeName).get();
+        Optional<URI> admin = node == null ? Optional.empty() : endpoints.admin(node);
+        if (admin.isEmpty()) {
+            return new NodeCall.Unreachable(
+                    CachePurge.NO_ADDRESS, node == null ? "the Node is gone" : "the Node has no InternalIP address");
+        }
+        return nodes.purge(admin.get(), token, cp.getSpec(), cp.getMetadata().getUid());
+    }
+
+    private void record(CachePurge cp, String node, NodeCall result, Ledger ledger) {
+        metrics.call(result);
+        Instant at = clock.instant();
+        switch (result) {
+            case NodeCall.Acknowledged a -> {
+                ledger.acks().put(node, new PurgeProgress.Ack(at, a.memory(), a.disk(), a.fills()));
+                ledger.failures().remove(node);
+                log.info(
+                        "CachePurge {}: node {} acknowledged (removed memory {}, disk {}, fills {}{})",
+                        Names.namespacedName(cp),
+                        node,
+                        a.memory(),
+                        a.disk(),
+                        a.fills(),
+                        a.repeated() ? "; applied earlier under the same id" : "");
+            }
+            case NodeCall.Refused r -> {
+                ledger.failures().put(node, new PurgeProgress.Attempt(at, CachePurge.REFUSED, r.message()));
+                log.warn("CachePurge {}: node {} refused: {}", Names.namespacedName(cp), node, r.message());
+            }
+            case NodeCall.Unreachable u -> {
+                ledger.failures().put(node, new PurgeProgress.Attempt(at, u.reason(), u.message()));
+                log.info(
+                        "CachePurge {}: node {} not reached, tried again: {}",
+                        Names.namespacedName(cp),
+                        node,
+                        u.message());
+            }
+        }
+    }
+
+    private static Optional<String> token(KubernetesClient client, VideoEdge ve) {
+        Secret s = client.secrets()
+                .inNamespace(ve.getMetadata().getNamespace())
+                .withName(Names.adminToken(ve))
+                .get();
+        if (s == null || s.getData() == null || s.getData().get(TOKEN_KEY) == null) return Optional.empty();
+        String token =
+                new String(Base64.getDecoder().decode(s.getData().get(TOKEN_KEY)), StandardCharsets.UTF_8).strip();
+        return token.isEmpty() ? Optional.empty() : Optional.of(token);
+    }
+
+    private static CachePurge statusOnly(CachePurge cp, CachePurgeStatus status) {
+        CachePurge patch = new CachePurge();
+        patch.getMetadata().setName(cp.getMetadata().getName());
+        patch.getMetadata().setNamespace(cp.getMetadata().getNamespace());
+        patch.setStatus(status);
+        return patch;
+    }
+}
