@@ -28,6 +28,11 @@ public final class Conditions {
     public static final String APPLYING = "Applying";
     public static final String PLAN_ONLY = "PlanOnly";
     public static final String APPLY_FAILED = "ApplyFailed";
+    /** The agent's journal of originals cannot be read: it changes nothing until it is fixed or moved aside. */
+    public static final String JOURNAL_UNREADABLE = "JournalUnreadable";
+    /** The agent's journal of originals was rebuilt: re-written from memory, or taken from the last report. */
+    public static final String JOURNAL_RECOVERED = "JournalRecovered";
+
     public static final String ROLLED_BACK = "RolledBack";
     public static final String DRIFT_CORRECTED = "DriftCorrected";
     public static final String UNSUPPORTED_SETTINGS = "UnsupportedSettings";

@@ -140,6 +140,47 @@ public final class ApplyEngine {
         return result(PassResult.Outcome.APPLIED, applied, facts, drifted, !done.isEmpty(), null, notes);
     }
 
+    /** Why the journal of originals cannot be used, if it cannot (it is read again on each call). */
+    public Optional<String> journalProblem() {
+        return journal.unreadable();
+    }
+
+    /** Writes the journal file again if it was deleted while the agent ran; true when it had to. */
+    public boolean rewriteJournalIfDeleted() throws IOException {
+        return journal.rewriteIfDeleted();
+    }
+
+    /** Whether there was no journal file when the agent started (a first start, or a lost journal). */
+    public boolean journalAbsentAtStart() {
+        return journal.absentAtOpen();
+    }
+
+    /**
+     * After the journal was lost, takes the originals back from the node's last status report: for each
+     * setting of the plan that the report says the agent changed (its original differs from what the
+     * node has now) and the journal does not hold, the reported original is journaled. Without this,
+     * a node already tuned would look "unchanged" and its originals would never be restored. Returns
+     * the names adopted.
+     *
+     * @param reported each setting's original as the last status reported it
+     */
+    public synchronized List<String> adoptReportedOriginals(Desired d, Map<String, String> reported)
+            throws IOException {
+        List<String> adopted = new ArrayList<>();
+        if (reported.isEmpty()) {
+            return adopted;
+        }
+        Plan plan = Planner.plan(d, prober.probe(Planner.request(d)));
+        for (Setting s : plan.settings()) {
+            String original = reported.get(s.name());
+            if (original != null && !journal.has(s.name()) && !original.equals(s.current())) {
+                journal.recordIfAbsent(s, original);
+                adopted.add(s.name());
+            }
+        }
+        return adopted;
+    }
+
     /** Writes the originals back, newest change first; each restored entry leaves the journal. */
     public synchronized RevertResult revert() {
         List<String> restored = new ArrayList<>();

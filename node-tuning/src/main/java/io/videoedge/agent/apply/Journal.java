@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.plan.SettingKind;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The original value of every setting the agent changed, kept on the node (a hostPath file) so
@@ -48,33 +48,79 @@ public final class Journal {
     private final Clock clock;
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private String fingerprint;
+    /** Why the file cannot be read (null: read, or absent). Nothing is written while it is set. */
+    private String unreadable;
+    /** The file did not exist when the agent started: originals may be adopted from the last report. */
+    private final boolean absentAtOpen;
 
     private Journal(Path file, Clock clock) {
         this.file = file;
         this.clock = clock;
+        this.absentAtOpen = !Files.exists(file);
     }
 
-    /** Loads the journal at file, or an empty one when the file does not exist yet. */
+    /**
+     * Loads the journal at file, or an empty one when the file does not exist yet. A file that exists
+     * but cannot be read gives a journal that is {@link #unreadable()}: originals are never guessed, and
+     * nothing is recorded (so nothing may be changed) until the file is fixed or moved aside.
+     */
     public static Journal open(Path file, Clock clock) {
         Journal j = new Journal(file, clock);
+        j.load();
+        return j;
+    }
+
+    private void load() {
+        entries.clear();
+        fingerprint = null;
+        unreadable = null;
         if (Files.exists(file)) {
             try {
                 Content c = JSON.readValue(file.toFile(), Content.class);
-                j.fingerprint = c.fingerprint();
+                fingerprint = c.fingerprint();
                 if (c.entries() != null) {
-                    c.entries().forEach(e -> j.entries.put(e.name(), e));
+                    c.entries().forEach(e -> entries.put(e.name(), e));
                 }
             } catch (IOException e) {
-                // never guess originals: a journal that cannot be read stops the agent with the path to fix
-                throw new UncheckedIOException("journal " + file + " is unreadable; fix or move it aside", e);
+                unreadable = "the journal of originals " + file + " is unreadable ("
+                        + e.getMessage().lines().findFirst().orElse("")
+                        + "): fix it or move it aside; until then the agent changes nothing on this node and cannot restore it";
             }
         }
-        return j;
+    }
+
+    /** Why the journal cannot be used, if it cannot; reads the file again first (someone may have fixed it). */
+    public synchronized Optional<String> unreadable() {
+        if (unreadable != null) {
+            load();
+        }
+        return Optional.ofNullable(unreadable);
+    }
+
+    /** Whether no journal file existed when the agent started. */
+    public boolean absentAtOpen() {
+        return absentAtOpen;
+    }
+
+    /**
+     * Writes the journal again when its file has gone (deleted by hand or by a cleanup) while it still
+     * holds originals: the agent keeps them in memory. True when it had to.
+     */
+    public synchronized boolean rewriteIfDeleted() throws IOException {
+        if (unreadable != null || entries.isEmpty() || Files.exists(file)) {
+            return false;
+        }
+        save();
+        return true;
     }
 
     /** Entries in the order their settings were first changed. */
     public synchronized List<Entry> entries() {
         return List.copyOf(entries.values());
+    }
+
+    public synchronized boolean has(String name) {
+        return entries.containsKey(name);
     }
 
     public synchronized boolean isEmpty() {
@@ -87,6 +133,9 @@ public final class Journal {
 
     /** Keeps original as the setting's value before the agent, unless one is kept already; durable on return. */
     public synchronized boolean recordIfAbsent(Setting s, String original) throws IOException {
+        if (unreadable != null) {
+            throw new IOException(unreadable);
+        }
         if (entries.containsKey(s.name())) {
             return false;
         }
@@ -117,6 +166,9 @@ public final class Journal {
     }
 
     private void save() throws IOException {
+        if (unreadable != null) {
+            throw new IOException(unreadable); // never overwrite a file someone must look at
+        }
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(file.getFileName() + ".tmp");

@@ -18,11 +18,16 @@ import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
+import io.videoedge.api.SettingState;
+import io.videoedge.api.TuningMode;
 import io.videoedge.api.VideoEdgeApi;
+import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -68,6 +73,7 @@ public final class NodeTuningAgent implements AutoCloseable {
     private String lastEventKey;
     private final Supplier<Optional<TrafficCounters>> traffic;
     private final EffectTracker effects;
+    private boolean adoptionChecked;
 
     public NodeTuningAgent(
             KubernetesClient client,
@@ -173,6 +179,12 @@ public final class NodeTuningAgent implements AutoCloseable {
             return; // the update event brings the next pass
         }
         Desired desired = Desired.of(nt.getSpec());
+        Optional<String> journalProblem = engine.journalProblem();
+        if (journalProblem.isPresent()) {
+            readOnly(nt, desired, journalProblem.get());
+            return;
+        }
+        keepJournal(nt, desired);
         Optional<TrafficCounters> counters = traffic.get(); // before the pass's writes
         PassResult r = engine.pass(desired);
         metrics.recordPass(r, clock.instant());
@@ -191,6 +203,75 @@ public final class NodeTuningAgent implements AutoCloseable {
         } else {
             backoff = MIN_RETRY;
         }
+    }
+
+    /**
+     * The journal cannot be read: nothing is changed on the node (a plan-only pass checks it), the
+     * status and a Warning say why, and the file is read again on each retry until someone fixes it.
+     */
+    private void readOnly(NodeTuning nt, Desired desired, String problem) {
+        PassResult r = engine.pass(desired.withMode(TuningMode.PLAN));
+        boolean inPlace = r.plan().inState(SettingState.PLANNED).isEmpty()
+                && r.plan().inState(SettingState.FAILED).isEmpty();
+        long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
+        NodeTuningStatus status =
+                StatusBuilder.journalUnreadable(nt.getStatus(), generation, problem, inPlace, clock.instant());
+        metrics.recordConditions(status.conditions());
+        String key = Conditions.JOURNAL_UNREADABLE + ":" + problem;
+        if (!key.equals(lastEventKey)) {
+            lastEventKey = key;
+            events.warning(nt, Conditions.JOURNAL_UNREADABLE, problem);
+            LOG.error("{}", problem);
+        }
+        writeStatus(nt, status);
+        retryLater();
+    }
+
+    /**
+     * The journal survives what can happen to its file: deleted while the agent runs, it is written
+     * again from memory; absent when the agent started while the last status report names originals
+     * (the file was lost with the agent down), those originals are journaled again before any pass.
+     */
+    private void keepJournal(NodeTuning nt, Desired desired) {
+        try {
+            if (engine.rewriteJournalIfDeleted()) {
+                events.warning(
+                        nt,
+                        Conditions.JOURNAL_RECOVERED,
+                        "the journal of originals was deleted: written again from memory");
+            }
+            if (!adoptionChecked) {
+                adoptionChecked = true;
+                Map<String, String> reported = reportedOriginals(nt.getStatus());
+                if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
+                    List<String> adopted = engine.adoptReportedOriginals(desired, reported);
+                    if (!adopted.isEmpty()) {
+                        events.warning(
+                                nt,
+                                Conditions.JOURNAL_RECOVERED,
+                                "no journal of originals on the node: the originals of " + adopted.size()
+                                        + " setting(s) taken from the last status report: "
+                                        + String.join(", ", adopted));
+                        LOG.warn("journal rebuilt from the last status report: {}", adopted);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("could not keep the journal: {}", e.toString());
+        }
+    }
+
+    /** The originals the last status reported for settings the agent changed. */
+    static Map<String, String> reportedOriginals(NodeTuningStatus status) {
+        Map<String, String> originals = new LinkedHashMap<>();
+        if (status != null && status.settings() != null) {
+            for (NodeTuningStatus.Setting s : status.settings()) {
+                if (s.original() != null && (s.state() == SettingState.APPLIED || s.state() == SettingState.DRIFTED)) {
+                    originals.put(s.name(), s.original());
+                }
+            }
+        }
+        return originals;
     }
 
     private void recordEvents(NodeTuning nt, PassResult r) {
@@ -232,6 +313,21 @@ public final class NodeTuningAgent implements AutoCloseable {
     }
 
     private void restoreAndRelease(NodeTuning nt) {
+        Optional<String> journalProblem = engine.journalProblem();
+        if (journalProblem.isPresent()) {
+            // the finalizer stays: releasing it would let the node go with originals nobody can restore
+            String problem = journalProblem.get();
+            events.warning(nt, Conditions.RESTORING, "cannot restore: " + problem);
+            NodeTuningStatus restoring = StatusBuilder.journalUnreadable(
+                    nt.getStatus(),
+                    Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L),
+                    problem,
+                    false,
+                    clock.instant());
+            writeStatus(nt, restoring);
+            retryLater();
+            return;
+        }
         RevertResult r = engine.revert();
         if (!r.complete()) {
             events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());

@@ -203,6 +203,55 @@ public final class StatusBuilder {
                 prev.effect());
     }
 
+    /**
+     * Status while the journal of originals is unreadable: the agent changes nothing (its pass ran
+     * plan-only). Applied stays True when every setting is already in place (the node serves as
+     * tuned), else it is False; Degraded says why in either case. The settings, and the originals in
+     * them, stay as last reported: they are the copy a repaired agent may need.
+     *
+     * @param inPlace whether the plan-only pass found nothing to change
+     */
+    public static NodeTuningStatus journalUnreadable(
+            NodeTuningStatus previous, long generation, String problem, boolean inPlace, Instant now) {
+        NodeTuningStatus prev =
+                previous == null ? new NodeTuningStatus(null, null, null, null, null, null, null, null) : previous;
+        List<Condition> conditions = List.of(
+                inPlace
+                        ? condition(
+                                prev,
+                                Conditions.APPLIED,
+                                Conditions.TRUE,
+                                Conditions.AS_EXPECTED,
+                                "every setting is in place (checked read-only: the journal is unreadable)",
+                                generation,
+                                now)
+                        : condition(
+                                prev,
+                                Conditions.APPLIED,
+                                Conditions.FALSE,
+                                Conditions.JOURNAL_UNREADABLE,
+                                problem,
+                                generation,
+                                now),
+                condition(
+                        prev,
+                        Conditions.DEGRADED,
+                        Conditions.TRUE,
+                        Conditions.JOURNAL_UNREADABLE,
+                        problem,
+                        generation,
+                        now));
+        return new NodeTuningStatus(
+                generation,
+                conditions,
+                truncate(problem),
+                prev.fingerprint(),
+                prev.lastAppliedTime(),
+                prev.settings(),
+                prev.capabilities(),
+                prev.lastDrift());
+    }
+
     private static NodeTuningStatus.Setting setting(Setting s, PassResult r) {
         String original = r.originals().get(s.name());
         if (original == null && (s.state() == SettingState.UNCHANGED || s.state() == SettingState.PLANNED)) {

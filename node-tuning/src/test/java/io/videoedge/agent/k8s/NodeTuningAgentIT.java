@@ -26,6 +26,7 @@ import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.SettingState;
 import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.testing.ApiOutage;
 import io.videoedge.testing.RealApiServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,6 +62,8 @@ class NodeTuningAgentIT {
     private static KubernetesClient admin;
     /** The agent's client (built as in production), acting as the ServiceAccount. */
     private static KubernetesClient asAgent;
+    /** Its configuration, for a client that reaches the API server through a relay. */
+    private static Config agentConfig;
 
     @TempDir
     Path tmp;
@@ -106,6 +109,7 @@ class NodeTuningAgentIT {
         Config config = Config.fromKubeconfig(api.kubeconfigYaml());
         config.setImpersonateUsername("system:serviceaccount:" + ns + ":" + SA);
         config.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
+        agentConfig = config;
         asAgent = AgentClient.create(config);
     }
 
@@ -140,18 +144,34 @@ class NodeTuningAgentIT {
                 .defaultRoute("eth0")
                 .nic("eth0", "mlx5_core", 4, 40, 0);
         FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
+        return startAgent(name, fs, cmds, asAgent, driftInterval);
+    }
+
+    /** Another agent on the same node (a restarted pod), with its own client. */
+    private Node startAgent(
+            String name, FakeNode fs, FakeCommands cmds, KubernetesClient client, Duration driftInterval) {
         AgentMetrics metrics = new AgentMetrics();
         NodeTuningAgent agent = new NodeTuningAgent(
-                asAgent,
+                client,
                 name,
-                ApplyEngine.onHost(fs.root(), cmds, tmp.resolve(name + "-journal.json")),
+                ApplyEngine.onHost(fs.root(), cmds, journal(name)),
                 metrics,
-                new EventRecorder(asAgent, "default", name, Clock.systemUTC()),
+                new EventRecorder(client, "default", name, Clock.systemUTC()),
                 driftInterval,
                 Clock.systemUTC());
         agents.add(agent);
         agent.start();
         return new Node(name, fs, cmds, metrics, agent);
+    }
+
+    private Path journal(String node) {
+        return tmp.resolve(node + "-journal.json");
+    }
+
+    private static boolean event(String node, String reason) {
+        return admin.v1().events().inNamespace("default").list().getItems().stream()
+                .anyMatch(e -> e.getInvolvedObject().getName().equals(node)
+                        && e.getReason().equals(reason));
     }
 
     private static String nodeName() {
@@ -413,6 +433,121 @@ class NodeTuningAgentIT {
         assertThat(n.fs().value("proc/irq/41/smp_affinity_list")).isEqualTo(irq);
         assertThat(n.cmds().coalesce("eth0", "adaptive-rx")).isEqualTo("on");
         assertThat(tmp.resolve(n.name() + "-journal.json")).content().doesNotContain("sysctl/");
+    }
+
+    /**
+     * The journal file lost while the agent was down (a wiped hostPath, a reinstalled node image): the
+     * next agent finds the node tuned and no journal. Without more, every tuned value would look
+     * "unchanged" and deletion would restore nothing. It takes the originals back from the last status
+     * report, so deletion still restores them.
+     */
+    @Test
+    void aJournalLostWhileTheAgentWasDownIsRebuiltFromTheLastReportAndDeletionStillRestores() throws IOException {
+        Node first = startAgent(nodeName(), Duration.ofHours(1));
+        String swappiness = first.fs().value("proc/sys/vm/swappiness");
+        String lowat = first.fs().value("proc/sys/net/ipv4/tcp_notsent_lowat");
+        create(first.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(first.name())));
+        first.agent().close();
+        Files.delete(journal(first.name()));
+
+        Node second = startAgent(first.name(), first.fs(), first.cmds(), asAgent, Duration.ofHours(1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> event(second.name(), Conditions.JOURNAL_RECOVERED));
+        assertThat(journal(second.name()))
+                .content()
+                .contains("sysctl/vm.swappiness", "sysctl/net.ipv4.tcp_notsent_lowat");
+
+        admin.resources(NodeTuning.class).withName(second.name()).delete();
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(second.name()) == null);
+        assertThat(second.fs().value("proc/sys/vm/swappiness")).isEqualTo(swappiness);
+        assertThat(second.fs().value("proc/sys/net/ipv4/tcp_notsent_lowat")).isEqualTo(lowat);
+    }
+
+    @Test
+    void aJournalDeletedWhileTheAgentRunsIsWrittenAgainFromMemory() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofSeconds(1));
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        String before = Files.readString(journal(n.name()));
+        Files.delete(journal(n.name()));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(journal(n.name())));
+        assertThat(journal(n.name())).content().isEqualTo(before);
+        await().atMost(Duration.ofSeconds(30)).until(() -> event(n.name(), Conditions.JOURNAL_RECOVERED));
+    }
+
+    /**
+     * A journal that cannot be read (a torn write by another tool, a disk error): originals are never
+     * guessed. The agent changes nothing, says why in the status and an Event, and carries on once the
+     * file is moved aside.
+     */
+    @Test
+    void anUnreadableJournalStopsEveryChangeAndSaysWhyUntilItIsMovedAside() throws IOException {
+        String name = nodeName();
+        Files.writeString(journal(name), "{\"version\":1,\"entries\":[{\"name\":");
+        Node n = startAgent(name, Duration.ofHours(1));
+        Map<String, String> tree = files(n.fs().root());
+        create(name, seed());
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> condition(get(name), Conditions.DEGRADED)
+                        .map(c -> c.getReason().equals(Conditions.JOURNAL_UNREADABLE))
+                        .orElse(false));
+        NodeTuning nt = get(name);
+        assertThat(condition(nt, Conditions.APPLIED).orElseThrow().getStatus()).isEqualTo("False");
+        assertThat(condition(nt, Conditions.DEGRADED).orElseThrow().getMessage())
+                .contains(journal(name).toString(), "move it aside");
+        assertThat(changes(tree, files(n.fs().root()))).as("the node's files").isEmpty();
+        await().atMost(Duration.ofSeconds(30)).until(() -> event(name, Conditions.JOURNAL_UNREADABLE));
+
+        Files.move(journal(name), tmp.resolve(name + "-journal.json.broken"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(name)));
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
+    }
+
+    /**
+     * The API server unreachable for a minute (faults.outageSeconds): the agent keeps the node as it is,
+     * and the change made meanwhile is applied once it is back, without a restart.
+     */
+    @Test
+    void anApiServerOutageOfAMinuteChangesNothingAndTheChangeMadeMeanwhileIsAppliedAfter() throws Exception {
+        Duration outageFor = Duration.ofSeconds(Long.getLong("faults.outageSeconds", 60));
+        try (ApiOutage outage = new ApiOutage(agentConfig.getMasterUrl())) {
+            Config relayed = Config.fromKubeconfig(api.kubeconfigYaml());
+            relayed.setMasterUrl(outage.server());
+            relayed.setImpersonateUsername(agentConfig.getImpersonateUsername());
+            relayed.setImpersonateGroups(agentConfig.getImpersonateGroups());
+            try (KubernetesClient client = AgentClient.create(relayed)) {
+                String name = nodeName();
+                FakeNode fs = new FakeNode(Files.createDirectories(tmp.resolve(name)))
+                        .cpus(8)
+                        .defaultRoute("eth0")
+                        .nic("eth0", "mlx5_core", 4, 40, 0);
+                FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
+                Node n = startAgent(name, fs, cmds, client, Duration.ofSeconds(5));
+                create(name, seed());
+                await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(name)));
+                Map<String, String> tree = files(fs.root());
+
+                outage.cut();
+                admin.resources(NodeTuning.class).withName(name).edit(nt -> {
+                    nt.setSpec(seed().sysctls(Map.of("net.ipv4.tcp_notsent_lowat", "131072", "vm.swappiness", "0"))
+                            .build());
+                    return nt;
+                });
+                Thread.sleep(outageFor.toMillis());
+                assertThat(changes(tree, files(fs.root())))
+                        .as("the node's files during the outage")
+                        .isEmpty();
+                assertThat(outage.refused())
+                        .as("the agent tried to reach the API server")
+                        .isPositive();
+                outage.restore();
+
+                await().atMost(Duration.ofMinutes(2)).until(() -> tuned(get(name)));
+                assertThat(fs.value("proc/sys/net/ipv4/tcp_notsent_lowat")).isEqualTo("131072");
+            }
+        }
     }
 
     @Test

@@ -105,21 +105,7 @@ class ScaleBench {
         WriteCounter sims = new WriteCounter();
         try (KubernetesClient admin = bigClient(api)) {
             OperatorHarness.installRbac(admin);
-            admin.namespaces()
-                    .resource(new NamespaceBuilder()
-                            .withNewMetadata()
-                            .withName(NS)
-                            .endMetadata()
-                            .build())
-                    .create();
-            admin.serviceAccounts()
-                    .inNamespace(NS)
-                    .resource(new ServiceAccountBuilder()
-                            .withNewMetadata()
-                            .withName("default")
-                            .endMetadata()
-                            .build())
-                    .create();
+            benchNamespace(admin);
             Path kubeconfig = operatorKubeconfig(admin, api);
 
             Instant t0 = Instant.now();
@@ -275,6 +261,25 @@ class ScaleBench {
                 .count();
     }
 
+    /** The namespace the bench's VideoEdge lives in, with the default ServiceAccount its pods name. */
+    static void benchNamespace(KubernetesClient admin) {
+        admin.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .endMetadata()
+                        .build())
+                .create();
+        admin.serviceAccounts()
+                .inNamespace(NS)
+                .resource(new ServiceAccountBuilder()
+                        .withNewMetadata()
+                        .withName("default")
+                        .endMetadata()
+                        .build())
+                .create();
+    }
+
     /** A client with room for the sims' concurrency (Fabric8 has no client-side rate limit). */
     static KubernetesClient bigClient(RealApiServer api) {
         Config config = Config.fromKubeconfig(api.kubeconfigYaml());
@@ -288,6 +293,11 @@ class ScaleBench {
      * token gives it: the chart's RBAC applies, and the client authenticates as in a cluster.
      */
     private static Path operatorKubeconfig(KubernetesClient admin, RealApiServer api) throws IOException {
+        return operatorKubeconfig(admin, api, null);
+    }
+
+    /** The same, with the API server reached at {@code server} (a relay in front of it) when not null. */
+    static Path operatorKubeconfig(KubernetesClient admin, RealApiServer api, String server) throws IOException {
         String token = admin.serviceAccounts()
                 .inNamespace(OperatorHarness.NAMESPACE)
                 .withName(OperatorHarness.SERVICE_ACCOUNT)
@@ -301,12 +311,12 @@ class ScaleBench {
         io.fabric8.kubernetes.api.model.Config admins =
                 Serialization.unmarshal(api.kubeconfigYaml(), io.fabric8.kubernetes.api.model.Config.class);
         var cluster = admins.getClusters().getFirst().getCluster();
-        Map<String, Object> server = new LinkedHashMap<>();
-        server.put("server", cluster.getServer());
+        Map<String, Object> clusterEntry = new LinkedHashMap<>();
+        clusterEntry.put("server", server == null ? cluster.getServer() : server);
         if (cluster.getCertificateAuthorityData() != null) {
-            server.put("certificate-authority-data", cluster.getCertificateAuthorityData());
+            clusterEntry.put("certificate-authority-data", cluster.getCertificateAuthorityData());
         } else {
-            server.put("certificate-authority", cluster.getCertificateAuthority());
+            clusterEntry.put("certificate-authority", cluster.getCertificateAuthority());
         }
         String yaml = Serialization.asYaml(Map.of(
                 "apiVersion",
@@ -314,7 +324,7 @@ class ScaleBench {
                 "kind",
                 "Config",
                 "clusters",
-                List.of(Map.of("name", "bench", "cluster", server)),
+                List.of(Map.of("name", "bench", "cluster", clusterEntry)),
                 "users",
                 List.of(Map.of("name", "operator", "user", Map.of("token", token))),
                 "contexts",
@@ -349,7 +359,7 @@ class ScaleBench {
     }
 
     /** A tuning change (a sysctl): every node re-tuned in its turn, no server restarted. */
-    private static long edit(KubernetesClient admin) {
+    static long edit(KubernetesClient admin) {
         AtomicLong generation = new AtomicLong();
         for (int attempt = 0; ; attempt++) {
             try {

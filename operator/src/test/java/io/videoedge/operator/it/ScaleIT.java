@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.Conditions;
@@ -71,21 +69,7 @@ class ScaleIT {
 
     @Test
     void aFleetOfHundredsHasASmallStatusAndAnAgentReportCostsTheOperatorTheSameAtAnySize() throws Exception {
-        admin.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(ScaleBench.NS)
-                        .endMetadata()
-                        .build())
-                .create();
-        admin.serviceAccounts()
-                .inNamespace(ScaleBench.NS)
-                .resource(new ServiceAccountBuilder()
-                        .withNewMetadata()
-                        .withName("default")
-                        .endMetadata()
-                        .build())
-                .create();
+        ScaleBench.benchNamespace(admin);
         // every check runs and reports: one broken guard does not hide another
         SoftAssertions softly = new SoftAssertions();
         WriteCounter sims = new WriteCounter();

@@ -1,0 +1,67 @@
+package io.videoedge.agent.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.videoedge.agent.plan.Setting;
+import io.videoedge.agent.plan.SettingKind;
+import io.videoedge.api.SettingState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JournalTest {
+    @TempDir
+    Path dir;
+
+    static final Setting SWAPPINESS = new Setting(
+            "sysctl/vm.swappiness",
+            SettingKind.SYSCTL,
+            "proc/sys/vm/swappiness",
+            null,
+            "0",
+            "60",
+            SettingState.PLANNED,
+            null,
+            false);
+
+    @Test
+    void anUnreadableFileIsReportedNeverOverwrittenAndReadAgainOnceFixed() throws IOException {
+        Path file = dir.resolve("journal.json");
+        Files.writeString(file, "{\"version\":1,\"entries\":[{");
+        Journal j = Journal.open(file, Clock.systemUTC());
+
+        assertThat(j.unreadable())
+                .get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains(file.toString(), "move it aside");
+        assertThatThrownBy(() -> j.recordIfAbsent(SWAPPINESS, "60")).isInstanceOf(IOException.class);
+        assertThat(file).content().isEqualTo("{\"version\":1,\"entries\":[{");
+
+        Files.delete(file); // moved aside
+        assertThat(j.unreadable()).isEmpty();
+        assertThat(j.recordIfAbsent(SWAPPINESS, "60")).isTrue();
+        assertThat(Journal.open(file, Clock.systemUTC()).entries())
+                .singleElement()
+                .satisfies(e -> assertThat(e.original()).isEqualTo("60"));
+    }
+
+    @Test
+    void aDeletedFileIsWrittenAgainFromMemoryOnlyWhenItHeldOriginals() throws IOException {
+        Path file = dir.resolve("journal.json");
+        Journal j = Journal.open(file, Clock.systemUTC());
+        assertThat(j.absentAtOpen()).isTrue();
+        assertThat(j.rewriteIfDeleted()).as("nothing to keep").isFalse();
+        assertThat(file).doesNotExist();
+
+        j.recordIfAbsent(SWAPPINESS, "60");
+        String written = Files.readString(file);
+        assertThat(j.rewriteIfDeleted()).as("the file is there").isFalse();
+        Files.delete(file);
+        assertThat(j.rewriteIfDeleted()).isTrue();
+        assertThat(file).content().isEqualTo(written);
+        assertThat(Journal.open(file, Clock.systemUTC()).absentAtOpen()).isFalse();
+    }
+}
