@@ -50,6 +50,13 @@ import java.util.List;
                 "cache.memory must fit in server.memory beside the JVM: a heap of a quarter of server.memory (at most 4Gi), "
                         + "192Mi of native memory and 32Mi of I/O buffers; server.memory 2Gi holds a cache of up to 1312Mi")
 @ValidationRule(
+        value = "!has(self.cache) || !has(self.cache.slice) || (quantity(self.cache.slice).isInteger() "
+                + "&& (quantity(self.cache.slice).asInteger() == 0 "
+                + "|| (quantity(self.cache.slice).compareTo(quantity('64Ki')) >= 0 "
+                + "&& quantity(self.cache.slice).compareTo(quantity('1Gi')) <= 0)))",
+        fieldPath = ".cache.slice",
+        message = "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi")
+@ValidationRule(
         value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.][.](/|$)')",
         fieldPath = ".contentPath",
         message = "contentPath must not contain '..' segments")
@@ -474,7 +481,18 @@ public record ServerSpec(
                             + "request for an expired object waits for its revalidation.")
             @Default("0s")
             @Pattern(Patterns.ONE_NIO_TIME)
-            String staleWhileRevalidate) {
+            String staleWhileRevalidate,
+
+            @JsonPropertyDescription(
+                    "Slice caching (a Kubernetes quantity, 64Ki to 1Gi; 0 turns it off): objects are fetched from the origin "
+                            + "in slices of this size with Range requests and cached per slice, so a request for the start "
+                            + "of a large file waits for one slice, not the whole file (as nginx's slice module). Every "
+                            + "slice must carry the first one's ETag, Last-Modified and length: an object that changes at "
+                            + "the origin between slices is never stitched together. The origin must answer Range "
+                            + "requests. 4Mi suits video files.")
+            @Default("0")
+            @Pattern(Patterns.K8S_QUANTITY)
+            String slice) {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         public record Disk(

@@ -395,6 +395,18 @@ class CrdAdmissionIT {
                         "spec.server.cache.staleWhileRevalidate",
                         "should match"),
                 refused(
+                        "a slice smaller than 64Ki",
+                        "spec.server.cache.slice",
+                        "4Ki",
+                        "spec.server.cache.slice",
+                        "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi"),
+                refused(
+                        "a slice larger than 1Gi",
+                        "spec.server.cache.slice",
+                        "2Gi",
+                        "spec.server.cache.slice",
+                        "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi"),
+                refused(
                         "signed-URL rules that check tokens without a key Secret",
                         "spec.server.signedUrls",
                         Map.of("rules", List.of(Map.of("prefix", "/vod/", "mode", "optional"))),

@@ -20,6 +20,9 @@ final class ConfigValidator {
     /** one-nio's HttpSession holds 256 requests at most; the refusal of one more takes a place too. */
     static final int MAX_PIPELINED = 255;
 
+    static final long MIN_SLICE = 64 * 1024; // smaller slices cost more origin requests than they save
+    static final long MAX_SLICE = 1L << 30;
+
     private final String source;
     private final boolean checkFiles;
     private final List<String> problems = new ArrayList<>();
@@ -268,6 +271,10 @@ final class ConfigValidator {
         check(c.ttl >= 0, "cache.ttl", "must not be negative");
         check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");
         check(c.staleWhileRevalidate >= 0, "cache.staleWhileRevalidate", "must not be negative");
+        check(
+                c.slice == 0 || (c.slice >= MIN_SLICE && c.slice <= MAX_SLICE),
+                "cache.slice",
+                "must be 0 (off) or between 64K and 1G");
         if (c.disk != null) {
             check(c.disk.size >= 0, "cache.disk.size", "must not be negative");
             if (hasOrigin) {

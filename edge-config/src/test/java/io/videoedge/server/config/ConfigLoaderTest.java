@@ -285,6 +285,10 @@ class ConfigLoaderTest {
                         "negative ticket key rotation",
                         MINIMAL + "ticketKeys:\n  rotation: -1\n",
                         "bad.yaml: ticketKeys.rotation: must be 0 (never) or at least 1s"),
+                Arguments.of(
+                        "a slice too small to be worth a request",
+                        MINIMAL + "cache:\n  slice: 4k\n",
+                        "bad.yaml: cache.slice: must be 0 (off) or between 64K and 1G"),
                 Arguments.of("empty file", "# nothing\n\n", "bad.yaml: the file has no settings"),
                 Arguments.of(
                         "stray list item",

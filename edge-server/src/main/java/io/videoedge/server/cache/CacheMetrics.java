@@ -17,7 +17,7 @@ public final class CacheMetrics {
     static final List<String> RESPONSE_RESULTS =
             List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "updating", "stale", "error");
     /** Origin fetch results that are not errors (the rest also count in videoedge_origin_errors_total). */
-    static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found");
+    static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found", "range_not_satisfiable");
 
     private final CounterDataPoint memoryHit;
     private final CounterDataPoint memoryMiss;
@@ -28,6 +28,7 @@ public final class CacheMetrics {
     private final Counter originErrors;
     private final Histogram originSeconds;
     private final CounterDataPoint verified;
+    private final CounterDataPoint sliceCuts;
 
     CacheMetrics(EdgeMetrics metrics) {
         var registry = metrics.registry();
@@ -67,6 +68,11 @@ public final class CacheMetrics {
                 .name("videoedge_cache_verified_total")
                 .help("Disk entries whose checksum was verified before first use after a restart")
                 .register(registry);
+        sliceCuts = Counter.builder()
+                .name("videoedge_cache_slice_cuts_total")
+                .help("Sliced responses cut short after their head was sent (the connection is closed): a later"
+                        + " slice failed at the origin, or came from another version of the object")
+                .register(registry);
     }
 
     void memory(boolean hit) {
@@ -90,6 +96,10 @@ public final class CacheMetrics {
         if (!ORIGIN_OK_RESULTS.contains(result)) {
             originErrors.labelValues(result).inc();
         }
+    }
+
+    void sliceCut() {
+        sliceCuts.inc();
     }
 
     void verified() {

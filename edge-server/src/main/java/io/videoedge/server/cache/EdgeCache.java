@@ -35,6 +35,7 @@ public final class EdgeCache implements AutoCloseable {
     private final long defaultTtl;
     private final long staleWhileError;
     private final long staleWhileRevalidate;
+    private final long sliceSize;
 
     private EdgeCache(
             MemoryTier memory,
@@ -45,7 +46,8 @@ public final class EdgeCache implements AutoCloseable {
             ExecutorService workers,
             long defaultTtl,
             long staleWhileError,
-            long staleWhileRevalidate) {
+            long staleWhileRevalidate,
+            long sliceSize) {
         this.memory = memory;
         this.disk = disk;
         this.origin = origin;
@@ -55,6 +57,7 @@ public final class EdgeCache implements AutoCloseable {
         this.defaultTtl = defaultTtl;
         this.staleWhileError = staleWhileError;
         this.staleWhileRevalidate = staleWhileRevalidate;
+        this.sliceSize = sliceSize;
     }
 
     public static EdgeCache create(
@@ -83,13 +86,15 @@ public final class EdgeCache implements AutoCloseable {
                 workers,
                 cache.ttl,
                 cache.staleWhileError,
-                cache.staleWhileRevalidate);
+                cache.staleWhileRevalidate,
+                cache.slice);
         c.registerGauges(edgeMetrics);
         log.atInfo()
                 .addKeyValue("origin", originConfig.url)
                 .addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
                 .addKeyValue("diskBytes", cache.disk.size)
                 .addKeyValue("diskEntries", disk.entries())
+                .addKeyValue("sliceBytes", cache.slice)
                 .log("cache ready");
         return c;
     }
@@ -112,6 +117,24 @@ public final class EdgeCache implements AutoCloseable {
             return new Fill(k, originPath, revalidating, this);
         });
         if (f == null) return null;
+        if (created[0]) {
+            workers.execute(f);
+        } else {
+            metrics.coalesced();
+        }
+        return new Joined(f, created[0]);
+    }
+
+    /**
+     * The fill of one slice: the one in flight for that slice (coalesced), or a new one. Unlike
+     * {@link #join} it does not look at the tiers: the caller found no fresh slice of the version it needs.
+     */
+    Joined joinSlice(String sliceKey, String originPath, Fill.Slice slice) {
+        boolean[] created = {false};
+        Fill f = fills.computeIfAbsent(sliceKey, k -> {
+            created[0] = true;
+            return new Fill(k, originPath, null, slice, this);
+        });
         if (created[0]) {
             workers.execute(f);
         } else {
@@ -146,6 +169,27 @@ public final class EdgeCache implements AutoCloseable {
             memory.publish(memoryEntry);
         }
         return committed != null;
+    }
+
+    /**
+     * The origin has another version of an object than {@code stale} (a slice of it): the slice
+     * {@code stale} describes leaves both tiers, and its fill, if still running, does not store it.
+     * Other slices of that version are dropped when a request finds them ({@link SliceHandler}).
+     */
+    void dropVersion(ObjectMeta stale) {
+        Fill inFlight = fills.get(stale.key());
+        if (inFlight != null && inFlight.meta() != null && inFlight.meta().sameVersion(stale)) {
+            inFlight.supersede();
+        }
+        if (memory != null) {
+            MemoryTier.Entry m = memory.get(stale.key());
+            if (m != null) {
+                if (m.meta().sameVersion(stale)) memory.remove(stale.key());
+                m.release();
+            }
+        }
+        DiskTier.Entry d = disk.get(stale.key());
+        if (d != null && d.meta().sameVersion(stale)) disk.drop(d, null);
     }
 
     /** The origin confirmed a cached object (304): new expiry in both tiers. */
@@ -195,6 +239,11 @@ public final class EdgeCache implements AutoCloseable {
 
     long staleWhileRevalidate() {
         return staleWhileRevalidate;
+    }
+
+    /** {@code cache.slice}: the slice size in bytes, 0 when objects are fetched whole. */
+    long sliceSize() {
+        return sliceSize;
     }
 
     long staleWhileError() {

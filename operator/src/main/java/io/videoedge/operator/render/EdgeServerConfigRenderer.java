@@ -193,6 +193,9 @@ public final class EdgeServerConfigRenderer {
             c.cache.staleWhileRevalidate =
                     DefaultConverters.longTime(server.cache().staleWhileRevalidate());
         }
+        if (server.cache().slice() != null) {
+            c.cache.slice = Quantities.bytes(server.cache().slice());
+        }
         if (fetchesFromOrigin(server)) {
             ServerSpec.Origin o = server.origin();
             c.origin = new OriginConfig();

@@ -256,6 +256,10 @@ class AdmittedRunsIT {
             return List.of(
                     "origin-ca", "a".repeat(254), "Bad_Name", ""); // without a URL: refused (combinations add one)
         }
+        if (path.equals("server.cache.slice")) {
+            return List.of(
+                    "0", "4Mi", "64Ki", "63Ki", "65535", "1Gi", "1025Mi", "1.5Mi", "0.5", "1e6", "-4Mi", "4m", "");
+        }
         if (path.equals("server.origin.url")) {
             return List.of(
                     "http://origin:8080",

@@ -110,17 +110,21 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
-    void staleIfErrorAndStaleWhileRevalidateBecomeTheServersCacheTimes() throws Exception {
+    void staleIfErrorStaleWhileRevalidateAndSliceBecomeTheServersCacheSettings() throws Exception {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         ServerSpec s = ve.getSpec().server();
         VideoEdgeSpec spec = ve.getSpec()
                 .withServer(s.withCache(
-                        new ServerSpec.Cache(s.cache().memory(), s.cache().disk(), "10m", "30s")));
+                        new ServerSpec.Cache(s.cache().memory(), s.cache().disk(), "10m", "30s", "4Mi")));
         var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
         assertThat(parsed.cache.staleWhileError).isEqualTo(600_000);
         assertThat(parsed.cache.staleWhileRevalidate).isEqualTo(30_000);
+        assertThat(parsed.cache.slice).isEqualTo(4L * 1024 * 1024);
         assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.staleWhileRevalidate)
                 .as("the CRD's default")
+                .isZero();
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.slice)
+                .as("the CRD's default: off")
                 .isZero();
     }
 
