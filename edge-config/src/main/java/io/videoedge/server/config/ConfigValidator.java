@@ -310,12 +310,29 @@ final class ConfigValidator {
         if (o == null) return;
         if (o.url == null) {
             problem("origin.url", "required");
-        } else if (!OriginConfig.URL.matcher(o.url).matches()) {
-            problem(
-                    "origin.url",
-                    "must be http:// or https:// with a host name or IPv4 address, an optional port "
-                            + "1-65535 and an optional path, no user, query or fragment; is " + o.url);
-        } else if (o.url.startsWith("https:")) {
+            return;
+        }
+        check(
+                o.failover == null || o.failover.length <= OriginConfig.MAX_FAILOVER,
+                "origin.failover",
+                "at most " + OriginConfig.MAX_FAILOVER + " origins");
+        List<String> urls = o.urls();
+        boolean https = false;
+        for (int i = 0; i < urls.size(); i++) {
+            String url = urls.get(i);
+            String path = i == 0 ? "origin.url" : "origin.failover[" + (i - 1) + "]";
+            if (url == null || !OriginConfig.URL.matcher(url).matches()) {
+                problem(
+                        path,
+                        "must be http:// or https:// with a host name or IPv4 address, an optional port "
+                                + "1-65535 and an optional path, no user, query or fragment; is " + url);
+            } else if (urls.indexOf(url) != i) {
+                problem(path, "the same origin twice: " + url);
+            } else {
+                https |= url.startsWith("https:");
+            }
+        }
+        if (https) {
             Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
             check(
                     !checkFiles || Files.isReadable(ca),
@@ -330,6 +347,7 @@ final class ConfigValidator {
         check(o.connectTimeout > 0, "origin.connectTimeout", "must be positive");
         check(o.readTimeout > 0, "origin.readTimeout", "must be positive");
         check(o.maxConnections >= 1, "origin.maxConnections", "must be at least 1");
+        check(o.downFor >= 100, "origin.downFor", "must be at least 100ms");
     }
 
     private void port(int port, String path, Set<Integer> ports) {

@@ -3,7 +3,7 @@ package io.videoedge.server.cache;
 import io.videoedge.server.config.CacheConfig;
 import io.videoedge.server.config.OriginConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.origin.Origins;
 import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +26,7 @@ public final class EdgeCache implements AutoCloseable {
 
     private final MemoryTier memory;
     private final DiskTier disk;
-    private final OriginClient origin;
+    private final Origins origin;
     private final BufferPool buffers;
     private final CacheMetrics metrics;
     private final OriginBreaker breaker = new OriginBreaker(BREAKER_COOLDOWN_MILLIS);
@@ -40,7 +40,7 @@ public final class EdgeCache implements AutoCloseable {
     private EdgeCache(
             MemoryTier memory,
             DiskTier disk,
-            OriginClient origin,
+            Origins origin,
             BufferPool buffers,
             CacheMetrics metrics,
             ExecutorService workers,
@@ -67,7 +67,7 @@ public final class EdgeCache implements AutoCloseable {
                 ? new MemoryTier(cache.memory, cache.memoryMaxObject)
                 : null;
         DiskTier disk = DiskTier.open(Path.of(cache.disk.path), cache.disk.size, buffers);
-        OriginClient origin = new OriginClient(originConfig, buffers);
+        Origins origin = Origins.create(originConfig, buffers, edgeMetrics);
         // one thread per origin connection (a fill blocks on its socket), plus checksum verifications
         ThreadPoolExecutor workers = new ThreadPoolExecutor(
                 originConfig.maxConnections,
@@ -90,7 +90,7 @@ public final class EdgeCache implements AutoCloseable {
                 cache.slice);
         c.registerGauges(edgeMetrics);
         log.atInfo()
-                .addKeyValue("origin", originConfig.url)
+                .addKeyValue("origins", originConfig.urls())
                 .addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
                 .addKeyValue("diskBytes", cache.disk.size)
                 .addKeyValue("diskEntries", disk.entries())
@@ -217,7 +217,7 @@ public final class EdgeCache implements AutoCloseable {
         return disk;
     }
 
-    OriginClient origin() {
+    Origins origin() {
         return origin;
     }
 
