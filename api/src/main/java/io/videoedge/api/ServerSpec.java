@@ -520,6 +520,16 @@ public record ServerSpec(
             message = "origin.caSecretName is only for an https:// origin.url (a CA bundle verifies "
                     + "the origin's TLS certificate): use https:// or remove caSecretName")
     @ValidationRule(
+            value = "!has(self.failover) || size(self.failover) == 0 || (has(self.url) "
+                    + "&& !self.failover.exists(f, f.url == self.url) "
+                    + "&& self.failover.all(a, self.failover.exists_one(b, b.url == a.url)))",
+            fieldPath = ".failover",
+            message = "origin.failover needs origin.url and must not name an origin twice (nor origin.url)")
+    @ValidationRule(
+            value = Patterns.DOWN_FOR_BOUNDS,
+            fieldPath = ".downFor",
+            message = "downFor must be from 100ms to 2147483647ms (about 24 days)")
+    @ValidationRule(
             value = Patterns.CONNECT_TIMEOUT_FITS,
             fieldPath = ".connectTimeout",
             message = "connectTimeout must be at most 2147483647ms (about 24 days)")
@@ -557,5 +567,41 @@ public record ServerSpec(
             String readTimeout,
 
             @JsonPropertyDescription("Concurrent connections to the origin.") @Default("64") @Min(1) @Max(65535)
-            Integer maxConnections) {}
+            Integer maxConnections,
+
+            @JsonPropertyDescription(
+                    "More origins, tried in order after url when the ones before are down (at most 7). An origin that fails "
+                            + "(connection refused, timeout, TLS failure, a 5xx) is skipped for downFor, doubled for each further "
+                            + "failure in a row up to 8 times, and the same request goes on to the next origin. https:// ones "
+                            + "are verified against caSecretName when url is https://, else against the image's system CAs. "
+                            + "Metrics per origin are labelled host:port.")
+            @Size(max = 7)
+            List<FailoverOrigin> failover,
+
+            @JsonPropertyDescription(
+                    "How long an origin that failed is skipped before it is tried again (passive health), one-nio time; at "
+                            + "least 100ms.")
+            @Default("5s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String downFor) {
+
+        /** The fields before failover existed: no failover origins, the default downFor. */
+        public Origin(
+                String url, String caSecretName, String connectTimeout, String readTimeout, Integer maxConnections) {
+            this(url, caSecretName, connectTimeout, readTimeout, maxConnections, null, null);
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = "self.url.matches(\"" + Patterns.ORIGIN_URL + "\")",
+            fieldPath = ".url",
+            message =
+                    "a failover origin's url must be http:// or https:// with a host name or IPv4 address, an optional "
+                            + "port 1-65535 and an optional path, no user, query or fragment")
+    public record FailoverOrigin(
+            @JsonPropertyDescription("Base URL of a failover origin, as origin.url.")
+            @Required
+            @Size(min = 1, max = 2048)
+            String url) {}
 }

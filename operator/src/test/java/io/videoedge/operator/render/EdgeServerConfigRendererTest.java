@@ -172,6 +172,27 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
+    void failoverOriginsFollowTheUrlWithTheirDownTime() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(s.withOrigin(new ServerSpec.Origin(
+                        "http://a.example:8080",
+                        null,
+                        "1s",
+                        "10s",
+                        64,
+                        List.of(
+                                new ServerSpec.FailoverOrigin("http://b.example"),
+                                new ServerSpec.FailoverOrigin("https://c.example/v")),
+                        "2s")));
+        var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
+        assertThat(parsed.origin.urls())
+                .containsExactly("http://a.example:8080", "http://b.example", "https://c.example/v");
+        assertThat(parsed.origin.downFor).isEqualTo(2000);
+    }
+
+    @Test
     void anHttpsOriginTrustsTheCaSecretsBundleWhereThePodMountsItAndOtherwiseTheSystemStore() throws Exception {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         ServerSpec s = ve.getSpec().server();
