@@ -302,7 +302,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   done
   slice_once() { # port id -> "first-byte-ms total-ms bytes status"
     curl -s -o /dev/null -r 0-2097151 -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
-      "http://127.0.0.1:$1/slice/$2/bench/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s", $1*1000, $2*1000, $3, $4}'
+      "http://127.0.0.1:$1/slice/$2/bench/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
   }
   edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
   for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-9}"); do

@@ -107,7 +107,8 @@ class SliceCacheIT {
         assertThat(origin.requests(BIG)).isEqualTo(3);
         assertThat(get(BIG, "bytes=" + from + "-" + (from + 1999)).body()).isEqualTo(across.body());
         assertThat(origin.requests(BIG)).isEqualTo(3);
-        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(10)) // each slice is committed when its 4 MiB are in
+                .untilAsserted(() -> assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(3));
 
         // the last bytes (a suffix range) and a range past the end: the object's length from its first slice
         RawHttp.Response tail = get(BIG, "bytes=-100");
