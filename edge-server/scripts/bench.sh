@@ -302,7 +302,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   done
   slice_once() { # port id -> "first-byte-ms total-ms bytes status"
     curl -s -o /dev/null -r 0-2097151 -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
-      "http://127.0.0.1:$1/slice/$2/bench/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
+      "http://127.0.0.1:$1/slice/$2/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
   }
   edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
   for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-9}"); do
@@ -310,7 +310,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     for server in $order; do
       if [ "$server" = edge ]; then port=$slice_http; else port=$nginx_http; fi
       read -r fb tot bytes code < <(slice_once "$port" "r$round-$RANDOM")
-      [ "$code" = 206 ] && [ "$bytes" = 2097152 ] || slice_errs=$((slice_errs + 1))
+      [ "$code" = 206 ] && [ "$bytes" = 2097152 ] || { slice_errs=$((slice_errs + 1)); echo "slice miss: $server answered $code with $bytes bytes" >&2; }
       if [ "$server" = edge ]; then edge_fb+=("$fb"); edge_tot+=("$tot"); else nginx_fb+=("$fb"); nginx_tot+=("$tot"); fi
     done
   done
