@@ -5,6 +5,8 @@
 # A benchmark, not a test: slow results never fail anything.
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
+#   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
+#   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (9)
 #   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
@@ -33,6 +35,7 @@ cpus=$(nproc)
 dir=${BENCH_DIR:-$module/target/bench}
 classpath="$module/target/classes:$module/target/lib/*"
 edge_http=28080 edge_https=28443 edge_admin=29400 nginx_http=28081 nginx_https=28444 loop_port=28999 origin_port=28090
+slice_http=28082 slice_https=28445 slice_admin=29401
 cipher_suite=TLS_AES_128_GCM_SHA256
 
 for tool in wrk nginx openssl gcc curl; do
@@ -74,6 +77,20 @@ EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=
 edge_pid=$!
 pids+=($edge_pid)
 
+# a second edge with slice caching, for the slice-miss case only (the other cases keep whole-object fills)
+if [ "${BENCH_SLICE:-1}" = 1 ]; then
+  [ -f "$dir/content/bench/big-1g.mp4" ] || truncate -s 1g "$dir/content/bench/big-1g.mp4" # sparse
+  "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.config.ConfigOverrides "$dir/edge-server.yaml" \
+    "acceptors[0].port=$slice_http" "acceptors[1].port=$slice_https" "admin.port=$slice_admin" \
+    "acceptors[1].ssl.ticketDir=$dir/tickets-slice" "cache.disk.path=$dir/edge-slice-cache" cache.slice=4m \
+    accessLog.enabled=false > "$dir/edge-slice.yaml"
+  rm -rf "$dir/edge-slice-cache"
+  # shellcheck disable=SC2046
+  EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-slice.yaml" \
+    > "$dir/logs/edge-slice.log" 2>&1 &
+  pids+=($!)
+fi
+
 # ---- nginx, tuned as one would in production ----
 cat > "$dir/nginx/nginx.conf" <<NGINX
 worker_processes $cpus;
@@ -101,6 +118,7 @@ http {
     root $dir/content;
     rewrite ^/cached/(.*)\$ /\$1 break;
     rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
+    rewrite ^/slice/[^/]+/(.*)\$ /bench/\$1 break;
   }
   upstream origin { server 127.0.0.1:$origin_port; keepalive 64; }
   proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=edge:64m max_size=1g inactive=1h use_temp_path=off;
@@ -114,6 +132,19 @@ http {
       proxy_set_header Connection "";
       proxy_cache edge;
       proxy_cache_valid 200 10m;
+      proxy_cache_lock on;
+      add_header X-Cache \$upstream_cache_status;
+    }
+    # the slice-miss baseline: nginx's slice module (built into Debian's nginx-light) with proxy_cache
+    location /slice/ {
+      slice 4m;
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Range \$slice_range;
+      proxy_cache edge;
+      proxy_cache_key \$uri\$is_args\$args\$slice_range;
+      proxy_cache_valid 200 206 10m;
       proxy_cache_lock on;
       add_header X-Cache \$upstream_cache_status;
     }
@@ -261,6 +292,41 @@ while IFS='|' read -r name path scheme size script; do
   done
 done <<< "$cases"
 
+# ---- slice miss: the first 2 MiB of a 1 GiB object, each request a cold cache (a new path) ----
+slice_lines=()
+if [ "${BENCH_SLICE:-1}" = 1 ]; then
+  for i in $(seq 1 100); do
+    curl -fs -o /dev/null "http://127.0.0.1:$slice_admin/readyz" && break
+    [ "$i" = 100 ] && { echo "bench: the slicing edge did not come up; see $dir/logs/edge-slice.log" >&2; exit 1; }
+    sleep 0.2
+  done
+  slice_once() { # port id -> "first-byte-ms total-ms bytes status"
+    curl -s -o /dev/null -r 0-2097151 -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
+      "http://127.0.0.1:$1/slice/$2/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
+  }
+  edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
+  for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-9}"); do
+    if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
+    for server in $order; do
+      if [ "$server" = edge ]; then port=$slice_http; else port=$nginx_http; fi
+      read -r fb tot bytes code < <(slice_once "$port" "r$round-$RANDOM")
+      [ "$code" = 206 ] && [ "$bytes" = 2097152 ] || { slice_errs=$((slice_errs + 1)); echo "slice miss: $server answered $code with $bytes bytes" >&2; }
+      if [ "$server" = edge ]; then edge_fb+=("$fb"); edge_tot+=("$tot"); else nginx_fb+=("$fb"); nginx_tot+=("$tot"); fi
+    done
+  done
+  efb=$(printf '%s\n' "${edge_fb[@]}" | median) nfb=$(printf '%s\n' "${nginx_fb[@]}" | median)
+  etot=$(printf '%s\n' "${edge_tot[@]}" | median) ntot=$(printf '%s\n' "${nginx_tot[@]}" | median)
+  # what each pulled from the origin for those requests (the origin serves them under /bench/big-1g.mp4)
+  edge_origin=$(curl -s "http://127.0.0.1:$slice_admin/metrics" | awk '/^videoedge_origin_request_seconds_count\{result="ok"\}/ {print $2}')
+  slice_lines+=("$(printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s' slice-miss-1g-2m "$efb" "$nfb" \
+    "$(awk -v a="$efb" -v b="$nfb" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" \
+    "$(awk -v t="$etot" 'BEGIN {if (t>0) printf "%.1f", 2000/t}')" \
+    "$(awk -v t="$ntot" 'BEGIN {if (t>0) printf "%.1f", 2000/t}')" \
+    "$(awk -v a="$etot" -v b="$ntot" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" \
+    "$etot" "$ntot" "$slice_errs")")
+  echo "slice miss: edge origin slice fetches $edge_origin for ${BENCH_SLICE_ROUNDS:-9} cold requests (4 MiB each)"
+fi
+
 echo
 echo "RESULTS (medians of $rounds alternating rounds: throughput; work per CPU-second of the server process;"
 echo "         errors = wrk socket errors + non-2xx; loopback ceiling = raw sendfile TCP copy of the same file"
@@ -269,4 +335,12 @@ printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s\n' case conns 
 for r in "${results[@]}"; do
   echo "$r"
 done
+if [ ${#slice_lines[@]} -gt 0 ]; then
+  echo
+  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-9} alternating cold requests, one at a time, for bytes 0-2097151 of a"
+  echo "            1 GiB object: edge cache.slice=4m, nginx slice 4m + proxy_cache; ratio > 1: the edge is faster)"
+  printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' case "fb-ms" "fb-ms" ratio "MiB/s" "MiB/s" ratio "ms" "ms" errs
+  printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' "" edge nginx "" edge nginx "" edge nginx ""
+  for r in "${slice_lines[@]}"; do echo "$r"; done
+fi
 echo "logs: $dir/logs (wrk.log has every run)"

@@ -25,6 +25,11 @@ final class Patterns {
     static final String READ_TIMEOUT_FITS =
             "!has(self.readTimeout) || (self.readTimeout.endsWith('ms') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 2)) : self.readTimeout.endsWith('s') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 1000 : self.readTimeout.endsWith('m') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 60000 : self.readTimeout.endsWith('h') ? int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 3600000 : int(self.readTimeout.substring(0, size(self.readTimeout) - 1)) * 86400000) <= "
                     + INT_MAX;
+    /** origin.downFor: 100ms to the int range of milliseconds the server holds. */
+    static final String DOWN_FOR_BOUNDS =
+            "!has(self.downFor) || ((self.downFor.endsWith('ms') ? int(self.downFor.substring(0, size(self.downFor) - 2)) : self.downFor.endsWith('s') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 1000 : self.downFor.endsWith('m') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 60000 : self.downFor.endsWith('h') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 3600000 : int(self.downFor.substring(0, size(self.downFor) - 1)) * 86400000) >= 100 && (self.downFor.endsWith('ms') ? int(self.downFor.substring(0, size(self.downFor) - 2)) : self.downFor.endsWith('s') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 1000 : self.downFor.endsWith('m') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 60000 : self.downFor.endsWith('h') ? int(self.downFor.substring(0, size(self.downFor) - 1)) * 3600000 : int(self.downFor.substring(0, size(self.downFor) - 1)) * 86400000) <= "
+                    + INT_MAX
+                    + ")";
 
     /** limits.* times the edge server accepts: 1s to 1h (the server itself takes 100ms and more). */
     static final String HEADER_TIMEOUT_BOUNDS =

@@ -50,6 +50,13 @@ import java.util.List;
                 "cache.memory must fit in server.memory beside the JVM: a heap of a quarter of server.memory (at most 4Gi), "
                         + "192Mi of native memory and 32Mi of I/O buffers; server.memory 2Gi holds a cache of up to 1312Mi")
 @ValidationRule(
+        value = "!has(self.cache) || !has(self.cache.slice) || (quantity(self.cache.slice).isInteger() "
+                + "&& (quantity(self.cache.slice).asInteger() == 0 "
+                + "|| (quantity(self.cache.slice).compareTo(quantity('64Ki')) >= 0 "
+                + "&& quantity(self.cache.slice).compareTo(quantity('1Gi')) <= 0)))",
+        fieldPath = ".cache.slice",
+        message = "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi")
+@ValidationRule(
         value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.][.](/|$)')",
         fieldPath = ".contentPath",
         message = "contentPath must not contain '..' segments")
@@ -474,7 +481,18 @@ public record ServerSpec(
                             + "request for an expired object waits for its revalidation.")
             @Default("0s")
             @Pattern(Patterns.ONE_NIO_TIME)
-            String staleWhileRevalidate) {
+            String staleWhileRevalidate,
+
+            @JsonPropertyDescription(
+                    "Slice caching (a Kubernetes quantity, 64Ki to 1Gi; 0 turns it off): objects are fetched from the origin "
+                            + "in slices of this size with Range requests and cached per slice, so a request for the start "
+                            + "of a large file waits for one slice, not the whole file (as nginx's slice module). Every "
+                            + "slice must carry the first one's ETag, Last-Modified and length: an object that changes at "
+                            + "the origin between slices is never stitched together. The origin must answer Range "
+                            + "requests. 4Mi suits video files.")
+            @Default("0")
+            @Pattern(Patterns.K8S_QUANTITY)
+            String slice) {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         public record Disk(
@@ -501,6 +519,16 @@ public record ServerSpec(
             fieldPath = ".caSecretName",
             message = "origin.caSecretName is only for an https:// origin.url (a CA bundle verifies "
                     + "the origin's TLS certificate): use https:// or remove caSecretName")
+    @ValidationRule(
+            value = "!has(self.failover) || size(self.failover) == 0 || (has(self.url) "
+                    + "&& !self.failover.exists(f, f.url == self.url) "
+                    + "&& self.failover.all(a, self.failover.exists_one(b, b.url == a.url)))",
+            fieldPath = ".failover",
+            message = "origin.failover needs origin.url and must not name an origin twice (nor origin.url)")
+    @ValidationRule(
+            value = Patterns.DOWN_FOR_BOUNDS,
+            fieldPath = ".downFor",
+            message = "downFor must be from 100ms to 2147483647ms (about 24 days)")
     @ValidationRule(
             value = Patterns.CONNECT_TIMEOUT_FITS,
             fieldPath = ".connectTimeout",
@@ -539,5 +567,41 @@ public record ServerSpec(
             String readTimeout,
 
             @JsonPropertyDescription("Concurrent connections to the origin.") @Default("64") @Min(1) @Max(65535)
-            Integer maxConnections) {}
+            Integer maxConnections,
+
+            @JsonPropertyDescription(
+                    "More origins, tried in order after url when the ones before are down (at most 7). An origin that fails "
+                            + "(connection refused, timeout, TLS failure, a 5xx) is skipped for downFor, doubled for each further "
+                            + "failure in a row up to 8 times, and the same request goes on to the next origin. https:// ones "
+                            + "are verified against caSecretName when url is https://, else against the image's system CAs. "
+                            + "Metrics per origin are labelled host:port.")
+            @Size(max = 7)
+            List<FailoverOrigin> failover,
+
+            @JsonPropertyDescription(
+                    "How long an origin that failed is skipped before it is tried again (passive health), one-nio time; at "
+                            + "least 100ms.")
+            @Default("5s")
+            @Pattern(Patterns.ONE_NIO_TIME)
+            String downFor) {
+
+        /** The fields before failover existed: no failover origins, the default downFor. */
+        public Origin(
+                String url, String caSecretName, String connectTimeout, String readTimeout, Integer maxConnections) {
+            this(url, caSecretName, connectTimeout, readTimeout, maxConnections, null, null);
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(
+            value = "self.url.matches(\"" + Patterns.ORIGIN_URL + "\")",
+            fieldPath = ".url",
+            message =
+                    "a failover origin's url must be http:// or https:// with a host name or IPv4 address, an optional "
+                            + "port 1-65535 and an optional path, no user, query or fragment")
+    public record FailoverOrigin(
+            @JsonPropertyDescription("Base URL of a failover origin, as origin.url.")
+            @Required
+            @Size(min = 1, max = 2048)
+            String url) {}
 }

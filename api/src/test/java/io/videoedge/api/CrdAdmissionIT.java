@@ -413,6 +413,42 @@ class CrdAdmissionIT {
                         "spec.server.cache.staleWhileRevalidate",
                         "should match"),
                 refused(
+                        "a slice smaller than 64Ki",
+                        "spec.server.cache.slice",
+                        "4Ki",
+                        "spec.server.cache.slice",
+                        "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi"),
+                refused(
+                        "a slice larger than 1Gi",
+                        "spec.server.cache.slice",
+                        "2Gi",
+                        "spec.server.cache.slice",
+                        "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi"),
+                refused(
+                        "a failover origin without origin.url",
+                        "spec.server.origin",
+                        Map.of("failover", List.of(Map.of("url", "http://backup:8080"))),
+                        "spec.server.origin.failover",
+                        "origin.failover needs origin.url and must not name an origin twice"),
+                refused(
+                        "a failover origin that is origin.url again",
+                        "spec.server.origin",
+                        Map.of("url", "http://o:8080", "failover", List.of(Map.of("url", "http://o:8080"))),
+                        "spec.server.origin.failover",
+                        "origin.failover needs origin.url and must not name an origin twice"),
+                refused(
+                        "a failover origin that is no URL",
+                        "spec.server.origin",
+                        Map.of("url", "http://o:8080", "failover", List.of(Map.of("url", "ftp://b"))),
+                        "spec.server.origin.failover[0].url",
+                        "a failover origin's url must be http:// or https://"),
+                refused(
+                        "a downFor under 100ms",
+                        "spec.server.origin",
+                        Map.of("url", "http://o:8080", "downFor", "50ms"),
+                        "spec.server.origin.downFor",
+                        "downFor must be from 100ms"),
+                refused(
                         "signed-URL rules that check tokens without a key Secret",
                         "spec.server.signedUrls",
                         Map.of("rules", List.of(Map.of("prefix", "/vod/", "mode", "optional"))),

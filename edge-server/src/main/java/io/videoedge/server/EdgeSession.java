@@ -10,7 +10,7 @@ import io.videoedge.server.guard.Refusal;
 import io.videoedge.server.guard.SendProgress;
 import io.videoedge.server.guard.TcpInfo;
 import io.videoedge.server.http.RejectedRequest;
-import io.videoedge.server.http.RequestLines;
+import io.videoedge.server.http.RequestHeadParser;
 import io.videoedge.server.http.Statuses;
 import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.Body;
@@ -28,13 +28,12 @@ import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.net.SocketClosedException;
 import one.nio.net.SslOption;
-import one.nio.util.Utf8;
 
 /**
- * One client connection. It replaces one-nio's request-head parser with one that enforces the
- * configured limits (414 for a long target, 431 for a large head, 400 for malformed lines, 405 for
- * other methods) and keeps ordering: a refused request is queued like any other, so its error goes
- * out after the responses to earlier pipelined requests. Bodies that are not byte arrays
+ * One client connection. It replaces one-nio's request-head parser with {@link RequestHeadParser},
+ * which enforces the configured limits (414 for a long target, 431 for a large head, 400 for
+ * malformed lines, 405 for other methods), and keeps ordering: a refused request is queued like any
+ * other, so its error goes out after the responses to earlier pipelined requests. Bodies that are not byte arrays
  * ({@link BodyResponse}) are written after the head with sendfile, or through a pooled buffer when
  * TLS is done in user space.
  *
@@ -43,12 +42,7 @@ import one.nio.util.Utf8;
  * {@link SendProgress}.
  */
 final class EdgeSession extends HttpSession {
-    private static final int MAX_HEADERS = 128;
-    private static final long MAX_SKIPPED_BODY = 64 * 1024;
-
     private final EdgeServer edge;
-    private final int maxHeaderSize;
-    private final int maxUriLength;
     private final long idleTimeout;
     private final int maxPipelined;
     private final Deadlines deadlines;
@@ -61,8 +55,7 @@ final class EdgeSession extends HttpSession {
     private final byte[] pending;
     private int pendingLength;
 
-    // state of the request head being parsed (one-nio's `parsing` holds the Request)
-    private int headBytes;
+    private final RequestHeadParser head;
     /** When the head being received started (the first: the accept), 0 when none is; read by the guard. */
     private volatile long headStartedAt;
     /** Plain TCP, or the TLS handshake completed; read by the guard. */
@@ -72,9 +65,6 @@ final class EdgeSession extends HttpSession {
     /** The write queue waits for the origin, not the client (see processWrite); read by the guard. */
     private volatile boolean parked;
 
-    private int hostHeaders;
-    private long contentLength;
-    private boolean chunked;
     private long bodyToSkip;
     private boolean refusingInput;
     private boolean draining;
@@ -102,13 +92,12 @@ final class EdgeSession extends HttpSession {
         super(socket, edge);
         this.overLimit = overLimit;
         this.edge = edge;
-        this.maxHeaderSize = limits.maxHeaderSize;
-        this.maxUriLength = limits.maxUriLength;
+        this.head = new RequestHeadParser(limits.maxHeaderSize, limits.maxUriLength);
         this.idleTimeout = limits.idleTimeout;
         this.maxPipelined = limits.maxPipelined;
         this.deadlines = new Deadlines(limits.headerTimeout, limits.handshakeTimeout);
         this.sendProgress = new SendProgress(limits.minSendBytes, limits.minSendPeriod);
-        this.pending = new byte[maxHeaderSize + 64];
+        this.pending = new byte[limits.maxHeaderSize + 64];
         this.address = address;
         this.addresses = addresses;
         this.acceptedAt = lastAccessTime;
@@ -159,135 +148,51 @@ final class EdgeSession extends HttpSession {
                 }
                 continue;
             }
-            if (parsing == null && headStartedAt == 0) {
+            if (!head.inHead() && headStartedAt == 0) {
                 headStartedAt = System.currentTimeMillis(); // any byte (empty lines too) starts the next head
             }
             int nl = indexOfNewline(b, pos, length);
             if (nl < 0) {
-                incompleteLine(length - pos);
+                RequestHeadParser.Refused tooLong = head.incomplete(length - pos);
+                if (tooLong != null) {
+                    refuse(tooLong.rejection());
+                }
                 return refusingInput ? length : pos;
             }
             int lineLength = nl - pos;
             if (lineLength > 0 && b[nl - 1] == '\r') lineLength--;
-            if (parsing == null) {
-                if (lineLength > 0) {
-                    startRequest(b, pos, lineLength);
-                } // empty lines before a request line are ignored (RFC 9112 2.2)
-            } else if (lineLength > 0) {
-                headerLine(b, pos, lineLength);
-            } else {
-                endOfHead();
+            if (overLimit && !head.inHead() && lineLength > 0) {
+                refuse(new RejectedRequest(
+                        0, Response.SERVICE_UNAVAILABLE, "limits.maxConnections reached", true, true));
+                break;
+            }
+            switch (head.line(b, pos, lineLength)) {
+                case RequestHeadParser.Continue c -> {}
+                case RequestHeadParser.Started started -> markEarlyData(started.request());
+                case RequestHeadParser.Complete complete -> {
+                    bodyToSkip = complete.bodyLength(); // a small body (e.g. on a refused POST) is read and dropped
+                    if (bodyToSkip == 0) {
+                        headStartedAt = 0;
+                    }
+                    parsing = complete.request();
+                    handleParsedRequest();
+                }
+                case RequestHeadParser.Refused refused -> refuse(refused.rejection());
             }
             pos = nl + 1;
         }
         return refusingInput ? length : pos;
     }
 
-    private void startRequest(byte[] b, int start, int length) throws IOException {
-        if (overLimit) {
-            refuse(new RejectedRequest(0, Response.SERVICE_UNAVAILABLE, "limits.maxConnections reached", true, true));
-            return;
-        }
-        headBytes = length + 2;
-        hostHeaders = 0;
-        contentLength = 0;
-        chunked = false;
-        Request request = RequestLines.parseRequestLine(b, start, length, maxUriLength);
-        if (request instanceof RejectedRequest r && r.closesConnection()) {
-            refuse(r);
-            return;
-        }
-        parsing = request;
-        // tls is known only once the handshake is done, and then no request is early data
+    /** tls is known only once the handshake is done, and then no request is early data. */
+    private void markEarlyData(Request request) {
         if (isSsl()
                 && tls == null
                 && Boolean.TRUE.equals(socket.getSslOption(SslOption.SESSION_EARLYDATA_ACCEPTED))
                 && !handshakeDone()) {
-            parsing.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
+            request.addHeader("Early-Data: 1"); // RFC 8470, as one-nio's own parser marks it
             edge.metrics().earlyDataRequest();
         }
-    }
-
-    private void headerLine(byte[] b, int start, int length) throws IOException {
-        headBytes += length + 2;
-        if (headBytes > maxHeaderSize || parsing.getHeaderCount() >= MAX_HEADERS) {
-            refuse(headTooLarge());
-            return;
-        }
-        String problem = RequestLines.checkHeaderLine(b, start, length);
-        if (problem != null) {
-            refuse(new RejectedRequest(parsing.getMethod(), Response.BAD_REQUEST, problem, true, parsing.isHttp11()));
-            return;
-        }
-        String header = Utf8.read(b, start, length);
-        if (header.regionMatches(true, 0, "Host:", 0, 5)) {
-            hostHeaders++;
-        } else if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-            long cl = RequestLines.contentLength(header.substring(15).trim());
-            if (cl < 0 || (contentLength > 0 && cl != contentLength)) {
-                refuse(new RejectedRequest(
-                        parsing.getMethod(), Response.BAD_REQUEST, "invalid Content-Length", true, parsing.isHttp11()));
-                return;
-            }
-            contentLength = cl;
-        } else if (header.regionMatches(true, 0, "Transfer-Encoding:", 0, 18)) {
-            chunked = true;
-        }
-        parsing.addHeader(header);
-    }
-
-    private void endOfHead() throws IOException {
-        Request request = parsing;
-        boolean http11 = request.isHttp11();
-        if (chunked) {
-            // request bodies are not part of a video edge; without Content-Length they cannot be skipped
-            refuse(new RejectedRequest(
-                    request.getMethod(),
-                    isGetOrHead(request) ? Response.BAD_REQUEST : Response.METHOD_NOT_ALLOWED,
-                    "Transfer-Encoding in a request",
-                    true,
-                    http11));
-            return;
-        }
-        if (hostHeaders > 1 || (http11 && hostHeaders == 0)) {
-            refuse(new RejectedRequest(
-                    request.getMethod(), Response.BAD_REQUEST, "exactly one Host header is required", true, http11));
-            return;
-        }
-        if (contentLength > MAX_SKIPPED_BODY) {
-            refuse(new RejectedRequest(
-                    request.getMethod(),
-                    isGetOrHead(request) ? Response.REQUEST_ENTITY_TOO_LARGE : Response.METHOD_NOT_ALLOWED,
-                    "request body too large",
-                    true,
-                    http11));
-            return;
-        }
-        bodyToSkip = contentLength; // a small body (e.g. on a refused POST) is read and dropped
-        if (bodyToSkip == 0) {
-            headStartedAt = 0;
-        }
-        handleParsedRequest();
-    }
-
-    /** Incomplete data at the end of the buffer: refuse it early if it can no longer fit the limits. */
-    private void incompleteLine(int bytes) throws IOException {
-        if (parsing == null) {
-            if (bytes > maxUriLength + 32) { // method, spaces and version around the target
-                refuse(new RejectedRequest(0, Response.REQUEST_URI_TOO_LONG, "request line too long", true, true));
-            }
-        } else if (headBytes + bytes > maxHeaderSize) {
-            refuse(headTooLarge());
-        }
-    }
-
-    private RejectedRequest headTooLarge() {
-        return new RejectedRequest(
-                parsing.getMethod(),
-                Statuses.HEADER_FIELDS_TOO_LARGE,
-                "request head larger than " + maxHeaderSize,
-                true,
-                parsing.isHttp11());
     }
 
     /** Queues a refused request behind any in flight and stops reading this connection. */
@@ -296,10 +201,6 @@ final class EdgeSession extends HttpSession {
         bodyToSkip = 0;
         parsing = r;
         handleParsedRequest();
-    }
-
-    private static boolean isGetOrHead(Request r) {
-        return r.getMethod() == Request.METHOD_GET || r.getMethod() == Request.METHOD_HEAD;
     }
 
     private static int indexOfNewline(byte[] b, int from, int to) {

@@ -12,6 +12,9 @@ import one.nio.config.Converter;
  * {@code staleWhileError} past its expiry. Within {@code staleWhileRevalidate} past its expiry it is
  * served at once (X-Cache {@code updating}) while one revalidation runs in the background (RFC 5861's
  * stale-while-revalidate for every object; 0: the request waits for the revalidation).
+ * With {@code slice} (bytes, 0: off) objects are fetched from the origin in slices of that size with
+ * Range requests and cached per slice, so a range at the start of a large object waits for one slice,
+ * not for the whole object (nginx's {@code slice}).
  */
 @Config
 public class CacheConfig {
@@ -31,6 +34,9 @@ public class CacheConfig {
 
     @Converter(method = "longTime")
     public long staleWhileRevalidate = 0;
+
+    @Converter(method = "longSize")
+    public long slice = 0;
 
     @Config
     public static class DiskCacheConfig {

@@ -20,6 +20,9 @@ final class ConfigValidator {
     /** one-nio's HttpSession holds 256 requests at most; the refusal of one more takes a place too. */
     static final int MAX_PIPELINED = 255;
 
+    static final long MIN_SLICE = 64 * 1024; // smaller slices cost more origin requests than they save
+    static final long MAX_SLICE = 1L << 30;
+
     private final String source;
     private final boolean checkFiles;
     private final List<String> problems = new ArrayList<>();
@@ -274,6 +277,10 @@ final class ConfigValidator {
         check(c.ttl >= 0, "cache.ttl", "must not be negative");
         check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");
         check(c.staleWhileRevalidate >= 0, "cache.staleWhileRevalidate", "must not be negative");
+        check(
+                c.slice == 0 || (c.slice >= MIN_SLICE && c.slice <= MAX_SLICE),
+                "cache.slice",
+                "must be 0 (off) or between 64K and 1G");
         if (c.disk != null) {
             check(c.disk.size >= 0, "cache.disk.size", "must not be negative");
             if (hasOrigin) {
@@ -309,12 +316,29 @@ final class ConfigValidator {
         if (o == null) return;
         if (o.url == null) {
             problem("origin.url", "required");
-        } else if (!OriginConfig.URL.matcher(o.url).matches()) {
-            problem(
-                    "origin.url",
-                    "must be http:// or https:// with a host name or IPv4 address, an optional port "
-                            + "1-65535 and an optional path, no user, query or fragment; is " + o.url);
-        } else if (o.url.startsWith("https:")) {
+            return;
+        }
+        check(
+                o.failover == null || o.failover.length <= OriginConfig.MAX_FAILOVER,
+                "origin.failover",
+                "at most " + OriginConfig.MAX_FAILOVER + " origins");
+        List<String> urls = o.urls();
+        boolean https = false;
+        for (int i = 0; i < urls.size(); i++) {
+            String url = urls.get(i);
+            String path = i == 0 ? "origin.url" : "origin.failover[" + (i - 1) + "]";
+            if (url == null || !OriginConfig.URL.matcher(url).matches()) {
+                problem(
+                        path,
+                        "must be http:// or https:// with a host name or IPv4 address, an optional port "
+                                + "1-65535 and an optional path, no user, query or fragment; is " + url);
+            } else if (urls.indexOf(url) != i) {
+                problem(path, "the same origin twice: " + url);
+            } else {
+                https |= url.startsWith("https:");
+            }
+        }
+        if (https) {
             Path ca = Path.of(o.caFile != null ? o.caFile : OriginConfig.SYSTEM_CA_FILE);
             check(
                     !checkFiles || Files.isReadable(ca),
@@ -329,6 +353,7 @@ final class ConfigValidator {
         check(o.connectTimeout > 0, "origin.connectTimeout", "must be positive");
         check(o.readTimeout > 0, "origin.readTimeout", "must be positive");
         check(o.maxConnections >= 1, "origin.maxConnections", "must be at least 1");
+        check(o.downFor >= 100, "origin.downFor", "must be at least 100ms");
     }
 
     private void port(int port, String path, Set<Integer> ports) {

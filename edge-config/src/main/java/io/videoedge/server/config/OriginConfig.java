@@ -8,7 +8,10 @@ import one.nio.config.Converter;
  * The upstream HTTP server that cache misses are fetched from. Optional. {@code url}: {@code http://}
  * or {@code https://host[:port][/base]}. {@code caFile}: for https, the PEM bundle of the CAs the
  * origin's certificate must chain to (default: the system bundle, /etc/ssl/certs/ca-certificates.crt);
- * the host name of the URL must be in the certificate's subjectAltName.
+ * the host name of the URL must be in the certificate's subjectAltName. {@code failover}: more origins
+ * (same URL form), tried in order when the ones before them are down: an origin that fails (connection
+ * refused, timeout, TLS failure, a 5xx) is skipped for {@code downFor}, doubled for each further failure
+ * in a row up to eight times, and tried again after that (passive health checks).
  */
 @Config
 public class OriginConfig {
@@ -25,8 +28,15 @@ public class OriginConfig {
             + "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
             + "(/([A-Za-z0-9._~!$&()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$");
 
+    /** At most this many failover origins besides {@code url}. */
+    public static final int MAX_FAILOVER = 7;
+
     public String url;
+    public String[] failover;
     public String caFile;
+
+    @Converter(method = "time")
+    public int downFor = 5_000;
 
     @Converter(method = "time")
     public int connectTimeout = 1_000;
@@ -35,4 +45,12 @@ public class OriginConfig {
     public int readTimeout = 10_000;
 
     public int maxConnections = 64;
+
+    /** {@code url}, then the failover origins, in the order they are tried. */
+    public java.util.List<String> urls() {
+        java.util.List<String> all = new java.util.ArrayList<>();
+        all.add(url);
+        if (failover != null) all.addAll(java.util.List.of(failover));
+        return all;
+    }
 }

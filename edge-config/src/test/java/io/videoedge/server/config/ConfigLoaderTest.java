@@ -253,6 +253,16 @@ class ConfigLoaderTest {
                         MINIMAL + "origin:\n  url: http://o.example:70000\ncache:\n  disk:\n    path: /c\n",
                         "bad.yaml: origin.url: must be http:// or https://"),
                 Arguments.of(
+                        "a failover origin that is no URL",
+                        MINIMAL + "origin:\n  url: http://a.example\n  failover:\n    - http://b.example\n    - b:80\n"
+                                + "cache:\n  disk:\n    path: /c\n",
+                        "bad.yaml: origin.failover[1]: must be http:// or https://"),
+                Arguments.of(
+                        "the same origin twice",
+                        MINIMAL + "origin:\n  url: http://a.example\n  failover:\n    - http://a.example\n"
+                                + "cache:\n  disk:\n    path: /c\n",
+                        "bad.yaml: origin.failover[0]: the same origin twice"),
+                Arguments.of(
                         "CA file for a plain origin",
                         MINIMAL
                                 + "origin:\n  url: http://o.example\n  caFile: /ca.pem\ncache:\n  disk:\n    path: /c\n",
@@ -285,6 +295,10 @@ class ConfigLoaderTest {
                         "negative ticket key rotation",
                         MINIMAL + "ticketKeys:\n  rotation: -1\n",
                         "bad.yaml: ticketKeys.rotation: must be 0 (never) or at least 1s"),
+                Arguments.of(
+                        "a slice too small to be worth a request",
+                        MINIMAL + "cache:\n  slice: 4k\n",
+                        "bad.yaml: cache.slice: must be 0 (off) or between 64K and 1G"),
                 Arguments.of("empty file", "# nothing\n\n", "bad.yaml: the file has no settings"),
                 Arguments.of(
                         "stray list item",
@@ -298,6 +312,22 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse(text, "bad.yaml"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(expected);
+    }
+
+    @Test
+    void failoverOriginsFollowTheUrlInOrder() throws Exception {
+        EdgeServerConfig c = ConfigLoader.parse(
+                MINIMAL + "origin:\n  url: http://a.example\n  failover:\n    - https://b.example:8443/v\n"
+                        + "    - http://10.0.0.3\n  downFor: 2s\ncache:\n  disk:\n    path: /c\n",
+                "ok.yaml");
+        assertThat(c.origin.urls()).containsExactly("http://a.example", "https://b.example:8443/v", "http://10.0.0.3");
+        assertThat(c.origin.downFor).isEqualTo(2000);
+        assertThat(ConfigLoader.parse(
+                                MINIMAL + "origin:\n  url: http://a.example\ncache:\n  disk:\n    path: /c\n",
+                                "one.yaml")
+                        .origin
+                        .urls())
+                .containsExactly("http://a.example");
     }
 
     @Test

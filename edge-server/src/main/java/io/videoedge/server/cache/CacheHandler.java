@@ -28,20 +28,27 @@ import org.slf4j.LoggerFactory;
  * within {@code cache.staleWhileError}. Every response says where it came from in X-Cache.
  * Range on a miss: the whole object is fetched (one fill, which fills the cache for the next
  * viewer and serves every concurrent range), and the requested bytes are streamed as soon as the
- * fill has them.
+ * fill has them; with {@code cache.slice} set, objects are fetched and cached in slices instead
+ * ({@link SliceHandler}).
  */
 public final class CacheHandler {
     private static final Logger log = LoggerFactory.getLogger(CacheHandler.class);
 
     private final EdgeCache cache;
     private final Set<String> promoting = ConcurrentHashMap.newKeySet();
+    private final SliceHandler slices;
 
     public CacheHandler(EdgeCache cache) {
         this.cache = cache;
+        this.slices = new SliceHandler(cache, this);
     }
 
     public void handle(Request request, HttpSession session, String key) throws IOException {
-        handle(request, session, key, true);
+        if (cache.sliceSize() > 0) {
+            slices.handle(request, session, key);
+        } else {
+            handle(request, session, key, true);
+        }
     }
 
     private void handle(Request request, HttpSession session, String key, boolean mayRetry) throws IOException {
@@ -148,13 +155,7 @@ public final class CacheHandler {
                         return;
                     }
                 }
-                String status = switch (f.status()) {
-                    case 404 -> Response.NOT_FOUND;
-                    case 504 -> Response.GATEWAY_TIMEOUT;
-                    case 503 -> Response.SERVICE_UNAVAILABLE;
-                    default -> Response.BAD_GATEWAY;
-                };
-                session.sendResponse(error(status, f.status() == 404 ? "miss" : "error"));
+                session.sendResponse(error(f.status()));
             }
         }
     }
@@ -246,7 +247,7 @@ public final class CacheHandler {
     }
 
     /** A small object served from disk moves into the memory tier (read on a fill thread, off the request path). */
-    private void promote(DiskTier.Entry d) {
+    void promote(DiskTier.Entry d) {
         MemoryTier memory = cache.memory();
         ObjectMeta meta = d.meta();
         if (memory == null || !memory.accepts(meta.length()) || !promoting.add(meta.key())) {
@@ -276,18 +277,19 @@ public final class CacheHandler {
         });
     }
 
-    private static boolean wantsBody(Request request, Decision d) {
+    static boolean wantsBody(Request request, Decision d) {
         return request.getMethod() == Request.METHOD_GET && d.hasBody() && d.length() > 0;
     }
 
-    private Response head(Decision d, ObjectMeta meta, Body body, String xcache) {
+    /** The response head for an object (its whole length in Content-Range when it is a slice). */
+    Response head(Decision d, ObjectMeta meta, Body body, String xcache) {
         cache.metrics().result(xcache);
         Response r;
         switch (d.status()) {
             case 304 -> r = new Response(Response.NOT_MODIFIED);
             case 416 -> {
                 r = new Response(Response.REQUESTED_RANGE_NOT_SATISFIABLE, Response.EMPTY);
-                r.addHeader("Content-Range: bytes */" + meta.length());
+                r.addHeader("Content-Range: bytes */" + meta.objectLength());
             }
             default -> {
                 String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
@@ -295,7 +297,7 @@ public final class CacheHandler {
                 r.addHeader("Content-Length: " + d.length());
                 if (d.status() == 206) {
                     r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/"
-                            + meta.length());
+                            + meta.objectLength());
                 }
                 r.addHeader("Content-Type: " + meta.contentType());
                 r.addHeader("Accept-Ranges: bytes");
@@ -306,6 +308,18 @@ public final class CacheHandler {
         r.addHeader("X-Cache: " + xcache);
         r.addHeader("Date: " + HttpDates.now());
         return r;
+    }
+
+    /** The answer to an origin failure with {@code status} (404 relayed, 416, 502, 503, 504). */
+    Response error(int status) {
+        String line = switch (status) {
+            case 404 -> Response.NOT_FOUND;
+            case 416 -> Response.REQUESTED_RANGE_NOT_SATISFIABLE;
+            case 504 -> Response.GATEWAY_TIMEOUT;
+            case 503 -> Response.SERVICE_UNAVAILABLE;
+            default -> Response.BAD_GATEWAY;
+        };
+        return error(line, status == 404 ? "miss" : "error");
     }
 
     private Response error(String status, String xcache) {

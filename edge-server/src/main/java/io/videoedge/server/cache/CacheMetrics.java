@@ -17,7 +17,7 @@ public final class CacheMetrics {
     static final List<String> RESPONSE_RESULTS =
             List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "updating", "stale", "error");
     /** Origin fetch results that are not errors (the rest also count in videoedge_origin_errors_total). */
-    static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found");
+    static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found", "range_not_satisfiable");
 
     private final CounterDataPoint memoryHit;
     private final CounterDataPoint memoryMiss;
@@ -29,6 +29,7 @@ public final class CacheMetrics {
     private final Histogram originSeconds;
     private final CounterDataPoint verified;
     private final Counter purged;
+    private final CounterDataPoint sliceCuts;
 
     CacheMetrics(EdgeMetrics metrics) {
         var registry = metrics.registry();
@@ -75,6 +76,11 @@ public final class CacheMetrics {
                 .labelNames("tier")
                 .register(registry);
         for (String t : List.of("memory", "disk", "fill")) purged.initLabelValues(t);
+        sliceCuts = Counter.builder()
+                .name("videoedge_cache_slice_cuts_total")
+                .help("Sliced responses cut short after their head was sent (the connection is closed): a later"
+                        + " slice failed at the origin, or came from another version of the object")
+                .register(registry);
     }
 
     void memory(boolean hit) {
@@ -104,6 +110,10 @@ public final class CacheMetrics {
         purged.labelValues("memory").inc(r.memory());
         purged.labelValues("disk").inc(r.disk());
         purged.labelValues("fill").inc(r.fills());
+    }
+
+    void sliceCut() {
+        sliceCuts.inc();
     }
 
     void verified() {

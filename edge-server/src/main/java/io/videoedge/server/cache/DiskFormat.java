@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
  * 24  u64 fetched at (epoch ms)
  * 32  u64 expires at (epoch ms)
  * 40  key \n content-type \n etag \n last-modified \n   (empty line for an absent value)
+ *     [object length \n]   only for a slice (a part of a larger object)
  * </pre>
  */
 public final class DiskFormat {
@@ -31,7 +32,8 @@ public final class DiskFormat {
 
     public static byte[] encode(ObjectMeta m, boolean complete) {
         byte[] text = (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n"
-                        + orEmpty(m.lastModified()) + "\n")
+                        + orEmpty(m.lastModified()) + "\n"
+                        + (m.objectLength() != m.length() ? m.objectLength() + "\n" : ""))
                 .getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(FIXED + text.length);
         b.putInt(MAGIC)
@@ -63,18 +65,28 @@ public final class DiskFormat {
         byte[] text = new byte[h.limit() - FIXED];
         h.get(FIXED, text);
         String[] f = new String(text, StandardCharsets.UTF_8).split("\n", -1);
-        if (f.length != 5 || f[0].isEmpty()) {
+        if ((f.length != 5 && f.length != 6) || f[0].isEmpty()) {
             return null;
+        }
+        long length = h.getLong(8);
+        long objectLength = length;
+        if (f.length == 6) {
+            try {
+                objectLength = Long.parseLong(f[4]);
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
         return new ObjectMeta(
                 f[0],
                 orNull(f[1]),
                 orNull(f[2]),
                 orNull(f[3]),
-                h.getLong(8),
+                length,
                 h.getLong(24),
                 h.getLong(EXPIRES_OFFSET),
-                h.getInt(CRC_OFFSET));
+                h.getInt(CRC_OFFSET),
+                objectLength);
     }
 
     private static String orEmpty(String s) {

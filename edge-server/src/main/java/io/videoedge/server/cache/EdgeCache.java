@@ -3,7 +3,7 @@ package io.videoedge.server.cache;
 import io.videoedge.server.config.CacheConfig;
 import io.videoedge.server.config.OriginConfig;
 import io.videoedge.server.metrics.EdgeMetrics;
-import io.videoedge.server.origin.OriginClient;
+import io.videoedge.server.origin.Origins;
 import io.videoedge.server.resources.BufferPool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +26,7 @@ public final class EdgeCache implements AutoCloseable {
 
     private final MemoryTier memory;
     private final DiskTier disk;
-    private final OriginClient origin;
+    private final Origins origin;
     private final BufferPool buffers;
     private final CacheMetrics metrics;
     private final OriginBreaker breaker = new OriginBreaker(BREAKER_COOLDOWN_MILLIS);
@@ -43,17 +43,19 @@ public final class EdgeCache implements AutoCloseable {
     private final long defaultTtl;
     private final long staleWhileError;
     private final long staleWhileRevalidate;
+    private final long sliceSize;
 
     private EdgeCache(
             MemoryTier memory,
             DiskTier disk,
-            OriginClient origin,
+            Origins origin,
             BufferPool buffers,
             CacheMetrics metrics,
             ExecutorService workers,
             long defaultTtl,
             long staleWhileError,
-            long staleWhileRevalidate) {
+            long staleWhileRevalidate,
+            long sliceSize) {
         this.memory = memory;
         this.disk = disk;
         this.origin = origin;
@@ -63,6 +65,7 @@ public final class EdgeCache implements AutoCloseable {
         this.defaultTtl = defaultTtl;
         this.staleWhileError = staleWhileError;
         this.staleWhileRevalidate = staleWhileRevalidate;
+        this.sliceSize = sliceSize;
     }
 
     public static EdgeCache create(
@@ -72,7 +75,7 @@ public final class EdgeCache implements AutoCloseable {
                 ? new MemoryTier(cache.memory, cache.memoryMaxObject)
                 : null;
         DiskTier disk = DiskTier.open(Path.of(cache.disk.path), cache.disk.size, buffers);
-        OriginClient origin = new OriginClient(originConfig, buffers);
+        Origins origin = Origins.create(originConfig, buffers, edgeMetrics);
         // one thread per origin connection (a fill blocks on its socket), plus checksum verifications
         ThreadPoolExecutor workers = new ThreadPoolExecutor(
                 originConfig.maxConnections,
@@ -91,13 +94,15 @@ public final class EdgeCache implements AutoCloseable {
                 workers,
                 cache.ttl,
                 cache.staleWhileError,
-                cache.staleWhileRevalidate);
+                cache.staleWhileRevalidate,
+                cache.slice);
         c.registerGauges(edgeMetrics);
         log.atInfo()
-                .addKeyValue("origin", originConfig.url)
+                .addKeyValue("origins", originConfig.urls())
                 .addKeyValue("memoryBytes", memory == null ? 0 : memory.capacityBytes())
                 .addKeyValue("diskBytes", cache.disk.size)
                 .addKeyValue("diskEntries", disk.entries())
+                .addKeyValue("sliceBytes", cache.slice)
                 .log("cache ready");
         return c;
     }
@@ -120,6 +125,24 @@ public final class EdgeCache implements AutoCloseable {
             return new Fill(k, originPath, revalidating, this);
         });
         if (f == null) return null;
+        if (created[0]) {
+            workers.execute(f);
+        } else {
+            metrics.coalesced();
+        }
+        return new Joined(f, created[0]);
+    }
+
+    /**
+     * The fill of one slice: the one in flight for that slice (coalesced), or a new one. Unlike
+     * {@link #join} it does not look at the tiers: the caller found no fresh slice of the version it needs.
+     */
+    Joined joinSlice(String sliceKey, String originPath, Fill.Slice slice) {
+        boolean[] created = {false};
+        Fill f = fills.computeIfAbsent(sliceKey, k -> {
+            created[0] = true;
+            return new Fill(k, originPath, null, slice, this);
+        });
         if (created[0]) {
             workers.execute(f);
         } else {
@@ -206,6 +229,27 @@ public final class EdgeCache implements AutoCloseable {
         return r;
     }
 
+    /**
+     * The origin has another version of an object than {@code stale} (a slice of it): the slice
+     * {@code stale} describes leaves both tiers, and its fill, if still running, does not store it.
+     * Other slices of that version are dropped when a request finds them ({@link SliceHandler}).
+     */
+    void dropVersion(ObjectMeta stale) {
+        Fill inFlight = fills.get(stale.key());
+        if (inFlight != null && inFlight.meta() != null && inFlight.meta().sameVersion(stale)) {
+            inFlight.supersede();
+        }
+        if (memory != null) {
+            MemoryTier.Entry m = memory.get(stale.key());
+            if (m != null) {
+                if (m.meta().sameVersion(stale)) memory.remove(stale.key());
+                m.release();
+            }
+        }
+        DiskTier.Entry d = disk.get(stale.key());
+        if (d != null && d.meta().sameVersion(stale)) disk.drop(d, null);
+    }
+
     /** The origin confirmed a cached object (304): new expiry in both tiers. */
     void refreshed(ObjectMeta meta) {
         DiskTier.Entry d = disk.get(meta.key());
@@ -231,7 +275,7 @@ public final class EdgeCache implements AutoCloseable {
         return disk;
     }
 
-    OriginClient origin() {
+    Origins origin() {
         return origin;
     }
 
@@ -253,6 +297,11 @@ public final class EdgeCache implements AutoCloseable {
 
     long staleWhileRevalidate() {
         return staleWhileRevalidate;
+    }
+
+    /** {@code cache.slice}: the slice size in bytes, 0 when objects are fetched whole. */
+    long sliceSize() {
+        return sliceSize;
     }
 
     long staleWhileError() {

@@ -46,9 +46,24 @@ public final class Fill implements Runnable, GrowingFile {
     /** No object from the origin: the status to answer (404 relayed, 502 error, 504 timeout). */
     public record Failed(int status, String reason) implements Outcome {}
 
+    /**
+     * A fill of one slice of a large object: bytes {@code start} to {@code start + size - 1} asked for
+     * with a Range request. {@code expected}, when known (from another slice), is the version the
+     * slice must belong to (see {@link ObjectMeta#sameVersion}).
+     */
+    record Slice(long start, long size, ObjectMeta expected) {}
+
+    /** The origin's answer does not fit the slice asked for (length, range, version): nothing is cached. */
+    static final class SliceMismatch extends ProtocolException {
+        SliceMismatch(String message) {
+            super(message);
+        }
+    }
+
     private final String key;
     private final String originPath;
     private final ObjectMeta revalidating;
+    private final Slice slice; // null for a whole object
     private final EdgeCache cache;
 
     private Outcome outcome;
@@ -58,14 +73,20 @@ public final class Fill implements Runnable, GrowingFile {
     private volatile boolean complete;
     private volatile boolean broken;
     private volatile ObjectMeta meta;
+    private volatile boolean superseded; // the origin has another version now: not stored
     private int headerLength;
     private SharedFile file; // the fill's and every streaming request's reference
     private volatile boolean purged; // a purge matched it: it stores nothing (EdgeCache#store)
 
     Fill(String key, String originPath, ObjectMeta revalidating, EdgeCache cache) {
+        this(key, originPath, revalidating, null, cache);
+    }
+
+    Fill(String key, String originPath, ObjectMeta revalidating, Slice slice, EdgeCache cache) {
         this.key = key;
         this.originPath = originPath;
         this.revalidating = revalidating;
+        this.slice = slice;
         this.cache = cache;
     }
 
@@ -104,6 +125,11 @@ public final class Fill implements Runnable, GrowingFile {
 
     public SharedFile file() {
         return file;
+    }
+
+    /** The origin has changed the object since this fill's response: whatever it gets is not stored. */
+    void supersede() {
+        superseded = true;
     }
 
     /** Runs the callback with the outcome: now if it is known, else on the fill thread when it is. */
@@ -183,6 +209,13 @@ public final class Fill implements Runnable, GrowingFile {
             result = "timeout";
             fail(504, "origin timeout: " + e.getMessage(), e);
             cache.breaker().failure(504);
+        } catch (SliceMismatch e) {
+            result = "slice_mismatch";
+            log.atWarn()
+                    .addKeyValue("key", key)
+                    .addKeyValue("error", e.getMessage())
+                    .log("origin slice refused");
+            fail(502, "origin slice refused: " + e.getMessage(), e);
         } catch (ProtocolException e) {
             result = "protocol";
             fail(502, "origin protocol error: " + e.getMessage(), e);
@@ -222,6 +255,9 @@ public final class Fill implements Runnable, GrowingFile {
             if (revalidating.lastModified() != null)
                 conditional.add("If-Modified-Since: " + revalidating.lastModified());
         }
+        if (slice != null) {
+            conditional.add("Range: bytes=" + slice.start() + "-" + (slice.start() + slice.size() - 1));
+        }
         try (OriginClient.Exchange x = cache.origin().get(originPath, conditional)) {
             OriginHead head = x.head();
             long now = System.currentTimeMillis();
@@ -234,6 +270,14 @@ public final class Fill implements Runnable, GrowingFile {
                 cache.finishedFill(this);
                 publish(new NotModified(refreshed));
                 return "not_modified";
+            }
+            if (slice != null && (head.status() == 206 || head.status() == 200)) {
+                return fetchSlice(x, head, now);
+            }
+            if (slice != null && head.status() == 416) {
+                x.abandon();
+                publish(new Failed(416, "the slice starts past the object's end"));
+                return "range_not_satisfiable";
             }
             if (head.status() != 200) {
                 x.abandon();
@@ -257,6 +301,61 @@ public final class Fill implements Runnable, GrowingFile {
             stream(x, freshness.storable(), length);
             return "ok";
         }
+    }
+
+    /**
+     * A slice's response: a 206 whose Content-Range is exactly the slice asked for (shorter only at the
+     * object's end), or a 200 for the first slice of an object no larger than one slice. Its version
+     * must be the expected one. Anything else is a {@link SliceMismatch}, and nothing is cached.
+     */
+    private String fetchSlice(OriginClient.Exchange x, OriginHead head, long now)
+            throws IOException, InterruptedException {
+        long contentLength = head.contentLength();
+        long objectLength;
+        if (head.status() == 206) {
+            long[] range = SliceRanges.contentRange(head.header("content-range"));
+            if (range == null) {
+                x.abandon();
+                throw new SliceMismatch("206 without a valid Content-Range: " + head.header("content-range"));
+            }
+            objectLength = range[2];
+            long expectedEnd = Math.min(slice.start() + slice.size(), objectLength) - 1;
+            if (range[0] != slice.start() || range[1] != expectedEnd) {
+                x.abandon();
+                throw new SliceMismatch("asked for bytes " + slice.start() + "-" + expectedEnd + ", got "
+                        + head.header("content-range"));
+            }
+        } else if (slice.start() == 0 && contentLength >= 0 && contentLength <= slice.size()) {
+            objectLength = contentLength; // the whole object fits one slice
+        } else {
+            x.abandon();
+            throw new SliceMismatch("the origin answered a Range request with 200 for an object larger than a slice");
+        }
+        long sliceLength = Math.min(slice.size(), objectLength - slice.start());
+        if (contentLength >= 0 && contentLength != sliceLength) {
+            x.abandon();
+            throw new SliceMismatch("Content-Length " + contentLength + " for a slice of " + sliceLength + " bytes");
+        }
+        Freshness freshness =
+                Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+        String type = head.header("content-type");
+        meta = new ObjectMeta(
+                key,
+                type != null ? type : ContentTypes.of(originPath),
+                head.header("etag"),
+                head.header("last-modified"),
+                sliceLength,
+                now,
+                freshness.expiresAt(),
+                0,
+                objectLength);
+        if (slice.expected() != null && !meta.sameVersion(slice.expected())) {
+            x.abandon();
+            cache.dropVersion(slice.expected()); // the slice the version came from is out of date
+            throw new SliceMismatch("the object changed at the origin between slices (ETag, Last-Modified or length)");
+        }
+        stream(x, freshness.storable(), sliceLength);
+        return "ok";
     }
 
     private void stream(OriginClient.Exchange x, boolean storable, long length)
@@ -311,9 +410,10 @@ public final class Fill implements Runnable, GrowingFile {
                     total,
                     meta.fetchedAt(),
                     meta.expiresAt(),
-                    (int) crc.getValue());
+                    (int) crc.getValue(),
+                    slice != null ? meta.objectLength() : total);
             writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
-            if (storable) {
+            if (storable && !superseded) {
                 committed = cache.store(this, temp, memory);
             }
             cache.finishedFill(this); // in the cache now (or not storable): later requests look it up afresh

@@ -36,7 +36,10 @@ public record Purge(Kind kind, String key) {
     }
 
     public boolean matches(String cacheKey) {
-        return kind == Kind.EXACT ? cacheKey.equals(key) : cacheKey.startsWith(key);
+        // an exact path takes its slices too (a sliced object is cached as one entry per slice)
+        return kind == Kind.EXACT
+                ? cacheKey.equals(key) || cacheKey.startsWith(SliceRanges.slicesOf(key))
+                : cacheKey.startsWith(key);
     }
 
     /** As a request path: {@code /v/a.mp4}, or {@code /live/*} for a prefix. */

@@ -32,7 +32,12 @@ public final class OriginClient {
     private final long bufferWait;
 
     public OriginClient(OriginConfig config, BufferPool buffers) throws IOException {
-        URI uri = URI.create(config.url);
+        this(config, config.url, buffers);
+    }
+
+    /** A client for {@code url} (one of the config's origins) with the config's timeouts, pool size and CA file. */
+    public OriginClient(OriginConfig config, String url, BufferPool buffers) throws IOException {
+        URI uri = URI.create(url);
         boolean https = "https".equals(uri.getScheme());
         int port = uri.getPort() > 0 ? uri.getPort() : https ? 443 : 80;
         // the pool waits up to connectTimeout for a free connection when all maxConnections are busy

@@ -10,7 +10,7 @@ import one.nio.net.Session;
  * been written, chosen by what the connection can do. A body owns its resources until then and must
  * be {@link #discard() discarded} if it is never sent (HEAD, errors, a closed connection).
  */
-public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.FillRegion {
+public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.FillRegion, Body.Parts {
 
     long length();
 
@@ -94,6 +94,19 @@ public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.Fi
         @Override
         public void discard() {
             fill.file().release();
+        }
+    }
+
+    /** A body of {@code length} bytes sent part after part as the parts are found (the slices of an object). */
+    record Parts(BodyParts parts, long length) implements Body {
+        @Override
+        public Session.QueueItem toQueueItem(boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
+            return new PartsItem(parts, length, kernelSend, pool, metrics);
+        }
+
+        @Override
+        public void discard() {
+            parts.discard();
         }
     }
 }

@@ -39,7 +39,7 @@ public final class HeadAndBodyItem extends Session.QueueItem {
     }
 
     public static boolean fits(byte[] head, Body body, BufferPool pool) {
-        return !(body instanceof Body.FillRegion)
+        return !(body instanceof Body.FillRegion || body instanceof Body.Parts)
                 && head.length + body.length() <= Math.min(MAX_TOTAL, pool.chunkSize());
     }
 

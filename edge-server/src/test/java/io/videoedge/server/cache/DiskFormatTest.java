@@ -31,6 +31,18 @@ class DiskFormatTest {
     }
 
     @Test
+    void aSliceKeepsItsObjectsLength() {
+        ObjectMeta slice =
+                new ObjectMeta("v/big.mp4\u00010/4194304", "video/mp4", "\"e\"", null, 4096, 1, 2, 7, 1L << 30);
+        ObjectMeta decoded = DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(slice, true)));
+        assertThat(decoded).isEqualTo(slice);
+        assertThat(decoded.validators().length()).isEqualTo(1L << 30);
+        assertThat(decoded.sameVersion(slice)).isTrue();
+        assertThat(decoded.sameVersion(new ObjectMeta("k", null, "\"f\"", null, 4096, 1, 2, 7, 1L << 30)))
+                .isFalse();
+    }
+
+    @Test
     void incompleteOrForeignHeadersAreRejected() {
         assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(meta, false))))
                 .as("never completed")

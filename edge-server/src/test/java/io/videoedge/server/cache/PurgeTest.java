@@ -24,6 +24,14 @@ class PurgeTest {
         assertThat(p.matches(key)).isEqualTo(expected);
     }
 
+    @org.junit.jupiter.api.Test
+    void anExactPathTakesItsSlicesAndNoOtherObjects() {
+        Purge p = Purge.exact("/v/a.mp4");
+        assertThat(p.matches(SliceRanges.key("v/a.mp4", 0, 4 << 20))).isTrue();
+        assertThat(p.matches(SliceRanges.key("v/a.mp4", 8 << 20, 4 << 20))).isTrue();
+        assertThat(p.matches(SliceRanges.key("v/a.mp4x", 0, 4 << 20))).isFalse();
+    }
+
     @ParameterizedTest
     @CsvSource({"path, /v/../x", "path, v/a", "path, /", "prefix, /a/%2e%2e/b", "prefix, ''"})
     void refusesWhatIsNotARequestPath(String kind, String given) {

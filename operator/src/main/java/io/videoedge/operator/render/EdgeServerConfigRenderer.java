@@ -194,6 +194,9 @@ public final class EdgeServerConfigRenderer {
             c.cache.staleWhileRevalidate =
                     DefaultConverters.longTime(server.cache().staleWhileRevalidate());
         }
+        if (server.cache().slice() != null) {
+            c.cache.slice = Quantities.bytes(server.cache().slice());
+        }
         if (fetchesFromOrigin(server)) {
             ServerSpec.Origin o = server.origin();
             c.origin = new OriginConfig();
@@ -204,6 +207,14 @@ public final class EdgeServerConfigRenderer {
             c.origin.connectTimeout = time("server.origin.connectTimeout", o.connectTimeout());
             c.origin.readTimeout = time("server.origin.readTimeout", o.readTimeout());
             c.origin.maxConnections = o.maxConnections();
+            if (o.failover() != null && !o.failover().isEmpty()) {
+                c.origin.failover = o.failover().stream()
+                        .map(ServerSpec.FailoverOrigin::url)
+                        .toArray(String[]::new);
+            }
+            if (o.downFor() != null) {
+                c.origin.downFor = time("server.origin.downFor", o.downFor());
+            }
             // one buffer-pool chunk per origin connection, and a few for the server itself
             c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
         }

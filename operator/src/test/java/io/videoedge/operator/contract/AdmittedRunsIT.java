@@ -213,6 +213,18 @@ class AdmittedRunsIT {
                                 Map.of("prefix", "/free/", "mode", "off")));
                     }
                     values.add(List.of(Map.of("prefix", "/", "mode", "off")));
+                } else if (path.equals("server.origin.failover")) {
+                    values.add(List.of());
+                    for (Object url : patternForms("server.origin.url", null)) {
+                        values.add(List.of(Map.of("url", url)));
+                    }
+                    values.add(List.of(Map.of("url", "http://b:8080"), Map.of("url", "https://c.example/v")));
+                    values.add(List.of(Map.of("url", "http://b:8080"), Map.of("url", "http://b:8080")));
+                    values.add(List.of(Map.of("url", "http://origin.video.svc:8080")));
+                    List<Object> eight = new ArrayList<>();
+                    for (int i = 0; i < 8; i++) eight.add(Map.of("url", "http://o" + i));
+                    values.add(eight);
+                    values.add(eight.subList(0, 7));
                 } else if (items != null && "string".equals(items.get("type"))) {
                     values.addAll(List.of(
                             List.of(),
@@ -255,6 +267,10 @@ class AdmittedRunsIT {
         if (path.equals("server.origin.caSecretName")) {
             return List.of(
                     "origin-ca", "a".repeat(254), "Bad_Name", ""); // without a URL: refused (combinations add one)
+        }
+        if (path.equals("server.cache.slice")) {
+            return List.of(
+                    "0", "4Mi", "64Ki", "63Ki", "65535", "1Gi", "1025Mi", "1.5Mi", "0.5", "1e6", "-4Mi", "4m", "");
         }
         if (path.equals("server.origin.url")) {
             return List.of(
@@ -415,6 +431,23 @@ class AdmittedRunsIT {
         out.add(new Candidate(
                 "https origin",
                 pair("server.origin.url", "https://origin.example:8443", "server.origin.readTimeout", "24d")));
+        // failover origins beside the url: their forms, duplicates, counts, and downFor at its edges
+        for (Object failover : values("server.origin.failover", Map.of("type", "array"))) {
+            out.add(new Candidate(
+                    "origin http://origin:8080 with failover " + failover,
+                    pair("server.origin.url", "http://origin:8080", "server.origin.failover", failover)));
+        }
+        for (String downFor : List.of("0ms", "99ms", "100ms", "5s", "24d", "25d", "0s")) {
+            out.add(new Candidate(
+                    "origin with failover and downFor " + downFor,
+                    Map.of(
+                            "server.origin.url",
+                            "https://origin.example",
+                            "server.origin.failover",
+                            List.of(Map.of("url", "http://backup:8080")),
+                            "server.origin.downFor",
+                            downFor)));
+        }
         // the origin's CA Secret: names at and past the edges of a Secret's name, with https (admitted) and http
         // (refused)
         for (String name : List.of(

@@ -268,7 +268,7 @@ class SpecValidationTest {
                 1,
                 s.memory(),
                 s.http(),
-                new ServerSpec.Cache("1Gi", s.cache().disk(), null, null)));
+                new ServerSpec.Cache("1Gi", s.cache().disk(), null, null, null)));
         assertThat(SpecValidation.problems(
                         ve, new ReferencedSecrets(Optional.of(TLS), Optional.empty(), Optional.empty()), List.of()))
                 .singleElement()

@@ -110,17 +110,21 @@ class EdgeServerConfigRendererTest {
     }
 
     @Test
-    void staleIfErrorAndStaleWhileRevalidateBecomeTheServersCacheTimes() throws Exception {
+    void staleIfErrorStaleWhileRevalidateAndSliceBecomeTheServersCacheSettings() throws Exception {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         ServerSpec s = ve.getSpec().server();
         VideoEdgeSpec spec = ve.getSpec()
                 .withServer(s.withCache(
-                        new ServerSpec.Cache(s.cache().memory(), s.cache().disk(), "10m", "30s")));
+                        new ServerSpec.Cache(s.cache().memory(), s.cache().disk(), "10m", "30s", "4Mi")));
         var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
         assertThat(parsed.cache.staleWhileError).isEqualTo(600_000);
         assertThat(parsed.cache.staleWhileRevalidate).isEqualTo(30_000);
+        assertThat(parsed.cache.slice).isEqualTo(4L * 1024 * 1024);
         assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.staleWhileRevalidate)
                 .as("the CRD's default")
+                .isZero();
+        assertThat(EdgeServerConfigRenderer.config(ve.getSpec()).cache.slice)
+                .as("the CRD's default: off")
                 .isZero();
     }
 
@@ -165,6 +169,27 @@ class EdgeServerConfigRendererTest {
           connectTimeout: 500ms
           maxConnections: 32
         """);
+    }
+
+    @Test
+    void failoverOriginsFollowTheUrlWithTheirDownTime() throws Exception {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(s.withOrigin(new ServerSpec.Origin(
+                        "http://a.example:8080",
+                        null,
+                        "1s",
+                        "10s",
+                        64,
+                        List.of(
+                                new ServerSpec.FailoverOrigin("http://b.example"),
+                                new ServerSpec.FailoverOrigin("https://c.example/v")),
+                        "2s")));
+        var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
+        assertThat(parsed.origin.urls())
+                .containsExactly("http://a.example:8080", "http://b.example", "https://c.example/v");
+        assertThat(parsed.origin.downFor).isEqualTo(2000);
     }
 
     @Test

@@ -1,0 +1,240 @@
+package io.videoedge.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.Nginx;
+import io.videoedge.server.testing.RangeOrigin;
+import io.videoedge.server.testing.RawHttp;
+import java.io.RandomAccessFile;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slice caching ({@code cache.slice}) in front of real origins on loopback: a scripted origin that
+ * serves a virtual 1 GiB object and misbehaves on request (wrong ranges, ignored Range, short bodies,
+ * an object that changes between slices), and a real nginx serving a file. Checked: the start of a
+ * large object costs about one slice at the origin, slices are cached in the tiers and shared by
+ * concurrent misses, every byte is the origin's, and what the origin gets wrong is a clear status
+ * (or a cut connection once the head has left), never a cached or stitched body.
+ */
+class SliceCacheIT {
+    static final long MIB = 1024 * 1024;
+    static final long SLICE = 4 * MIB;
+    static final String BIG = "/v/big.mp4";
+
+    RangeOrigin origin;
+    Nginx nginx;
+    EdgeFixture edge;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (edge != null) edge.close();
+        if (origin != null) origin.close();
+        if (nginx != null) nginx.close();
+    }
+
+    private void start(String originUrl) throws Exception {
+        Path disk = Files.createTempDirectory("edge-cache");
+        edge = EdgeFixture.start("""
+                origin:
+                  url: %s
+                  connectTimeout: 1s
+                  readTimeout: 2s
+                  maxConnections: 16
+                cache:
+                  memory: 16m
+                  memoryMaxObject: 4m
+                  slice: 4m
+                  disk:
+                    path: %s
+                    size: 256m
+                bufferPool:
+                  size: 8m
+                  chunkSize: 64k
+                """.formatted(originUrl, disk));
+    }
+
+    private void startWithRangeOrigin() throws Exception {
+        origin = new RangeOrigin();
+        origin.object(BIG, 1L << 30);
+        start(origin.url());
+    }
+
+    private RawHttp.Response get(String path, String range) throws Exception {
+        return RawHttp.exchange(
+                edge.httpPort,
+                "GET " + path + " HTTP/1.1\r\nHost: edge\r\n" + (range == null ? "" : "Range: " + range + "\r\n")
+                        + "Connection: close\r\n\r\n");
+    }
+
+    @Test
+    void theFirstMebibyteOfAGibibyteCostsOneSliceAtTheOriginThenHits() throws Exception {
+        startWithRangeOrigin();
+        RawHttp.Response miss = get(BIG, "bytes=0-1048575");
+        assertThat(miss.status()).isEqualTo(206);
+        assertThat(miss.header("Content-Range")).isEqualTo("bytes 0-1048575/1073741824");
+        assertThat(miss.header("X-Cache")).isEqualTo("miss");
+        assertThat(miss.header("ETag")).isEqualTo("\"v1-40000000\"");
+        assertThat(miss.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, 0, MIB));
+        assertThat(origin.requests(BIG)).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> origin.bytesSent(BIG) >= SLICE); // the slice completes
+        Thread.sleep(200);
+        assertThat(origin.bytesSent(BIG)).isEqualTo(SLICE);
+        assertThat(origin.requests(BIG)).isEqualTo(1);
+
+        RawHttp.Response hit = get(BIG, "bytes=1048576-2097151");
+        assertThat(hit.header("X-Cache")).startsWith("hit-");
+        assertThat(hit.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, MIB, 2 * MIB));
+        assertThat(origin.requests(BIG)).isEqualTo(1);
+
+        // a range across a slice boundary, deep inside the object: two slices, each fetched once
+        long from = 300 * MIB - 1000;
+        RawHttp.Response across = get(BIG, "bytes=" + from + "-" + (from + 1999));
+        assertThat(across.status()).isEqualTo(206);
+        assertThat(across.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, from, from + 2000));
+        assertThat(origin.requests(BIG)).isEqualTo(3);
+        assertThat(get(BIG, "bytes=" + from + "-" + (from + 1999)).body()).isEqualTo(across.body());
+        assertThat(origin.requests(BIG)).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(10)) // each slice is committed when its 4 MiB are in
+                .untilAsserted(() ->
+                        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(3));
+
+        // the last bytes (a suffix range) and a range past the end: the object's length from its first slice
+        RawHttp.Response tail = get(BIG, "bytes=-100");
+        assertThat(tail.header("Content-Range")).isEqualTo("bytes 1073741724-1073741823/1073741824");
+        assertThat(tail.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, (1L << 30) - 100, 1L << 30));
+        RawHttp.Response past = get(BIG, "bytes=2000000000-");
+        assertThat(past.status()).isEqualTo(416);
+        assertThat(past.header("Content-Range")).isEqualTo("bytes */1073741824");
+    }
+
+    @Test
+    void concurrentMissesOfASliceAreOneOriginRequest() throws Exception {
+        startWithRangeOrigin();
+        origin.hold();
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<RawHttp.Response>> responses = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                long from = i * 100_000L;
+                responses.add(clients.submit(() -> get(BIG, "bytes=" + from + "-" + (from + 99_999))));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(BIG) >= 1);
+            Thread.sleep(300); // the others join the fill in flight
+            origin.release();
+            for (int i = 0; i < 8; i++) {
+                long from = i * 100_000L;
+                RawHttp.Response r = responses.get(i).get();
+                assertThat(r.status()).isEqualTo(206);
+                assertThat(r.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, from, from + 100_000));
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertThat(origin.requests(BIG)).isEqualTo(1);
+        assertThat(edge.metric("videoedge_cache_coalesced_total")).isEqualTo(7);
+    }
+
+    @Test
+    void anObjectThatChangesBetweenSlicesIsNeverStitched() throws Exception {
+        startWithRangeOrigin();
+        origin.changeFromRequest(BIG, 2); // slice 0 is version 1, every later fetch version 2
+        RawHttp.Response cut = get(BIG, "bytes=0-" + (SLICE + MIB - 1));
+        assertThat(cut.status()).isEqualTo(206);
+        assertThat(cut.header("ETag")).isEqualTo("\"v1-40000000\"");
+        assertThat(cut.body().length)
+                .as("the response is cut where the other version begins")
+                .isEqualTo((int) SLICE);
+        assertThat(cut.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, 0, SLICE));
+        assertThat(edge.metric("videoedge_cache_slice_cuts_total")).isEqualTo(1);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"slice_mismatch\"}"))
+                .isEqualTo(1);
+
+        // the old version's first slice was dropped: the next request is all version 2
+        RawHttp.Response whole = get(BIG, "bytes=0-" + (SLICE + MIB - 1));
+        assertThat(whole.header("ETag")).isEqualTo("\"v2-40000000\"");
+        assertThat(whole.body()).isEqualTo(RangeOrigin.bytes(BIG, 2, 0, SLICE + MIB));
+        assertThat(edge.metric("videoedge_cache_slice_cuts_total")).isEqualTo(1);
+    }
+
+    @Test
+    void wrongLengthsAndIgnoredRangesAreA502AndNothingIsCached() throws Exception {
+        startWithRangeOrigin();
+        for (RangeOrigin.Fault fault : List.of(
+                RangeOrigin.Fault.WRONG_RANGE, RangeOrigin.Fault.SHIFTED_RANGE, RangeOrigin.Fault.IGNORE_RANGE)) {
+            origin.fault(BIG, fault);
+            RawHttp.Response r = get(BIG, "bytes=0-999");
+            assertThat(r.status()).as(fault.name()).isEqualTo(502);
+            assertThat(edge.gauge("videoedge_cache_disk_entries"))
+                    .as(fault.name())
+                    .isZero();
+        }
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"slice_mismatch\"}"))
+                .isEqualTo(3);
+        origin.fault(BIG, RangeOrigin.Fault.NONE);
+        RawHttp.Response ok = get(BIG, "bytes=0-999");
+        assertThat(ok.status()).isEqualTo(206);
+        assertThat(ok.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, 0, 1000));
+    }
+
+    @Test
+    void aSliceCutShortAtTheOriginCutsTheResponseAndIsNotCached() throws Exception {
+        startWithRangeOrigin();
+        get(BIG, "bytes=0-0"); // slice 0 cached
+        origin.fault(BIG, RangeOrigin.Fault.SHORT_BODY);
+        RawHttp.Response cut = get(BIG, "bytes=0-" + (2 * SLICE - 1));
+        assertThat(cut.status()).isEqualTo(206);
+        assertThat(cut.body().length).isLessThan((int) (2 * SLICE));
+        origin.fault(BIG, RangeOrigin.Fault.NONE);
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(edge.gauge("videoedge_cache_fills_in_flight"))
+                        .isZero());
+        RawHttp.Response whole = get(BIG, "bytes=0-" + (2 * SLICE - 1));
+        assertThat(whole.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, 0, 2 * SLICE));
+        // and the server keeps serving everything else
+        assertThat(edge.get(edge.admin("/healthz")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aWholeFileFromNginxInSlices() throws Exception {
+        Path root = Files.createTempDirectory("nginx-root");
+        byte[] data = new byte[(int) (2 * SLICE + 12345)];
+        new SplittableRandom(7).nextBytes(data);
+        Files.createDirectories(root.resolve("v"));
+        try (RandomAccessFile f =
+                new RandomAccessFile(root.resolve("v/file.mp4").toFile(), "rw")) {
+            f.write(data);
+        }
+        root.toFile().setReadable(true, false);
+        root.resolve("v").toFile().setReadable(true, false);
+        root.resolve("v").toFile().setExecutable(true, false);
+        root.toFile().setExecutable(true, false);
+        root.resolve("v/file.mp4").toFile().setReadable(true, false);
+        nginx = Nginx.start(1, "server { listen 127.0.0.1:%1$d; root " + root + "; }");
+        start("http://127.0.0.1:" + nginx.port(0));
+
+        HttpResponse<byte[]> whole = edge.get(edge.http("/v/file.mp4"));
+        assertThat(whole.statusCode()).isEqualTo(200);
+        assertThat(whole.headers().firstValue("Content-Length")).hasValue(String.valueOf(data.length));
+        assertThat(whole.body()).isEqualTo(data);
+        HttpResponse<byte[]> again = edge.get(edge.http("/v/file.mp4"));
+        assertThat(again.headers().firstValue("X-Cache").orElse("")).startsWith("hit-");
+        assertThat(again.body()).isEqualTo(data);
+        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(3);
+        HttpResponse<byte[]> head = edge.get(edge.http("/v/file.mp4"), "Range", "bytes=8388600-8388620");
+        assertThat(head.statusCode()).isEqualTo(206);
+        assertThat(head.body()).isEqualTo(java.util.Arrays.copyOfRange(data, 8388600, 8388621));
+    }
+}
