@@ -141,9 +141,10 @@ public record ServerSpec(
         SignedUrls signedUrls,
 
         @JsonPropertyDescription("Defences against clients that hold connections without using them (slowloris, "
-                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining). Each "
-                + "refusal is counted in videoedge_connections_refused_total{reason}. A change restarts the edge servers "
-                + "through a rollout.")
+                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining) and, when "
+                + "set, too many requests from one address. Each refusal is counted in "
+                + "videoedge_connections_refused_total{reason}, a request refused for its rate in "
+                + "videoedge_requests_refused_total{reason}. A change restarts the edge servers through a rollout.")
         @Default("{}")
         Limits limits) {
 

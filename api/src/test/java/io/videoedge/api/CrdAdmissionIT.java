@@ -131,7 +131,8 @@ class CrdAdmissionIT {
         assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
         assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
         assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
-        assertThat(spec.server().limits()).isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32, 0, 100));
+        assertThat(spec.server().limits())
+                .isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32, 0, 100));
         assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
         assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
         assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
