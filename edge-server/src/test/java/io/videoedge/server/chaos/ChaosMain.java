@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * loopback, one scenario after another, with a well-behaved {@link Probe} running during each; prints a
  * table of figures per scenario and exits 1 when any verdict is bad. Sizes from the environment:
  * CHAOS_SLOWLORIS (2000), CHAOS_IDLE (10000), CHAOS_SLOW_READERS (200), CHAOS_SLOW_READ_RATE (1024
- * bytes/s each), CHAOS_TLS_SECONDS (15), CHAOS_STALLED (1000), CHAOS_GARBAGE (250 per port),
+ * bytes/s each), CHAOS_TLS_SECONDS (10), CHAOS_STALLED (1000), CHAOS_GARBAGE (250 per port),
  * CHAOS_DOWNLOADS (20), CHAOS_SCENARIOS (a comma-separated subset of the names), CHAOS_MIN_SUCCESS
  * (0.99), CHAOS_RSS_LIMIT_MB (900).
  */
@@ -177,7 +177,7 @@ public final class ChaosMain {
                 "slow-readers",
                 readers + " x 16 MiB at " + rate + " B/s",
                 problems -> slowReaders(readers, rate, problems));
-        int seconds = Rig.envInt("CHAOS_TLS_SECONDS", 15);
+        int seconds = Rig.envInt("CHAOS_TLS_SECONDS", 10);
         scenario("tls-flood", "2 x openssl s_time -new, " + seconds + " s", problems -> tlsFlood(seconds, problems));
         int stalled = Rig.envInt("CHAOS_STALLED", 1000);
         scenario("tls-stalled", stalled + " stalled handshakes", problems -> stalled(stalled, problems));
@@ -219,6 +219,11 @@ public final class ChaosMain {
         } else {
             after = settle(before);
             problems.addAll(Figures.problems(limits, seen, before, after));
+        }
+        if (!problems.isEmpty()) {
+            System.out.println("the server's log, last lines (" + rig.edge.processLog + "):");
+            List<String> log = Files.readAllLines(rig.edge.processLog);
+            log.subList(Math.max(0, log.size() - 20), log.size()).forEach(System.out::println);
         }
         Row row = new Row(name, attack, seen, before, after, attacker, problems);
         rows.add(row);
@@ -264,12 +269,11 @@ public final class ChaosMain {
                     "GET /hls/playlist.m3u8 HTTP/1.1\r\nHost: edge\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             crowd.drain(10);
             Figures.Snapshot peak = ProcessReadings.snapshot(rig.edge);
-            long responses = crowd.bytesIn() / (rig.edge.file("hls/playlist.m3u8").length + 100);
-            return "%d conns held idle (%d answered ~%d); server at peak: %d fds, RSS %d MiB, %d threads"
+            return "%d of %d conns held idle after 10 s (%.0f KiB of answers read); server at peak: %d fds, RSS %d MiB, %d threads"
                     .formatted(
                             crowd.stillOpen(),
                             crowd.size(),
-                            responses,
+                            crowd.bytesIn() / 1024.0,
                             peak.fds(),
                             peak.rssKiB() / 1024,
                             peak.threads());
@@ -329,9 +333,11 @@ public final class ChaosMain {
                 problems.add("openssl s_time said: "
                         + out.strip().lines().reduce((a, b) -> b).orElse(""));
         }
-        double handshakes = Metrics.value(rig.edge.metrics(), "videoedge_tls_handshakes_total") - handshakesBefore;
-        return "%d full handshakes (%.0f/s); server counted %.0f"
-                .formatted(connections, connections / (double) seconds, handshakes);
+        String metrics = rig.edge.metrics();
+        double handshakes = Metrics.value(metrics, "videoedge_tls_handshakes_total") - handshakesBefore;
+        double failures = Metrics.value(metrics, "videoedge_tls_handshake_failures_total") - failuresBefore;
+        return "s_time: %d connections (%.0f/s); server: %.0f handshakes done, %.0f failed"
+                .formatted(connections, connections / (double) seconds, handshakes, failures);
     }
 
     private String stalled(int count, List<String> problems) throws Exception {
@@ -431,7 +437,27 @@ public final class ChaosMain {
         return o;
     }
 
+    /**
+     * Seconds until a new miss is fetched from the origin (200), polled every 100 ms, up to {@code limit};
+     * -1 when it never was.
+     */
+    private double secondsUntilOriginServes(double limit) throws Exception {
+        long start = System.nanoTime();
+        while ((System.nanoTime() - start) / 1e9 < limit) {
+            String path = "/o/health-" + (++unique) + "-4k.m4s";
+            if (rig.get(rig.http(path)).statusCode() == 200) return (System.nanoTime() - start) / 1e9;
+            Thread.sleep(100);
+        }
+        return -1;
+    }
+
+    /** Each origin scenario starts with an origin the edge reaches (not one its breaker still avoids). */
+    private void originHealthy(List<String> problems) throws Exception {
+        if (secondsUntilOriginServes(10) < 0) problems.add("the origin was not served for 10 s before the scenario");
+    }
+
     private String originFault(String kind, int kib, List<String> problems) throws Exception {
+        originHealthy(problems);
         String path = "/" + kind + "/obj-" + (++unique) + "-" + kib + "k.m4s";
         Outcomes first = fetch(path, 8, problems);
         // and again, once the first fill is over: nothing wrong may have been kept
@@ -451,19 +477,28 @@ public final class ChaosMain {
     }
 
     private String originDown(List<String> problems) throws Exception {
+        originHealthy(problems);
         rig.origin.stop();
         try {
             Outcomes misses = fetch("/o/down-" + (++unique) + "-64k.m4s", 16, problems);
             Outcomes hit = fetch(Rig.PROBE_OBJECT, 4, problems);
             if (!hit.counts.containsKey("200-hit-memory") && !hit.counts.containsKey("200-hit-disk"))
                 problems.add("a cached object was not served from the cache while the origin was down: " + hit.counts);
-            return "misses: %s; cached: %s".formatted(misses.summary(), hit.counts);
+            rig.origin.start();
+            // back: the breaker's cooldown is 1 s; the pooled connections the stop closed must not matter
+            double recovered = secondsUntilOriginServes(30);
+            if (recovered < 0 || recovered > 5)
+                problems.add("misses not fetched again %s after the origin came back"
+                        .formatted(recovered < 0 ? "within 30 s" : "for %.1f s".formatted(recovered)));
+            return "misses: %s; cached: %s; origin back: first miss fetched after %.1f s"
+                    .formatted(misses.summary(), hit.counts, recovered);
         } finally {
             rig.origin.start();
         }
     }
 
     private String validators(List<String> problems) throws Exception {
+        originHealthy(problems);
         String path = "/chg/obj-" + (++unique) + "-1024k.m4s";
         Outcomes o = new Outcomes();
         for (int round = 0; round < 4; round++) {
