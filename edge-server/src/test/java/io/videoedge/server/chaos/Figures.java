@@ -24,8 +24,9 @@ final class Figures {
     }
 
     /** The server process as read from /proc and its metrics. */
-    record Snapshot(long rssKiB, int fds, int threads, long directBytes) {
-        static final Snapshot NONE = new Snapshot(-1, -1, -1, -1);
+    /** @param rssAnonKiB the anonymous part of RSS (RssAnon: heap, native memory), without mapped files */
+    record Snapshot(long rssKiB, int fds, int threads, long directBytes, long rssAnonKiB) {
+        static final Snapshot NONE = new Snapshot(-1, -1, -1, -1, -1);
     }
 
     /** Limits a scenario's after-figures are held to. */

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class FiguresTest {
     private static final Figures.Limits LIMITS = new Figures.Limits(0.99, 32, 4, 48L << 20, 900L << 10);
-    private static final Figures.Snapshot BEFORE = new Figures.Snapshot(200 << 10, 40, 30, 64L << 20);
+    private static final Figures.Snapshot BEFORE = new Figures.Snapshot(200 << 10, 40, 30, 64L << 20, 150 << 10);
 
     @Test
     void theSlopeIsTheLeastSquaresLine() {
@@ -47,7 +47,7 @@ class FiguresTest {
     @Test
     void problemsNameEachFigureOutOfItsLimits() {
         var probe = new Figures.ProbeFigures(100, 98, 1, 12);
-        var after = new Figures.Snapshot(1000 << 10, 80, 40, 200L << 20);
+        var after = new Figures.Snapshot(1000 << 10, 80, 40, 200L << 20, 900 << 10);
         assertThat(Figures.problems(LIMITS, probe, BEFORE, after))
                 .containsExactly(
                         "probe success 98.0% < 99.0%",

@@ -18,9 +18,11 @@ final class ProcessReadings {
     static Figures.Snapshot snapshot(EdgeFixture edge) throws IOException, InterruptedException {
         long pid = edge.process.pid();
         long rss = -1;
+        long anon = -1;
         int threads = -1;
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
             if (line.startsWith("VmRSS:")) rss = Long.parseLong(line.replaceAll("\\D", ""));
+            if (line.startsWith("RssAnon:")) anon = Long.parseLong(line.replaceAll("\\D", ""));
             if (line.startsWith("Threads:")) threads = Integer.parseInt(line.replaceAll("\\D", ""));
         }
         int fds;
@@ -28,7 +30,7 @@ final class ProcessReadings {
             fds = (int) s.count();
         }
         long direct = (long) Metrics.required(edge.metrics(), "videoedge_jvm_direct_memory_used_bytes");
-        return new Figures.Snapshot(rss, fds, threads, direct);
+        return new Figures.Snapshot(rss, fds, threads, direct, anon);
     }
 
     /** Accumulated GC time in seconds and collections (jstat -gcutil: the GCT column; YGC + FGC). */

@@ -59,6 +59,9 @@ final class Rig implements AutoCloseable {
                 "-Xms" + heap,
                 "-Xmx" + heap,
                 "-XX:+UseParallelGC",
+                // the heap's pages touched at start: RSS that grows later is not the heap filling for
+                // the first time (a leak shows; with the production flags the first minutes would hide it)
+                "-XX:+AlwaysPreTouch",
                 "-XX:MaxDirectMemorySize=" + direct,
                 "-Djdk.nio.maxCachedBufferSize=65536");
         client = HttpClient.newBuilder()
