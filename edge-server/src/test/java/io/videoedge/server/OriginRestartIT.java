@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * An origin that restarts closes every connection the edge holds in its pool. The first miss after it
  * is back must be fetched, not answered 502 because the retry after a stale connection took another
- * stale one from the pool (found by make chaos: after the origin came back, misses failed for many
- * seconds without the origin being asked, one breaker cooldown per two stale connections).
+ * stale one from the pool (seen while looking into make chaos's origin-down scenario).
  */
 class OriginRestartIT {
     @Test

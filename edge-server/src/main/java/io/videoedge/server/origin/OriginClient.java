@@ -206,7 +206,7 @@ public final class OriginClient {
                     if (attempt > 0) throw e;
                     // the connections idle beside it are as old: an origin that closed this one (it
                     // restarted, or its keep-alive timeout passed) has likely closed them too, and the
-                    // retry must not take one of them (found by make chaos, OriginRestartIT)
+                    // retry must not take one of them (OriginRestartIT)
                     pool.invalidateAll();
                 } catch (IOException | RuntimeException e) {
                     pool.invalidateObject(socket);
