@@ -111,6 +111,18 @@ scale-bench: java k8s-binaries crds ## The operator at scale: per N in SCALE_NOD
 	  -Dfailsafe.failIfNoSpecifiedTests=false -Dit.test=ScaleBench -Dscale.nodes=$(SCALE_NODES)
 	@cat operator/target/scale-bench/results.md
 
+.PHONY: chaos
+chaos: java deps ## Hostile clients and a faulty origin against the real edge server on loopback; prints a table of figures per scenario, fails on a bad verdict (CHAOS_* sizes: edge-server/README.md, "Reliability")
+	$(MVN_RUN) -q -Pchaos -pl edge-server -am -DskipTests package
+	edge-server/scripts/chaos.sh ChaosMain
+
+SOAK_DURATION ?= 10m
+export SOAK_DURATION
+.PHONY: soak
+soak: java deps ## A long mixed run (HTTP/HTTPS, manifests/segments, hits/misses, a config reload) sampling the server every 15 s; fails on drift (SOAK_DURATION=10m, e.g. 4h)
+	$(MVN_RUN) -q -Pchaos -pl edge-server -am -DskipTests package
+	edge-server/scripts/chaos.sh SoakMain
+
 ##@ Run
 .PHONY: run
 run: java ## Run the edge server on localhost with a generated sample set and print URLs to try (EDGE_HTTP_PORT, EDGE_HTTPS_PORT, EDGE_ADMIN_PORT)

@@ -148,9 +148,10 @@ public record ServerSpec(
         SignedUrls signedUrls,
 
         @JsonPropertyDescription("Defences against clients that hold connections without using them (slowloris, "
-                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining). Each "
-                + "refusal is counted in videoedge_connections_refused_total{reason}. A change restarts the edge servers "
-                + "through a rollout.")
+                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining) and, when "
+                + "set, too many requests from one address. Each refusal is counted in "
+                + "videoedge_connections_refused_total{reason}, a request refused for its rate in "
+                + "videoedge_requests_refused_total{reason}. A change restarts the edge servers through a rollout.")
         @Default("{}")
         Limits limits) {
 
@@ -380,7 +381,25 @@ public record ServerSpec(
             @Default("32")
             @Min(1)
             @Max(255)
-            Integer maxPipelined) {}
+            Integer maxPipelined,
+
+            @JsonPropertyDescription(
+                    "Requests per second one client address may make on average (a token bucket requestBurst deep); "
+                            + "above it a request is answered 429 with Retry-After and the connection stays open. 0 (the "
+                            + "default): no cap. Viewers behind one carrier-grade NAT share an address: a player asks for a "
+                            + "segment every few seconds, so allow their number times a few requests a second.")
+            @Default("0")
+            @Min(0)
+            @Max(1000000)
+            Integer maxRequestRate,
+
+            @JsonPropertyDescription(
+                    "Requests one client address may make at once above maxRequestRate (the bucket's depth). 1 to "
+                            + "1000000.")
+            @Default("100")
+            @Min(1)
+            @Max(1000000)
+            Integer requestBurst) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record AccessLog(

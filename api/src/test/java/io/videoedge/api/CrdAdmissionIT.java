@@ -131,7 +131,8 @@ class CrdAdmissionIT {
         assertThat(spec.server().socket().recvBuf()).isEqualTo("64k");
         assertThat(spec.server().socket().notsentLowat()).isEqualTo("512k");
         assertThat(spec.server().cache().disk().path()).isEqualTo("/var/cache/videoedge");
-        assertThat(spec.server().limits()).isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32));
+        assertThat(spec.server().limits())
+                .isEqualTo(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32, 0, 100));
         assertThat(spec.tls().mode()).isEqualTo(TlsMode.NONE);
         assertThat(spec.tls().protocols()).containsExactly("TLSv1.2", "TLSv1.3");
         assertThat(spec.tuning().mode()).isEqualTo(TuningMode.APPLY);
@@ -608,6 +609,24 @@ class CrdAdmissionIT {
                         256,
                         "spec.server.limits.maxPipelined",
                         "less than or equal to 255"),
+                refused(
+                        "a negative request rate",
+                        "spec.server.limits.maxRequestRate",
+                        -1,
+                        "spec.server.limits.maxRequestRate",
+                        "greater than or equal to 0"),
+                refused(
+                        "a request rate above the bound",
+                        "spec.server.limits.maxRequestRate",
+                        1000001,
+                        "spec.server.limits.maxRequestRate",
+                        "less than or equal to 1000000"),
+                refused(
+                        "an empty request bucket",
+                        "spec.server.limits.requestBurst",
+                        0,
+                        "spec.server.limits.requestBurst",
+                        "greater than or equal to 1"),
                 refused(
                         "a timeout the server cannot hold",
                         "spec.server.origin",

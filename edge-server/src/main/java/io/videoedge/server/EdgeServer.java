@@ -13,6 +13,7 @@ import io.videoedge.server.cpu.CpuList;
 import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.guard.AddressCounts;
 import io.videoedge.server.guard.Refusal;
+import io.videoedge.server.guard.RequestRates;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.nativelib.NativeRuntime;
@@ -72,6 +73,7 @@ public final class EdgeServer extends HttpServer {
     private AccessLog accessLog; // set once by create(), before the server starts; null when disabled
     private UrlSigning signing; // set once by create(); null without signedUrls
     private final AddressCounts addresses = new AddressCounts();
+    private final RequestRates requestRates = new RequestRates(System.nanoTime());
     private ConnectionGuard guard; // from start() to stop()
 
     private EdgeServer(
@@ -363,7 +365,7 @@ public final class EdgeServer extends HttpServer {
                     .addKeyValue("status", r.status())
                     .addKeyValue("reason", r.reason())
                     .log("request refused");
-            session.sendResponse(Responses.error(r.status()));
+            session.sendResponse(Responses.error(r.status(), r.retryAfterSeconds()));
             return;
         }
         super.handleRequest(request, session);
@@ -378,6 +380,16 @@ public final class EdgeServer extends HttpServer {
 
     EdgeMetrics metrics() {
         return metrics;
+    }
+
+    /**
+     * The request rate cap: 0 when a request of {@code address} may go on (or no cap is set), else the
+     * seconds its client should wait (Retry-After).
+     */
+    long requestRateWait(InetAddress address, LimitsConfig limits) {
+        if (limits.maxRequestRate == 0 || address == null) return 0;
+        long nanos = requestRates.take(address, System.nanoTime(), limits.maxRequestRate, limits.requestBurst);
+        return nanos == 0 ? 0 : Math.max(1, (nanos + 999_999_999) / 1_000_000_000);
     }
 
     /** The access log, null when disabled. */

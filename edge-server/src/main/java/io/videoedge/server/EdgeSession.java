@@ -45,6 +45,7 @@ final class EdgeSession extends HttpSession {
     private final EdgeServer edge;
     private final long idleTimeout;
     private final int maxPipelined;
+    private final LimitsConfig limits; // as at accept: the request rate cap's settings
     private final Deadlines deadlines;
     private final SendProgress sendProgress; // touched by the guard thread only
     private final long acceptedAt;
@@ -95,6 +96,7 @@ final class EdgeSession extends HttpSession {
         this.head = new RequestHeadParser(limits.maxHeaderSize, limits.maxUriLength);
         this.idleTimeout = limits.idleTimeout;
         this.maxPipelined = limits.maxPipelined;
+        this.limits = limits;
         this.deadlines = new Deadlines(limits.headerTimeout, limits.handshakeTimeout);
         this.sendProgress = new SendProgress(limits.minSendBytes, limits.minSendPeriod);
         this.pending = new byte[limits.maxHeaderSize + 64];
@@ -290,6 +292,18 @@ final class EdgeSession extends HttpSession {
                     true,
                     parsing.isHttp11()));
             return;
+        }
+        long wait = parsing instanceof RejectedRequest ? 0 : edge.requestRateWait(address, limits);
+        if (wait > 0) {
+            // over limits.maxRequestRate: this request is answered 429, the connection stays usable
+            edge.metrics().refusedRequest("request_rate");
+            parsing = new RejectedRequest(
+                    parsing.getMethod(),
+                    Statuses.TOO_MANY_REQUESTS,
+                    "over limits.maxRequestRate",
+                    false,
+                    parsing.isHttp11(),
+                    wait);
         }
         super.handleParsedRequest();
     }

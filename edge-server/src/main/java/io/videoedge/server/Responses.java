@@ -53,9 +53,14 @@ final class Responses {
     }
 
     static Response error(String status) {
+        return error(status, 1); // a 429 of the pipeline rule: on a new connection, this one is closed
+    }
+
+    /** An empty error response; a 429 says when to try again. */
+    static Response error(String status, long retryAfterSeconds) {
         Response r = new Response(status, Response.EMPTY);
         if (Statuses.TOO_MANY_REQUESTS.equals(status)) {
-            r.addHeader("Retry-After: 1"); // on a new connection: this one is closed
+            r.addHeader("Retry-After: " + retryAfterSeconds);
         }
         return dated(r);
     }

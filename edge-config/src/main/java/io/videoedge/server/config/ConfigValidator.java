@@ -19,6 +19,8 @@ final class ConfigValidator {
     static final int MIN_DEADLINE = 100; // ms: the connection guard looks at most every 50 ms
     /** one-nio's HttpSession holds 256 requests at most; the refusal of one more takes a place too. */
     static final int MAX_PIPELINED = 255;
+    /** The bound of limits.maxRequestRate and requestBurst (the VideoEdge CRD admits the same). */
+    static final int MAX_REQUEST_RATE = 1_000_000;
 
     static final long MIN_SLICE = 64 * 1024; // smaller slices cost more origin requests than they save
     static final long MAX_SLICE = 1L << 30;
@@ -268,6 +270,14 @@ final class ConfigValidator {
                 l.maxPipelined >= 1 && l.maxPipelined <= MAX_PIPELINED,
                 "limits.maxPipelined",
                 "must be between 1 and " + MAX_PIPELINED + ", is " + l.maxPipelined);
+        check(
+                l.maxRequestRate >= 0 && l.maxRequestRate <= MAX_REQUEST_RATE,
+                "limits.maxRequestRate",
+                "must be between 0 (no cap) and " + MAX_REQUEST_RATE + " requests a second, is " + l.maxRequestRate);
+        check(
+                l.requestBurst >= 1 && l.requestBurst <= MAX_REQUEST_RATE,
+                "limits.requestBurst",
+                "must be between 1 and " + MAX_REQUEST_RATE + ", is " + l.requestBurst);
     }
 
     private void cache(CacheConfig c, boolean hasOrigin) {

@@ -12,7 +12,9 @@ import one.nio.config.Converter;
  * the TLS handshake, {@code maxConnectionsPerAddress} the connections of one client address (refused at
  * accept above it), {@code minSendBytes} in {@code minSendPeriod} the slowest a client may take a pending
  * response (0 bytes: no such rule), {@code maxPipelined} the requests queued behind the one being answered
- * (429 and close above it).
+ * (429 and close above it), {@code maxRequestRate} the requests per second one client address may make
+ * on average with bursts of {@code requestBurst} (429 with Retry-After above it, the connection kept; 0: no
+ * cap, the default).
  */
 @Config
 public class LimitsConfig {
@@ -42,4 +44,8 @@ public class LimitsConfig {
     public int minSendPeriod = 30_000;
 
     public int maxPipelined = 32;
+
+    public int maxRequestRate = 0;
+
+    public int requestBurst = 100;
 }

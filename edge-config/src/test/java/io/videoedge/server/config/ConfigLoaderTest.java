@@ -63,6 +63,8 @@ class ConfigLoaderTest {
         assertThat(c.limits.minSendBytes).isEqualTo(64 * 1024);
         assertThat(c.limits.minSendPeriod).isEqualTo(30_000);
         assertThat(c.limits.maxPipelined).isEqualTo(32);
+        assertThat(c.limits.maxRequestRate).isZero();
+        assertThat(c.limits.requestBurst).isEqualTo(100);
         assertThat(c.cache.memory).isEqualTo(128L << 20);
         assertThat(c.cache.disk.path).isEqualTo("/var/cache/videoedge");
         assertThat(c.cache.disk.size).isEqualTo(1L << 30);
@@ -291,6 +293,14 @@ class ConfigLoaderTest {
                         "deeper pipelining than one-nio holds",
                         MINIMAL + "limits:\n  maxPipelined: 256\n",
                         "bad.yaml: limits.maxPipelined: must be between 1 and 255"),
+                Arguments.of(
+                        "a negative request rate",
+                        MINIMAL + "limits:\n  maxRequestRate: -1\n",
+                        "bad.yaml: limits.maxRequestRate: must be between 0 (no cap) and 1000000"),
+                Arguments.of(
+                        "an empty request bucket",
+                        MINIMAL + "limits:\n  requestBurst: 0\n",
+                        "bad.yaml: limits.requestBurst: must be between 1 and 1000000"),
                 Arguments.of(
                         "negative ticket key rotation",
                         MINIMAL + "ticketKeys:\n  rotation: -1\n",

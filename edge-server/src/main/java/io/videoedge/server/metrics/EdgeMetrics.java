@@ -63,6 +63,7 @@ public final class EdgeMetrics {
     private final CounterDataPoint handshakeFailures;
     private final CounterDataPoint rejectedConnections;
     private final Counter refusedConnections;
+    private final Counter refusedRequests;
     private final Info nativeLibrary;
     private final Info selectorCpus;
     private final Info ktls;
@@ -138,6 +139,14 @@ public final class EdgeMetrics {
                                 + "pending), pipeline (429: more than limits.maxPipelined requests waiting)")
                 .labelNames("reason")
                 .register(registry);
+        refusedRequests = Counter.builder()
+                .name("videoedge_requests_refused_total")
+                .help(
+                        "Requests refused by a defence while their connection stays open, by reason: request_rate (429 with "
+                                + "Retry-After: the client address is over limits.maxRequestRate, limits.requestBurst)")
+                .labelNames("reason")
+                .register(registry);
+        refusedRequests.labelValues("request_rate"); // exposed at 0 from the start
         nativeLibrary = Info.builder()
                 .name("videoedge_native_library_info")
                 .help("The one-nio native library in use: origin videoedge-built, one-nio-stock or none")
@@ -227,6 +236,10 @@ public final class EdgeMetrics {
         for (String r : reasons) {
             refusedConnections.labelValues(r);
         }
+    }
+
+    public void refusedRequest(String reason) {
+        refusedRequests.labelValues(reason).inc();
     }
 
     public void refusedConnection(String reason) {

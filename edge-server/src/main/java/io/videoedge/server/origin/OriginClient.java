@@ -209,6 +209,10 @@ public final class OriginClient {
                     // byte): GET is idempotent, so once more on another connection; timeouts are not retried
                     pool.invalidateObject(socket);
                     if (attempt > 0) throw e;
+                    // the connections idle beside it are as old: an origin that closed this one (it
+                    // restarted, or its keep-alive timeout passed) has likely closed them too, and the
+                    // retry must not take one of them (OriginRestartIT)
+                    pool.invalidateAll();
                 } catch (IOException | RuntimeException e) {
                     pool.invalidateObject(socket);
                     throw e;

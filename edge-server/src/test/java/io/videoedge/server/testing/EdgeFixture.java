@@ -185,8 +185,35 @@ public final class EdgeFixture implements AutoCloseable {
         return f;
     }
 
+    private java.util.List<String> launcher = java.util.List.of();
+    private java.util.List<String> programArgs = java.util.List.of();
+    private String[] jvmArgs = new String[0];
+
+    /**
+     * Stops the server process with SIGTERM (the graceful path) and waits for it to exit.
+     *
+     * @return its exit code, or -1 when it had not exited after {@code timeout} (it is then killed)
+     */
+    public int stopProcess(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            return process.exitValue();
+        }
+        process.destroyForcibly().waitFor();
+        return -1;
+    }
+
+    /** Starts the server process again, as {@link #startProcess} did, on the same directories (new free ports). */
+    public void restartProcess() throws Exception {
+        if (process != null && process.isAlive()) throw new IllegalStateException("the server process still runs");
+        startProcess(launcher, programArgs, jvmArgs);
+    }
+
     private void startProcess(java.util.List<String> launcher, java.util.List<String> programArgs, String... jvmArgs)
             throws Exception {
+        this.launcher = launcher;
+        this.programArgs = programArgs;
+        this.jvmArgs = jvmArgs;
         String classpath = System.getProperty("videoedge.runtime.classpath");
         if (classpath == null)
             throw new IllegalStateException("videoedge.runtime.classpath not set (run through Maven failsafe)");

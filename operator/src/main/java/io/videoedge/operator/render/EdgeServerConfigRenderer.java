@@ -232,6 +232,8 @@ public final class EdgeServerConfigRenderer {
         if (l.minSendBytes() != null) c.minSendBytes = size("server.limits.minSendBytes", l.minSendBytes());
         if (l.minSendPeriod() != null) c.minSendPeriod = time("server.limits.minSendPeriod", l.minSendPeriod());
         if (l.maxPipelined() != null) c.maxPipelined = l.maxPipelined();
+        if (l.maxRequestRate() != null) c.maxRequestRate = l.maxRequestRate();
+        if (l.requestBurst() != null) c.requestBurst = l.requestBurst();
     }
 
     private static AcceptorConfig acceptor(int port, ServerSpec.Socket socket) {

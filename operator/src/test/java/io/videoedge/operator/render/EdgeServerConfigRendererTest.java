@@ -133,11 +133,11 @@ class EdgeServerConfigRendererTest {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
         ServerSpec s = ve.getSpec().server();
         // the CRD's defaults are the server's: nothing to write
-        VideoEdgeSpec defaults =
-                ve.getSpec().withServer(s.withLimits(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32)));
+        VideoEdgeSpec defaults = ve.getSpec()
+                .withServer(s.withLimits(new ServerSpec.Limits("30s", "10s", 1000, "64k", "30s", 32, 0, 100)));
         assertThat(EdgeServerConfigRenderer.render("video/edge", defaults)).doesNotContain("limits:");
         VideoEdgeSpec spec =
-                ve.getSpec().withServer(s.withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "10s", 8)));
+                ve.getSpec().withServer(s.withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "10s", 8, 200, 400)));
         EdgeServerConfig c = EdgeServerConfigRenderer.config(spec);
         assertThat(c.limits.headerTimeout).isEqualTo(5_000);
         assertThat(c.limits.handshakeTimeout).isEqualTo(2_000);
@@ -145,6 +145,8 @@ class EdgeServerConfigRendererTest {
         assertThat(c.limits.minSendBytes).isEqualTo(1 << 20);
         assertThat(c.limits.minSendPeriod).isEqualTo(10_000);
         assertThat(c.limits.maxPipelined).isEqualTo(8);
+        assertThat(c.limits.maxRequestRate).isEqualTo(200);
+        assertThat(c.limits.requestBurst).isEqualTo(400);
         assertThat(EdgeServerConfigRenderer.problems(spec)).isEmpty();
         assertThat(EdgeServerConfigRenderer.restartChecksum("x", spec))
                 .as("a restart field: the pods roll")
