@@ -139,12 +139,17 @@ class NodeTuningAgentIT {
     private record Node(String name, FakeNode fs, FakeCommands cmds, AgentMetrics metrics, NodeTuningAgent agent) {}
 
     private Node startAgent(String name, Duration driftInterval) throws IOException {
+        return startAgent(name, asAgent, driftInterval);
+    }
+
+    /** An agent on a new node (its fake tree: 8 CPUs, one 4-queue mlx5 NIC), with the given client. */
+    private Node startAgent(String name, KubernetesClient client, Duration driftInterval) throws IOException {
         FakeNode fs = new FakeNode(Files.createDirectories(tmp.resolve(name)))
                 .cpus(8)
                 .defaultRoute("eth0")
                 .nic("eth0", "mlx5_core", 4, 40, 0);
         FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
-        return startAgent(name, fs, cmds, asAgent, driftInterval);
+        return startAgent(name, fs, cmds, client, driftInterval);
     }
 
     /** Another agent on the same node (a restarted pod), with its own client. */
@@ -519,12 +524,8 @@ class NodeTuningAgentIT {
             relayed.setImpersonateGroups(agentConfig.getImpersonateGroups());
             try (KubernetesClient client = AgentClient.create(relayed)) {
                 String name = nodeName();
-                FakeNode fs = new FakeNode(Files.createDirectories(tmp.resolve(name)))
-                        .cpus(8)
-                        .defaultRoute("eth0")
-                        .nic("eth0", "mlx5_core", 4, 40, 0);
-                FakeCommands cmds = new FakeCommands(fs).combined("eth0", 8, 4).coalescing("eth0", "on", 8, 16);
-                Node n = startAgent(name, fs, cmds, client, Duration.ofSeconds(5));
+                Node n = startAgent(name, client, Duration.ofSeconds(5));
+                FakeNode fs = n.fs();
                 create(name, seed());
                 await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(name)));
                 Map<String, String> tree = files(fs.root());

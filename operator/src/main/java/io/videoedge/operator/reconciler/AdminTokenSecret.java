@@ -1,8 +1,6 @@
 package io.videoedge.operator.reconciler;
 
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.operator.render.Names;
@@ -38,21 +36,10 @@ final class AdminTokenSecret {
     }
 
     static Secret secret(VideoEdge ve, String token) {
-        return new SecretBuilder()
-                .withNewMetadata()
-                .withName(Names.adminToken(ve))
-                .withNamespace(ve.getMetadata().getNamespace())
-                .withLabels(Names.ownerLabels(ve, Names.COMPONENT_ADMIN_TOKEN))
-                .withOwnerReferences(new OwnerReferenceBuilder()
-                        .withApiVersion(ve.getApiVersion())
-                        .withKind(ve.getKind())
-                        .withName(ve.getMetadata().getName())
-                        .withUid(ve.getMetadata().getUid())
-                        .withController(true)
-                        .build())
-                .endMetadata()
-                .withType("Opaque")
-                .withData(Map.of(KEY, Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.US_ASCII))))
-                .build();
+        return OwnedSecrets.of(
+                ve,
+                Names.adminToken(ve),
+                Names.COMPONENT_ADMIN_TOKEN,
+                Map.of(KEY, Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.US_ASCII))));
     }
 }

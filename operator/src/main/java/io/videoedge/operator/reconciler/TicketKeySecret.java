@@ -1,6 +1,5 @@
 package io.videoedge.operator.reconciler;
 
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -48,21 +47,6 @@ final class TicketKeySecret {
     }
 
     static Secret secret(VideoEdge ve, TicketKeyRing.Next next) {
-        return new SecretBuilder()
-                .withNewMetadata()
-                .withName(Names.ticketKeys(ve))
-                .withNamespace(ve.getMetadata().getNamespace())
-                .withLabels(Names.ownerLabels(ve, Names.COMPONENT_TICKET_KEYS))
-                .withOwnerReferences(new OwnerReferenceBuilder()
-                        .withApiVersion(ve.getApiVersion())
-                        .withKind(ve.getKind())
-                        .withName(ve.getMetadata().getName())
-                        .withUid(ve.getMetadata().getUid())
-                        .withController(true)
-                        .build())
-                .endMetadata()
-                .withType("Opaque")
-                .withData(next.data())
-                .build();
+        return OwnedSecrets.of(ve, Names.ticketKeys(ve), Names.COMPONENT_TICKET_KEYS, next.data());
     }
 }

@@ -230,16 +230,26 @@ final class FakeKubelets implements AutoCloseable {
         }
     }
 
+    /** The pod's conditions as the API server has them (none yet: empty). */
+    static List<PodCondition> conditions(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? List.of()
+                : pod.getStatus().getConditions();
+    }
+
+    /** The kubelet's rule: every readiness gate the pod names has its condition True. */
+    static boolean gatesOpen(Pod pod) {
+        List<PodCondition> conditions = conditions(pod);
+        return pod.getSpec().getReadinessGates().stream()
+                .allMatch(g -> conditions.stream()
+                        .anyMatch(c -> c.getType().equals(g.getConditionType()) && "True".equals(c.getStatus())));
+    }
+
     /** What a kubelet reports: Running; ready only with ready containers and every readiness gate True. */
     private void syncPodStatus(Pod pod) {
         boolean containersReady = !serverDown.contains(pod.getSpec().getNodeName());
-        List<PodCondition> conditions =
-                pod.getStatus() == null || pod.getStatus().getConditions() == null
-                        ? List.of()
-                        : pod.getStatus().getConditions();
-        boolean gatesOpen = pod.getSpec().getReadinessGates().stream()
-                .allMatch(g -> conditions.stream()
-                        .anyMatch(c -> c.getType().equals(g.getConditionType()) && "True".equals(c.getStatus())));
+        List<PodCondition> conditions = FakeKubelets.conditions(pod);
+        boolean gatesOpen = FakeKubelets.gatesOpen(pod);
         boolean ready = containersReady && gatesOpen;
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Running".equals(phase)

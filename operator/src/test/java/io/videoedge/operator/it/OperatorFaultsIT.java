@@ -108,7 +108,7 @@ class OperatorFaultsIT {
                     operator = start(kubeconfig, chart, work.resolve("restarted")); // what the kubelet does
                 }
                 Instant back = Instant.now();
-                boolean rolled = within(Duration.ofMinutes(3), () -> watch.rolledOut(generation));
+                boolean rolled = ScaleIT.within(Duration.ofMinutes(3), () -> watch.rolledOut(generation));
                 log(
                         "after the outage the change rolled out in %d s: %s; fewest serving %d of %d",
                         Duration.between(back, Instant.now()).toSeconds(),
@@ -132,7 +132,7 @@ class OperatorFaultsIT {
                                 "{\"spec\":{\"tuning\":{\"sysctls\":{\"net.core.somaxconn\":\"1\"}}}}");
                 softly.assertThat(specOf(admin, node)).as("the hand edit took").isNotEqualTo(asked);
                 Instant edited = Instant.now();
-                boolean restored = within(Duration.ofSeconds(30), () -> asked.equals(specOf(admin, node)));
+                boolean restored = ScaleIT.within(Duration.ofSeconds(30), () -> asked.equals(specOf(admin, node)));
                 log(
                         "NodeTuning %s edited by hand: %s after %d ms",
                         node,
@@ -198,18 +198,6 @@ class OperatorFaultsIT {
                 .filter(l -> l.contains(containing))
                 .reduce((a, b) -> b)
                 .orElse("(no line with '" + containing + "')");
-    }
-
-    private static boolean within(Duration timeout, java.util.function.BooleanSupplier done)
-            throws InterruptedException {
-        Instant end = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(end)) {
-            if (done.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(200);
-        }
-        return done.getAsBoolean();
     }
 
     private static void log(String format, Object... args) {

@@ -245,7 +245,7 @@ class ScaleIT {
     }
 
     /** Whether {@code done} holds within {@code timeout} (polled every 50 ms). */
-    private static boolean within(Duration timeout, BooleanSupplier done) throws InterruptedException {
+    static boolean within(Duration timeout, BooleanSupplier done) throws InterruptedException {
         Instant end = Instant.now().plus(timeout);
         while (Instant.now().isBefore(end)) {
             if (done.getAsBoolean()) {

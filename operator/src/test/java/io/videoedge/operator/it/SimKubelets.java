@@ -455,13 +455,8 @@ final class SimKubelets implements AutoCloseable {
         if (!containersReady) {
             kubelet.addAfter(key, Duration.between(now, since.plus(startTime).plus(probeTime)));
         }
-        List<PodCondition> conditions =
-                pod.getStatus() == null || pod.getStatus().getConditions() == null
-                        ? List.of()
-                        : pod.getStatus().getConditions();
-        boolean gatesOpen = pod.getSpec().getReadinessGates().stream()
-                .allMatch(g -> conditions.stream()
-                        .anyMatch(c -> c.getType().equals(g.getConditionType()) && "True".equals(c.getStatus())));
+        List<PodCondition> conditions = FakeKubelets.conditions(pod);
+        boolean gatesOpen = FakeKubelets.gatesOpen(pod);
         boolean ready = containersReady && gatesOpen;
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Running".equals(phase)
