@@ -413,6 +413,8 @@ class CacheIT {
         } finally {
             origin.release();
         }
+        // the held revalidation reads the object only once released: let it answer before the object changes
+        await().atMost(Duration.ofSeconds(10)).until(() -> origin.answered(path) == 2);
         // the origin's object changes: a request still gets the copy it has, the revalidation it starts fetches
         // the new one, and a later request gets that
         byte[] v2 = origin.object(path, 60_000);

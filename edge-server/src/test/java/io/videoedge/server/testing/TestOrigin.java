@@ -29,6 +29,7 @@ public final class TestOrigin implements AutoCloseable {
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
     private final Map<String, Boolean> chunked = new ConcurrentHashMap<>();
     private final AtomicInteger total = new AtomicInteger();
     private final long lastModified = (System.currentTimeMillis() / 1000 - 3600) * 1000;
@@ -78,6 +79,12 @@ public final class TestOrigin implements AutoCloseable {
 
     public int requests(String path) {
         AtomicInteger n = requests.get(path);
+        return n == null ? 0 : n.get();
+    }
+
+    /** Requests for {@code path} whose response has been sent in full (a held one counts once released). */
+    public int answered(String path) {
+        AtomicInteger n = answered.get(path);
         return n == null ? 0 : n.get();
     }
 
@@ -132,30 +139,36 @@ public final class TestOrigin implements AutoCloseable {
             return;
         }
         try (x) {
-            if (mode == Mode.ERROR_500) {
-                x.sendResponseHeaders(500, -1);
-                return;
-            }
-            byte[] body = objects.get(path);
-            if (body == null) {
-                x.sendResponseHeaders(404, -1);
-                return;
-            }
-            String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "\"";
-            x.getResponseHeaders().add("ETag", etag);
-            x.getResponseHeaders().add("Last-Modified", HttpDates.format(lastModified));
-            x.getResponseHeaders().add("Content-Type", "video/iso.segment");
-            String cc = cacheControl.get(path);
-            if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
-            if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
-                x.sendResponseHeaders(304, -1);
-                return;
-            }
-            x.sendResponseHeaders(200, chunked.containsKey(path) ? 0 : body.length);
-            try (OutputStream out = x.getResponseBody()) {
-                for (int off = 0; off < body.length; off += 64 * 1024) {
-                    out.write(body, off, Math.min(64 * 1024, body.length - off));
-                }
+            respond(x, path);
+        } finally {
+            answered.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+        }
+    }
+
+    private void respond(HttpExchange x, String path) throws IOException {
+        if (mode == Mode.ERROR_500) {
+            x.sendResponseHeaders(500, -1);
+            return;
+        }
+        byte[] body = objects.get(path);
+        if (body == null) {
+            x.sendResponseHeaders(404, -1);
+            return;
+        }
+        String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "\"";
+        x.getResponseHeaders().add("ETag", etag);
+        x.getResponseHeaders().add("Last-Modified", HttpDates.format(lastModified));
+        x.getResponseHeaders().add("Content-Type", "video/iso.segment");
+        String cc = cacheControl.get(path);
+        if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
+        if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
+            x.sendResponseHeaders(304, -1);
+            return;
+        }
+        x.sendResponseHeaders(200, chunked.containsKey(path) ? 0 : body.length);
+        try (OutputStream out = x.getResponseBody()) {
+            for (int off = 0; off < body.length; off += 64 * 1024) {
+                out.write(body, off, Math.min(64 * 1024, body.length - off));
             }
         }
     }
