@@ -147,11 +147,13 @@ public record ServerSpec(
                         + "(videoedge_signed_url_checks_total). Tokens and how to make them: edge-server/README.md, Signed URLs.")
         SignedUrls signedUrls,
 
-        @JsonPropertyDescription("Defences against clients that hold connections without using them (slowloris, "
-                + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining) and, when "
-                + "set, too many requests from one address. Each refusal is counted in "
-                + "videoedge_connections_refused_total{reason}, a request refused for its rate in "
-                + "videoedge_requests_refused_total{reason}. A change restarts the edge servers through a rollout.")
+        @JsonPropertyDescription(
+                "Defences against clients that hold connections without using them (slowloris, "
+                        + "stalled TLS handshakes, slow readers, many connections from one address, deep pipelining) and, when "
+                        + "set, too many requests from one address. Each refusal is counted in "
+                        + "videoedge_connections_refused_total{reason}, a request refused for its rate in "
+                        + "videoedge_requests_refused_total{reason}. A change reaches the running edge servers without a restart "
+                        + "(the config file is re-read): connections opened after it get the new limits, open ones keep theirs.")
         @Default("{}")
         Limits limits) {
 

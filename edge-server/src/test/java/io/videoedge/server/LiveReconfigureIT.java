@@ -311,6 +311,128 @@ class LiveReconfigureIT {
         assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
     }
 
+    /**
+     * The defences of issue 19 are read when a connection is accepted (the guard thread reads the
+     * running limits on every sweep), so a new file reaches new connections without a restart. Each one
+     * is shown by the refusal it makes, counted by reason, on a connection opened after the change; a
+     * connection opened before keeps the limits it started with (no request rate cap).
+     */
+    @Test
+    void theDefencesApplyLive() throws Exception {
+        start(true);
+        String running = Files.readString(edge.configFile());
+        try (RawHttp old = new RawHttp(edge.httpPort)) {
+            assertThat(old.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read()
+                            .status())
+                    .isEqualTo(200);
+            edge.swapConfig(replaceOnce(running, "limits:\n  maxUriLength: 2k\n  maxConnections: 1000\n", """
+                    limits:
+                      maxUriLength: 2k
+                      maxConnections: 1000
+                      headerTimeout: 1s
+                      handshakeTimeout: 1s
+                      maxConnectionsPerAddress: 8
+                      minSendBytes: 1m
+                      minSendPeriod: 1s
+                      maxPipelined: 1
+                      maxRequestRate: 1
+                      requestBurst: 3
+                    """));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
+                            .isEqualTo(1));
+            assertThat(edge.gauge("videoedge_config_restart_required")).isZero();
+
+            // maxPipelined 1: three 16 MiB requests sent at once on a new connection that does not read:
+            // the first is being answered, one may wait behind it, the third is refused
+            double pipeline = refused("pipeline");
+            try (RawHttp piped = new RawHttp(edge.httpPort)) {
+                piped.send("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".repeat(3));
+                await().atMost(Duration.ofSeconds(10)).until(() -> refused("pipeline") == pipeline + 1);
+            }
+
+            // maxRequestRate 1 with bursts of 3, per address: requests at once are refused (429, Retry-After)
+            // after at most 3 (fewer if the bucket is not full yet); the connection opened before has no
+            // rate cap and keeps being answered
+            try (RawHttp fresh = new RawHttp(edge.httpPort)) {
+                int answered = 0;
+                RawHttp.Response r;
+                while ((r = fresh.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                                                .read())
+                                        .status()
+                                == 200
+                        && answered < 10) {
+                    answered++;
+                }
+                assertThat(r.status()).isEqualTo(429);
+                assertThat(r.header("Retry-After")).isNotNull();
+                assertThat(answered).isLessThanOrEqualTo(3);
+            }
+            for (int i = 0; i < 5; i++) {
+                assertThat(old.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
+                                .read()
+                                .status())
+                        .as("old connection, request %d", i)
+                        .isEqualTo(200);
+            }
+
+            // headerTimeout 1s: a head trickling a line every 300 ms (each byte would reset an idle timeout)
+            double header = refused("header_timeout");
+            try (RawHttp trickle = new RawHttp(edge.httpPort)) {
+                trickle.send("GET /index.m3u8 HTTP/1.1\r\n");
+                for (int i = 0; i < 20 && refused("header_timeout") == header; i++) {
+                    Thread.sleep(300);
+                    try {
+                        trickle.send("X-Line-" + i + ": 1\r\n");
+                    } catch (IOException closed) {
+                        break;
+                    }
+                }
+                await().atMost(Duration.ofSeconds(10)).until(() -> refused("header_timeout") == header + 1);
+                assertThat(trickle.closedByServer()).isTrue();
+            }
+
+            // handshakeTimeout 1s: a TCP connection to the TLS port that never says hello
+            double handshake = refused("handshake_timeout");
+            try (Socket silent = new Socket("127.0.0.1", edge.httpsPort)) {
+                silent.setSoTimeout(20_000);
+                assertThat(silent.getInputStream().read())
+                        .as("closed by the server")
+                        .isEqualTo(-1);
+            }
+            assertThat(refused("handshake_timeout")).isEqualTo(handshake + 1);
+
+            // minSendBytes 1m per minSendPeriod 1s: a client that stops reading a 16 MiB body is dropped
+            double slow = refused("slow_reader");
+            try (Socket stalled = new Socket()) {
+                stalled.setReceiveBufferSize(16 * 1024);
+                stalled.connect(new InetSocketAddress("127.0.0.1", edge.httpPort));
+                stalled.getOutputStream()
+                        .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
+                await().atMost(Duration.ofSeconds(20)).until(() -> refused("slow_reader") == slow + 1);
+            }
+
+            // maxConnectionsPerAddress 8: with the old one open, more than 7 new ones from 127.0.0.1 are refused
+            await("the connections above are gone")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> edge.gauge("videoedge_connections") == 1);
+            double perAddress = refused("per_address");
+            List<RawHttp> many = new ArrayList<>();
+            try {
+                for (int i = 0; i < 9; i++) many.add(new RawHttp(edge.httpPort));
+                await().atMost(Duration.ofSeconds(10)).until(() -> refused("per_address") == perAddress + 2);
+            } finally {
+                for (RawHttp c : many) c.close();
+            }
+        }
+    }
+
+    private double refused(String reason) throws IOException, InterruptedException {
+        return edge.metric("videoedge_connections_refused_total{reason=\"" + reason + "\"}");
+    }
+
     /** multiAcceptor: false (one-nio's DefaultAcceptor, a thread per listener) is read back and reconfigured the same way. */
     @Test
     void withoutMultiAcceptorToo() throws Exception {

@@ -27,6 +27,9 @@ import one.nio.config.Converter;
  * </pre>
  */
 public final class ConfigWriter {
+    /** What a view returns for a field that is not to be written at all. */
+    public static final Object OMIT = new Object();
+
     private final StringBuilder out = new StringBuilder();
     private final BiFunction<String, Object, Object> view;
 
@@ -41,7 +44,8 @@ public final class ConfigWriter {
 
     /**
      * The text with each leaf value passed through {@code view} first (its path as {@link ConfigDiff}
-     * names fields, {@code acceptors[].sendBuf}): e.g. live fields masked for a restart checksum.
+     * names fields, {@code acceptors[].sendBuf}): e.g. live fields masked for a restart checksum; a
+     * field the view maps to {@link #OMIT} is not written.
      */
     public static String write(Object config, BiFunction<String, Object, Object> view, String... comments) {
         ConfigWriter w = new ConfigWriter(view);
@@ -83,10 +87,12 @@ public final class ConfigWriter {
                     }
                 }
             } else {
+                Object shown = view.apply(name, value);
+                if (shown == OMIT) continue;
                 out.append(lead)
                         .append(f.getName())
                         .append(": ")
-                        .append(scalar(f, view.apply(name, value)))
+                        .append(scalar(f, shown))
                         .append('\n');
             }
             lead = indent;

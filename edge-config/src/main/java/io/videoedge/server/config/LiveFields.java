@@ -21,8 +21,11 @@ import java.util.Map;
  * restart: one-nio sets only non-zero values, so 0 (the kernel default) would silently not apply.</li>
  * <li>{@code keepAlive}: one-nio's cleanup thread takes the new period at once, for every connection.</li>
  * <li>{@code limits.maxConnections}: read on every accept.</li>
- * <li>{@code limits.maxHeaderSize}, {@code limits.maxUriLength}, {@code limits.idleTimeout}: read when
- * a connection is accepted; connections already open keep the values they started with.</li>
+ * <li>{@code limits.maxHeaderSize}, {@code limits.maxUriLength}, {@code limits.idleTimeout} and the
+ * defences ({@code headerTimeout}, {@code handshakeTimeout}, {@code maxConnectionsPerAddress},
+ * {@code minSendBytes}, {@code minSendPeriod}, {@code maxPipelined}, {@code maxRequestRate},
+ * {@code requestBurst}): read when a connection is accepted; connections already open keep the values
+ * they started with.</li>
  * </ul>
  */
 public final class LiveFields {
@@ -43,6 +46,19 @@ public final class LiveFields {
         m.put("limits.maxHeaderSize", "read when a connection is accepted; open connections keep theirs");
         m.put("limits.maxUriLength", "read when a connection is accepted; open connections keep theirs");
         m.put("limits.idleTimeout", "read when a connection is accepted; open connections keep theirs");
+        for (String defence : List.of(
+                "headerTimeout",
+                "handshakeTimeout",
+                "maxConnectionsPerAddress",
+                "minSendBytes",
+                "minSendPeriod",
+                "maxPipelined",
+                "maxRequestRate",
+                "requestBurst")) {
+            m.put(
+                    "limits." + defence,
+                    "read when a connection is accepted; open connections keep theirs (the guard thread's sweep period follows the running limits)");
+        }
         LIVE = java.util.Collections.unmodifiableMap(m);
     }
 
@@ -105,17 +121,18 @@ public final class LiveFields {
     }
 
     /**
-     * The config's text with the value of every live field masked (a non-zero one: a change to or from 0
-     * needs a restart), so two configs have the same view exactly when going from one to the other needs
-     * no restart (a live field appearing or going away, e.g. from its default to a value, counts as a
-     * restart: never wrongly live). The operator puts its checksum into the pod template.
+     * The config's text without what may change live, so two configs have the same view exactly when
+     * going from one to the other needs no restart. The operator puts its checksum into the pod template.
+     * A live socket option of a listener is masked when non-zero and written as such (from or to 0, the
+     * kernel default, is a restart: one-nio applies only non-zero values); the other live fields
+     * ({@code keepAlive}, {@code limits.*}) are left out whatever their value, their default included.
      */
     public static String restartView(EdgeServerConfig config) {
-        return ConfigWriter.write(
-                config,
-                (field, value) -> LIVE.containsKey(field) && !(value instanceof Number n && n.longValue() == 0)
-                        ? "(live)"
-                        : value);
+        return ConfigWriter.write(config, (field, value) -> {
+            if (!LIVE.containsKey(field)) return value;
+            if (!field.startsWith("acceptors[].")) return ConfigWriter.OMIT;
+            return value instanceof Number n && n.longValue() == 0 ? value : "(live)";
+        });
     }
 
     /** Why a change needs a restart, for the log. */

@@ -483,6 +483,22 @@ class DependentsTest {
                 .isEqualTo(before.tunings().get("edge-1").tuningRevision());
     }
 
+    @Test
+    void theDefencesAreLiveFromTheirDefaultsToo() {
+        VideoEdge ve = example();
+        VideoEdgeSpec s = ve.getSpec();
+        ve.setSpec(s.withServer(s.server().withLimits(null)));
+        EdgePlan defaults = plan(ve);
+        ve.setSpec(
+                s.withServer(s.server().withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "5s", 8, 200, 400))));
+        EdgePlan set = plan(ve);
+        assertThat(set.config()).isNotEqualTo(defaults.config()).contains("maxRequestRate: 200");
+        assertThat(set.podTemplate()).as("no restart").isEqualTo(defaults.podTemplate());
+        ve.setSpec(
+                s.withServer(s.server().withLimits(new ServerSpec.Limits("10s", "2s", 50, "1m", "5s", 8, 100, 400))));
+        assertThat(plan(ve).podTemplate()).isEqualTo(defaults.podTemplate());
+    }
+
     static String revision(EdgePlan plan) {
         return plan.podTemplate().getMetadata().getAnnotations().get(Names.POD_REVISION);
     }
