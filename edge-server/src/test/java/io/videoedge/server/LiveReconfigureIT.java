@@ -269,12 +269,7 @@ class LiveReconfigureIT {
                     .isEqualTo(431);
 
             // idleTimeout 1s: a new connection whose response makes no progress (the client does not read) is dropped
-            try (Socket stalled = new Socket()) {
-                stalled.setReceiveBufferSize(16 * 1024);
-                stalled.connect(new InetSocketAddress("127.0.0.1", edge.httpPort));
-                stalled.getOutputStream()
-                        .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n"
-                                .getBytes(StandardCharsets.US_ASCII));
+            try (Socket stalled = stalledDownload()) {
                 int port = stalled.getLocalPort();
                 await("the stalled connection is listed")
                         .atMost(Duration.ofSeconds(10))
@@ -405,12 +400,7 @@ class LiveReconfigureIT {
 
             // minSendBytes 1m per minSendPeriod 1s: a client that stops reading a 16 MiB body is dropped
             double slow = refused("slow_reader");
-            try (Socket stalled = new Socket()) {
-                stalled.setReceiveBufferSize(16 * 1024);
-                stalled.connect(new InetSocketAddress("127.0.0.1", edge.httpPort));
-                stalled.getOutputStream()
-                        .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n"
-                                .getBytes(StandardCharsets.US_ASCII));
+            try (Socket stalled = stalledDownload()) {
                 await().atMost(Duration.ofSeconds(20)).until(() -> refused("slow_reader") == slow + 1);
             }
 
@@ -427,6 +417,16 @@ class LiveReconfigureIT {
                 for (RawHttp c : many) c.close();
             }
         }
+    }
+
+    /** A new connection with a small receive buffer that asks for a 16 MiB segment and never reads. */
+    private Socket stalledDownload() throws IOException {
+        Socket stalled = new Socket();
+        stalled.setReceiveBufferSize(16 * 1024);
+        stalled.connect(new InetSocketAddress("127.0.0.1", edge.httpPort));
+        stalled.getOutputStream()
+                .write("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        return stalled;
     }
 
     private double refused(String reason) throws IOException, InterruptedException {
