@@ -95,9 +95,8 @@ verify: crds manifests chart-docs ## Fail if the Java sources are not formatted 
 	  echo "generated files are stale: run 'make crds', 'make manifests' and 'make chart-docs' and commit the result" >&2; exit 1; fi
 	@echo "generated files are up to date"
 
-BENCH_DURATION ?= 8
-BENCH_ROUNDS ?= 3
-export BENCH_DURATION BENCH_ROUNDS
+# BENCH_* settings (edge-server/README.md, "Benchmark") reach the script from the environment or the
+# command line; its own defaults apply otherwise (BENCH_QUICK=1 picks shorter ones)
 .PHONY: bench
 bench: java ## Benchmark the edge server against nginx with wrk (needs DEPS_SET=all make deps); prints ratios, never fails CI
 	$(MVN_RUN) -q -pl edge-server -am -DskipTests package

@@ -7,6 +7,8 @@
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (9)
+#   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
+#   any BENCH_* set explicitly still wins
 #   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
@@ -27,6 +29,14 @@ module=$(dirname "$here")
 . "$here/jvm-flags.sh"
 : "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
 
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+  : "${BENCH_DURATION:=3}" "${BENCH_ROUNDS:=3}" "${BENCH_CONNS:=64}" "${BENCH_WARMUP:=1}" "${BENCH_SLICE:=0}"
+  : "${BENCH_CASES:=seg-2m-http|/bench/seg-2m.m4s|http|2097152
+seg-2m-https|/bench/seg-2m.m4s|https|2097152
+manifest-1k-http|/bench/manifest-1k.m3u8|http|0
+manifest-1k-https|/bench/manifest-1k.m3u8|https|0
+cache-mem-2m-https|/cached/bench/seg-2m.m4s|https|2097152}"
+fi
 duration=${BENCH_DURATION:-8}
 rounds=${BENCH_ROUNDS:-3}
 conns_list=${BENCH_CONNS:-64 512}
@@ -216,12 +226,14 @@ cpu_ticks() {
 }
 hz=$(getconf CLK_TCK)
 
-run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value errors cpu-seconds"
-  local out before after script=()
+run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value errors cpu-seconds client-cpu-seconds"
+  local out before after script=() client
   [ -n "${5:-}" ] && script=(-s "$5")
   before=$(cpu_ticks "$4")
-  out=$(wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1)
+  # wrk's own user+system time (bash's time keyword): the share of the machine the client took
+  out=$( { TIMEFORMAT='%U %S'; time wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1; } 2>"$dir/logs/wrk.time")
   after=$(cpu_ticks "$4")
+  client=$(awk '{printf "%.3f", $1 + $2}' "$dir/logs/wrk.time")
   printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
   local rps errors non2xx
   if [ "$3" = 0 ]; then
@@ -232,7 +244,26 @@ run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value err
   fi
   errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors:/ {print $4+$6+$8+$10}')
   non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
-  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) $(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN {printf "%.3f", t/hz}')"
+  echo "${rps:-0} $(( ${errors:-0} + ${non2xx:-0} )) $(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN {printf "%.3f", t/hz}') ${client:-0}"
+}
+
+# How sure a case's ratio is, from the paired rounds (edge and nginx of the same round): the geometric
+# mean of the per-round ratios with a 95% confidence interval (Student's t on the logs), a verdict
+# against 1.25x and 1.0x, and the rounds the observed spread would need for an interval narrower than
+# the gap between 1.0x and 1.25x (half-width under ln(1.25)/2). Input: lines "edge nginx".
+ratio_stats() {
+  awk 'function t95(df) { # two-sided 95% quantile of Student t
+         if (df <= 0) return 0; split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23 2.20 2.18 2.16 2.14 2.13", t, " ")
+         return df <= 15 ? t[df] : 2.0 }
+       $1 > 0 && $2 > 0 { n++; l[n] = log($1 / $2); sum += l[n] }
+       END {
+         if (n == 0) { print "n/a n/a n/a n/a"; exit }
+         m = sum / n; ss = 0; for (i = 1; i <= n; i++) ss += (l[i] - m) ^ 2
+         s = n > 1 ? sqrt(ss / (n - 1)) : 0; h = n > 1 ? t95(n - 1) * s / sqrt(n) : 0
+         lo = exp(m - h); hi = exp(m + h)
+         if (n < 2) v = "one-round"; else if (lo >= 1.25) v = ">=1.25x"; else if (hi < 1.0) v = "behind"; else if (lo >= 1.0) v = "ahead"; else if (hi < 1.25) v = "<1.25x"; else v = "unsure"
+         need = s > 0 ? int((1.96 * s / (log(1.25) / 2)) ^ 2) + 1 : 2; if (need < 2) need = 2
+         printf "%.2f-%.2f %s %d %.2f\n", lo, hi, v, need, exp(m) }'
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
@@ -257,7 +288,7 @@ results=()
 while IFS='|' read -r name path scheme size script; do
   [ -z "$name" ] && continue
   for conns in $conns_list; do
-    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() ceiling_runs=() errs=0
+    edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() ceiling_runs=() client_share=() errs=0
     for round in $(seq 1 "$rounds"); do
       if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
       if [ "$size" != 0 ]; then
@@ -267,8 +298,9 @@ while IFS='|' read -r name path scheme size script; do
       fi
       for server in $order; do
         if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
-        read -r rps e cpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
+        read -r rps e cpu ccpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
         errs=$((errs + e))
+        client_share+=("$(awk -v c="$ccpu" -v d="$duration" -v n="$cpus" 'BEGIN {printf "%.0f", 100*c/(d*n)}')")
         # efficiency: work done per CPU-second of the server process (robust to other load on the box)
         eff=$(awk -v r="$rps" -v d="$duration" -v c="$cpu" 'BEGIN {if (c>0) printf "%.1f", r*d/c; else print 0}')
         if [ "$server" = edge ]; then edge_runs+=("$rps"); edge_eff+=("$eff"); else nginx_runs+=("$rps"); nginx_eff+=("$eff"); fi
@@ -282,11 +314,13 @@ while IFS='|' read -r name path scheme size script; do
     nginx_e=$(printf '%s\n' "${nginx_eff[@]}" | median)
     if [ "$size" = 0 ]; then unit="req/s"; eunit="req/cpu-s"; else unit="MiB/s"; eunit="MiB/cpu-s"; fi
     ratio=$(awk -v a="$edge_v" -v b="$nginx_v" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
+    read -r ci verdict need _ < <(paste -d' ' <(printf '%s\n' "${edge_runs[@]}") <(printf '%s\n' "${nginx_runs[@]}") | ratio_stats)
+    client=$(printf '%s\n' "${client_share[@]}" | median)
     eratio=$(awk -v a="$edge_e" -v b="$nginx_e" 'BEGIN {if (b>0) printf "%.2f", a/b; else print "n/a"}')
     frac=""
     if [ -n "$ceil" ]; then frac=$(awk -v e="$edge_v" -v c="$ceil" 'BEGIN {if (c>0) printf "%.2f", e/c}'); fi
-    line=$(printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" \
-      "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs" "$ceil" "$frac")
+    line=$(printf '%-19s %5s %6s %9s %9s %5s %9s %-9s %4s | %9s %9s %5s %9s %4s | %8s %5s | %4s%%' "$name" "$conns" "$unit" "$edge_v" "$nginx_v" "$ratio" \
+      "$ci" "$verdict" "$need" "$edge_e" "$nginx_e" "$eratio" "$eunit" "$errs" "$ceil" "$frac" "$client")
     echo "$line"
     results+=("$line")
   done
@@ -330,8 +364,11 @@ fi
 echo
 echo "RESULTS (medians of $rounds alternating rounds: throughput; work per CPU-second of the server process;"
 echo "         errors = wrk socket errors + non-2xx; loopback ceiling = raw sendfile TCP copy of the same file"
-echo "         between two processes, measured in the same rounds; frac = edge throughput / ceiling)"
-printf '%-19s %5s %6s %9s %9s %5s | %9s %9s %5s %9s %4s | %8s %5s\n' case conns unit edge nginx ratio edge nginx ratio unit errs ceiling frac
+echo "         between two processes, measured in the same rounds; frac = edge throughput / ceiling;"
+echo "         ci95 = 95% confidence interval of the ratio from the per-round pairs (Student t on logs);"
+echo "         verdict: >=1.25x / ahead (>1.0x) / <1.25x / behind (<1.0x) / unsure, when the interval says so;"
+echo "         n = rounds the observed spread needs to separate 1.25x from 1.0x; wrk = client CPU, % of the machine)"
+printf '%-19s %5s %6s %9s %9s %5s %9s %-9s %4s | %9s %9s %5s %9s %4s | %8s %5s | %5s\n' case conns unit edge nginx ratio ci95 verdict n edge nginx ratio unit errs ceiling frac wrk
 for r in "${results[@]}"; do
   echo "$r"
 done
