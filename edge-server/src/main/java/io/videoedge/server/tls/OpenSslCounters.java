@@ -17,7 +17,9 @@ public final class OpenSslCounters {
     public static void register(EdgeMetrics metrics) {
         metrics.counter(
                 "videoedge_tls_handshakes_total",
-                "TLS handshakes completed by OpenSSL (all SSL contexts of the process)",
+                "TLS handshakes completed by OpenSSL (all SSL contexts of the process; a TLS 1.3 one counts once "
+                        + "the server has sent its session tickets, so a client that closes right after its handshake "
+                        + "may not be counted)",
                 () -> sum("AcceptGood"));
         metrics.counter(
                 "videoedge_tls_handshakes_resumed_total",
