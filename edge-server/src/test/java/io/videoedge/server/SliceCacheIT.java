@@ -20,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Slice caching ({@code cache.slice}) in front of real origins on loopback: a scripted origin that
@@ -46,6 +48,11 @@ class SliceCacheIT {
     }
 
     private void start(String originUrl) throws Exception {
+        start(originUrl, "");
+    }
+
+    /** @param cacheLines more lines of the cache section (indented by two) */
+    private void start(String originUrl, String cacheLines) throws Exception {
         Path disk = Files.createTempDirectory("edge-cache");
         edge = EdgeFixture.start("""
                 origin:
@@ -57,13 +64,13 @@ class SliceCacheIT {
                   memory: 16m
                   memoryMaxObject: 4m
                   slice: 4m
-                  disk:
+                %s  disk:
                     path: %s
                     size: 256m
                 bufferPool:
                   size: 8m
                   chunkSize: 64k
-                """.formatted(originUrl, disk));
+                """.formatted(originUrl, cacheLines, disk));
     }
 
     private void startWithRangeOrigin() throws Exception {
@@ -118,6 +125,44 @@ class SliceCacheIT {
         RawHttp.Response past = get(BIG, "bytes=2000000000-");
         assertThat(past.status()).isEqualTo(416);
         assertThat(past.header("Content-Range")).isEqualTo("bytes */1073741824");
+    }
+
+    /**
+     * Expired slices are fetched again; while the origin fails, the expired copy answers ({@code stale})
+     * within cache.staleWhileError, both for the slice a response starts in and for the next one; without
+     * that window the failure is the answer.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"1h", "0s"})
+    void anExpiredSliceIsServedStaleWhileTheOriginFails(String staleWhileError) throws Exception {
+        origin = new RangeOrigin();
+        origin.object(BIG, 1L << 30);
+        origin.cacheControl(BIG, "max-age=0"); // expired as soon as stored
+        start(origin.url(), "  staleWhileError: " + staleWhileError + "\n");
+        long from = SLICE - 1000; // the last bytes of slice 0 and the first of slice 1
+        assertThat(get(BIG, "bytes=" + from + "-" + (from + 1999)).body())
+                .isEqualTo(RangeOrigin.bytes(BIG, 1, from, from + 2000));
+        await().atMost(Duration.ofSeconds(10)) // both slices committed
+                .untilAsserted(() ->
+                        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(2));
+
+        origin.fault(BIG, RangeOrigin.Fault.ERROR_500);
+        RawHttp.Response r = get(BIG, "bytes=" + from + "-" + (from + 1999));
+        if (staleWhileError.equals("0s")) {
+            assertThat(r.status()).isEqualTo(502);
+            return;
+        }
+        assertThat(r.status()).isEqualTo(206);
+        assertThat(r.header("X-Cache")).isEqualTo("stale");
+        assertThat(r.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, from, from + 2000));
+        assertThat(origin.requests(BIG)).as("each slice asked for again").isGreaterThanOrEqualTo(4);
+        assertThat(edge.metric("videoedge_cache_responses_total{result=\"stale\"}"))
+                .isEqualTo(1);
+
+        origin.fault(BIG, RangeOrigin.Fault.NONE); // back: fetched again, fresh from the origin
+        RawHttp.Response back = get(BIG, "bytes=" + from + "-" + (from + 1999));
+        assertThat(back.header("X-Cache")).isIn("miss", "coalesced");
+        assertThat(back.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, from, from + 2000));
     }
 
     @Test

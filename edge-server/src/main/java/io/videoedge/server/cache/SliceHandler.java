@@ -18,7 +18,9 @@ import one.nio.http.Request;
  * ({@link SliceParts}), starting the next one's fetch ahead. Every slice must be of the first one's
  * version (ETag, Last-Modified, length): a cached slice of another version is dropped and fetched
  * again; a slice that arrives from the origin in another version cuts the response (the connection
- * is closed) rather than stitching two versions into one body.
+ * is closed) rather than stitching two versions into one body. An expired slice is fetched again, and
+ * kept meanwhile: while the origin fails, it is served {@code stale} within {@code cache.staleWhileError}
+ * of its expiry, as a whole object is.
  */
 final class SliceHandler {
     /** What finding one slice gave. */
@@ -26,6 +28,27 @@ final class SliceHandler {
 
     /** The slice, with one reference to its data. */
     record Found(SliceSource source) implements Result {}
+
+    /**
+     * An expired copy of a slice (the version asked for) kept while the slice is fetched again: in
+     * memory, with the reference the lookup took, or on disk.
+     */
+    record StaleCopy(MemoryTier.Entry memory, DiskTier.Entry disk) {
+        ObjectMeta meta() {
+            return memory != null ? memory.meta() : disk.meta();
+        }
+
+        /** The copy as a slice source (taking over the memory reference), or null if its file is gone. */
+        SliceSource open() throws IOException {
+            if (memory != null) return new SliceSource.Memory(memory);
+            RandomAccessFile f = disk.openChecked();
+            return f == null ? null : new SliceSource.Disk(disk, f);
+        }
+
+        void release() {
+            if (memory != null) memory.release();
+        }
+    }
 
     /** No such slice: the status the origin's failure maps to (416 past the object's end). */
     record Missing(int status, String reason) implements Result {}
@@ -102,18 +125,24 @@ final class SliceHandler {
         MemoryTier memory = cache.memory();
         MemoryTier.Entry m = memory == null ? null : memory.get(sliceKey);
         if (memory != null) cache.metrics().memory(m != null);
+        MemoryTier.Entry staleInMemory = null;
         if (m != null) {
-            if (m.meta().fresh(now) && sameVersion(m.meta(), expected)) {
+            if (!sameVersion(m.meta(), expected)) {
+                memory.remove(sliceKey); // another version: never stitched
+                m.release();
+            } else if (m.meta().fresh(now)) {
                 done.accept(new Found(new SliceSource.Memory(m)));
                 return;
+            } else {
+                staleInMemory = m; // kept, with its reference, in case the origin fails
             }
-            if (!sameVersion(m.meta(), expected)) memory.remove(sliceKey); // another version: never stitched
-            m.release();
         }
         DiskTier.Entry d = cache.disk().get(sliceKey);
         if (m == null) cache.metrics().disk(d != null);
+        DiskTier.Entry staleOnDisk = null;
         if (d != null) {
             if (!d.verified()) {
+                if (staleInMemory != null) staleInMemory.release();
                 verifyThenFind(d, key, start, expected, mayRetry, done);
                 return;
             }
@@ -122,16 +151,21 @@ final class SliceHandler {
             } else if (d.meta().fresh(now)) {
                 RandomAccessFile f = d.openChecked();
                 if (f != null) {
+                    if (staleInMemory != null) staleInMemory.release();
                     responses.promote(d);
                     done.accept(new Found(new SliceSource.Disk(d, f)));
                     return;
                 }
                 cache.disk().drop(d, "file missing or not its recorded size");
+            } else {
+                staleOnDisk = d;
             }
         }
+        StaleCopy stale =
+                staleInMemory != null || staleOnDisk != null ? new StaleCopy(staleInMemory, staleOnDisk) : null;
         EdgeCache.Joined joined =
                 cache.joinSlice(sliceKey, CacheHandler.originPath(key), new Fill.Slice(start, size, expected));
-        awaitFill(joined, key, start, expected, mayRetry, done);
+        awaitFill(joined, key, start, expected, mayRetry, stale, done);
     }
 
     /** Calls {@code done} with the slice a fill brings (or its failure) once the origin's head is there. */
@@ -142,7 +176,32 @@ final class SliceHandler {
             ObjectMeta expected,
             boolean mayRetry,
             Consumer<Result> done) {
+        awaitFill(joined, key, start, expected, mayRetry, null, done);
+    }
+
+    /** As above; {@code stale} (null: none) answers instead when the origin fails and it may. */
+    private void awaitFill(
+            EdgeCache.Joined joined,
+            String key,
+            long start,
+            ObjectMeta expected,
+            boolean mayRetry,
+            StaleCopy stale,
+            Consumer<Result> done) {
         joined.fill().onHead(outcome -> {
+            if (stale != null) {
+                if (outcome instanceof Fill.Failed f
+                        && TierLookup.staleServable(
+                                stale.meta(), f.status(), System.currentTimeMillis(), cache.staleWhileError())) {
+                    SliceSource copy = openQuietly(stale);
+                    if (copy != null) {
+                        done.accept(new Found(new SliceSource.Stale(copy)));
+                        return;
+                    }
+                } else {
+                    stale.release();
+                }
+            }
             switch (outcome) {
                 case Fill.Streaming s
                 when !sameVersion(s.fill().meta(), expected) ->
@@ -159,6 +218,14 @@ final class SliceHandler {
                 case Fill.NotModified nm -> done.accept(new Missing(502, "unexpected 304 for a slice"));
             }
         });
+    }
+
+    private static SliceSource openQuietly(StaleCopy stale) {
+        try {
+            return stale.open();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** After a restart: the slice's checksum is checked on a fill thread before it is first served. */

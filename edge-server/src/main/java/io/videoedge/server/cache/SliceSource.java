@@ -57,6 +57,25 @@ sealed interface SliceSource {
         }
     }
 
+    /** An expired copy of the slice, served because the origin fails (within {@code cache.staleWhileError}). */
+    record Stale(SliceSource copy) implements SliceSource {
+        public ObjectMeta meta() {
+            return copy.meta();
+        }
+
+        public Body region(long offset, long length) {
+            return copy.region(offset, length);
+        }
+
+        public void release() {
+            copy.release();
+        }
+
+        public String label() {
+            return "stale";
+        }
+    }
+
     /** @param started this request started the fill (a miss) rather than joined one (coalesced) */
     record Filling(Fill fill, boolean started) implements SliceSource {
         public ObjectMeta meta() {

@@ -31,7 +31,9 @@ public final class RangeOrigin implements AutoCloseable {
         /** 200 with the whole object, whatever the Range. */
         IGNORE_RANGE,
         /** Announces the full length, sends half of it and closes the connection. */
-        SHORT_BODY
+        SHORT_BODY,
+        /** 500 with no body: the origin fails. */
+        ERROR_500
     }
 
     private record VirtualObject(long length, int version, int changeFromRequest) {}
@@ -40,6 +42,7 @@ public final class RangeOrigin implements AutoCloseable {
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> bytes = new ConcurrentHashMap<>();
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+    private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
     private final long lastModified = (System.currentTimeMillis() / 1000 - 3600) * 1000;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -64,6 +67,10 @@ public final class RangeOrigin implements AutoCloseable {
     /** From the {@code n}-th request for {@code path} on (counting from 1), the object is version 2. */
     public void changeFromRequest(String path, int n) {
         objects.computeIfPresent(path, (p, o) -> new VirtualObject(o.length, o.version, n));
+    }
+
+    public void cacheControl(String path, String value) {
+        cacheControl.put(path, value);
     }
 
     public void fault(String path, Fault f) {
@@ -123,7 +130,13 @@ public final class RangeOrigin implements AutoCloseable {
             x.getResponseHeaders().add("Last-Modified", HttpDates.format(lastModified + version * 1000L));
             x.getResponseHeaders().add("Content-Type", "video/mp4");
             x.getResponseHeaders().add("Accept-Ranges", "bytes");
+            String cc = cacheControl.get(path);
+            if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
             Fault fault = faults.getOrDefault(path, Fault.NONE);
+            if (fault == Fault.ERROR_500) {
+                x.sendResponseHeaders(500, -1);
+                return;
+            }
             long from = 0;
             long to = o.length; // exclusive
             int status = 200;
