@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * A purge of one path or one prefix from the caches of every edge server of a {@link VideoEdge}
  * (same namespace). The operator calls each node's edge server (its admin port, with the VideoEdge's
  * admin token) and counts the acknowledgements in the status until every node has acknowledged
- * (Complete) or the deadline passed (Failed). The spec cannot be changed: create another CachePurge.
+ * (Complete). Nodes not reached by the deadline make it Failed (DeadlineExceeded) and still get it when
+ * they come back, while the CachePurge exists (then Complete, AcknowledgedAfterDeadline). The spec
+ * cannot be changed: create another CachePurge.
  */
 @Group(VideoEdgeApi.GROUP)
 @Version(VideoEdgeApi.VERSION)
@@ -38,11 +40,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class CachePurge extends CustomResource<CachePurgeSpec, CachePurgeStatus> implements Namespaced {
     /** Condition: every targeted node acknowledged the purge. */
     public static final String COMPLETE = "Complete";
-    /** Condition: the deadline passed with nodes that had not acknowledged, or the purge cannot run. */
+    /**
+     * Condition: the deadline passed with nodes that had not acknowledged (stays True as the record of it,
+     * also once they acknowledged late), or the purge cannot run.
+     */
     public static final String FAILED = "Failed";
 
     // reasons
     public static final String ALL_ACKNOWLEDGED = "AllNodesAcknowledged";
+    /** Complete=True after Failed=True DeadlineExceeded: the nodes that missed the deadline have it now. */
+    public static final String ACKNOWLEDGED_AFTER_DEADLINE = "AcknowledgedAfterDeadline";
+
     public static final String PENDING = "NodesPending";
     public static final String DEADLINE_EXCEEDED = "DeadlineExceeded";
     public static final String VIDEO_EDGE_NOT_FOUND = "VideoEdgeNotFound";

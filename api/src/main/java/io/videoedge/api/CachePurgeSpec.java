@@ -36,9 +36,11 @@ public record CachePurgeSpec(
         String prefix,
 
         @JsonPropertyDescription(
-                "Seconds from creation within which every node must acknowledge. Until then, nodes that could not be "
-                        + "reached (down, restarting) are tried again every few seconds, so a node that comes back gets the "
-                        + "purge; after it the purge is Failed and nodes not reached are not purged. Default 600.")
+                "Seconds from creation within which every node should acknowledge. Until then, nodes that could not be "
+                        + "reached (down, restarting) are tried again every few seconds; after it the purge is Failed "
+                        + "(DeadlineExceeded, kept as the record) and the nodes still not reached are called when their "
+                        + "edge-server pod turns ready again and every 60 s, as long as this CachePurge exists, so a node "
+                        + "back from maintenance gets the purge. Default 600.")
         @Default("600")
         @Min(10)
         @Max(604800)

@@ -18,12 +18,18 @@ public record CachePurgeStatus(
         Long observedGeneration,
 
         @JsonPropertyDescription(
-                "Complete (every targeted node acknowledged) and Failed (the deadline passed first, or the VideoEdge "
-                        + "does not exist), each with a reason and message. Both are final.")
+                "Complete and Failed, each with a reason and message. Complete=True AllNodesAcknowledged: every "
+                        + "targeted node acknowledged by the deadline. Failed=True DeadlineExceeded: some had not by the "
+                        + "deadline (the message names them); it stays True as the record of that, while the nodes still "
+                        + "pending are called again when they come back, as long as this CachePurge exists. "
+                        + "Complete=True AcknowledgedAfterDeadline: every targeted node has it now, acknowledgedLate of them "
+                        + "after the deadline. Failed=True VideoEdgeNotFound: nothing was sent. Complete=True and VideoEdgeNotFound are "
+                        + "final: no more calls.")
         List<Condition> conditions,
 
         @JsonPropertyDescription(
-                "When the purge fails unless every node has acknowledged: creation + spec.deadlineSeconds.")
+                "Creation + spec.deadlineSeconds: nodes that have not acknowledged by then make the purge Failed "
+                        + "(DeadlineExceeded); they still get it when they come back.")
         String deadline,
 
         @JsonPropertyDescription(
@@ -34,7 +40,9 @@ public record CachePurgeStatus(
         @JsonPropertyDescription("Targeted nodes whose edge server confirmed the purge.")
         Integer acknowledgedNodes,
 
-        @JsonPropertyDescription("Targeted nodes that have not confirmed (yet, or by the deadline).")
+        @JsonPropertyDescription(
+                "Targeted nodes that have not confirmed yet. After the deadline they are called again when their "
+                        + "edge-server pod turns ready and every 60 s.")
         Integer pendingNodes,
 
         @JsonPropertyDescription("Acknowledged nodes over targeted nodes, e.g. 2/3 (for kubectl get).")
@@ -49,7 +57,18 @@ public record CachePurgeStatus(
                 "Up to 20 nodes that have not acknowledged, by name, each with why (Unreachable, Refused, NoAdminToken, "
                         + "NoAddress, NotTriedYet). pendingNodes has their number.")
         @Size(max = MAX_PENDING_LISTED)
-        List<PendingNode> pending) {
+        List<PendingNode> pending,
+
+        @JsonPropertyDescription(
+                "Set once the deadline passed with nodes that had not acknowledged: how many (targeted nodes without "
+                        + "an acknowledgement applied by the deadline). It does not change afterwards.")
+        Integer missedDeadline,
+
+        @JsonPropertyDescription(
+                "Set once the deadline passed with nodes that had not acknowledged: how many targeted nodes applied "
+                        + "the purge after the deadline (by the time the node reports it applied it), counted in "
+                        + "acknowledgedNodes too.")
+        Integer acknowledgedLate) {
 
     public static final int MAX_PENDING_LISTED = 20;
 

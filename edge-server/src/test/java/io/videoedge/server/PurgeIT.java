@@ -197,6 +197,16 @@ class PurgeIT {
         HttpResponse<String> again = purge(q("path", "/v/a.mp4") + "&id=uid-1", EdgeFixture.ADMIN_TOKEN);
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(again.body()).contains("\"memory\":1", "\"repeated\":true");
+        java.util.regex.Pattern at = java.util.regex.Pattern.compile("\"appliedAt\":\"([^\"]+)\"");
+        var firstAt = at.matcher(first.body());
+        var againAt = at.matcher(again.body());
+        assertThat(firstAt.find() && againAt.find())
+                .as("both answers say when it was applied")
+                .isTrue();
+        assertThat(java.time.Instant.parse(againAt.group(1)))
+                .as("a repeated answer says when it was first applied (the operator tells late nodes by it)")
+                .isEqualTo(java.time.Instant.parse(firstAt.group(1)))
+                .isBetween(java.time.Instant.now().minusSeconds(60), java.time.Instant.now());
         assertThat(get("/v/a.mp4"))
                 .as("cached after the first purge, kept by the repeated one")
                 .isEqualTo("hit-memory");

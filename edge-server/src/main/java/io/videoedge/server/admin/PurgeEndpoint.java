@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,7 +25,11 @@ import org.slf4j.LoggerFactory;
  * request. Answers what was removed, as JSON. An optional {@code id} (the CachePurge's uid when the
  * operator sends it) makes retries idempotent: a purge already applied under that id is answered
  * from memory (the last {@value #REMEMBERED} ids) and not applied again, so a retried call does not
- * evict what was cached since.
+ * evict what was cached since. The answer carries {@code appliedAt}, when this server applied it (a
+ * repeated answer the first time's), so that the operator tells a node that applied it before the
+ * purge's deadline from one that applied it after. The memory is this object's: it lasts as long as the
+ * process (config reloads and token rotations keep it); a restarted server forgets, and applies a
+ * repeated id again, which only evicts what was cached since.
  *
  * <p>Refusals: 401 without a token, 403 with a wrong one or when the server has none, 405 for a
  * method other than POST, 400 for a bad path. None of them affects serving.
@@ -112,6 +118,7 @@ public final class PurgeEndpoint {
             PurgeResult r = cache.apply(purge);
             String body = "{\"purge\":" + quote(purge.toString()) + (id == null ? "" : ",\"id\":" + quote(id))
                     + ",\"memory\":" + r.memory() + ",\"disk\":" + r.disk() + ",\"fills\":" + r.fills()
+                    + ",\"appliedAt\":\"" + Instant.now().truncatedTo(ChronoUnit.MILLIS) + "\""
                     + ",\"repeated\":false}\n";
             if (id != null) applied.put(id, body);
             return json(Response.OK, body);

@@ -4,16 +4,22 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.videoedge.api.CachePurge;
 import io.videoedge.api.CachePurgeStatus;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.reconciler.LeanItemStore;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.status.EventRecorder;
 import io.videoedge.operator.status.TransitionEvents;
@@ -37,6 +43,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,18 +52,26 @@ import org.slf4j.LoggerFactory;
  * CachePurge -> a POST /admin/purge to the edge server of every node of its VideoEdge, with that
  * VideoEdge's admin token (the Secret {@code <name>-admin-token}, mounted into the edge pods). Nodes
  * that acknowledge are not called again; the others (down, restarting, not yet ready) are called again
- * every {@link PurgeProgress#RETRY} until they acknowledge or the deadline passes. What the status says
- * is {@link PurgeProgress}'s decision; this class makes the calls and writes.
+ * every {@link PurgeProgress#RETRY} until the deadline, and after it (the purge Failed, DeadlineExceeded)
+ * when their edge-server pod says the server came back up ({@link PodServing}) and every
+ * {@link PurgeProgress#LATE_RETRY}, as long as the CachePurge exists and until every node has it. What
+ * the status says is {@link PurgeProgress}'s decision; this class makes the calls and writes.
  *
  * <p>The acknowledgements are kept in memory (the status holds counts, not the healthy nodes). After
- * an operator restart or a leader change they are gone, and every node is called again with the same
- * purge id: servers that applied it answer from their memory of recent ids without purging again.
+ * an operator restart or a leader change they are gone, and every node of a purge that is not Complete
+ * is called again with the same purge id: servers that applied it answer from their memory of recent
+ * ids without purging again, with the time they applied it (so late and on-time acknowledgements are
+ * still told apart).
  */
 @ControllerConfiguration(name = CachePurgeReconciler.NAME)
 public class CachePurgeReconciler implements Reconciler<CachePurge> {
     public static final String NAME = "cachepurge";
     static final String TOKEN_KEY = "token";
+    static final String PODS = "edge-server-pods";
     private static final int PARALLEL_CALLS = 32;
+    /** A ledger not used for this long belongs to a CachePurge that was deleted, or is final. */
+    private static final Duration FORGET = PurgeProgress.LATE_RETRY.multipliedBy(5);
+
     private static final Logger log = LoggerFactory.getLogger(CachePurgeReconciler.class);
 
     private final NodeEndpoints endpoints;
@@ -66,15 +82,21 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
     private final Map<String, Ledger> ledgers = new ConcurrentHashMap<>();
 
     /**
-     * One purge's acknowledgements and last failures, by node, and the final status once this operator
-     * decided it (a pass that reads the status from before that write writes it again, and neither calls
-     * nor records an Event twice). Kept until a minute after the deadline.
+     * One purge's acknowledgements and last failures, by node; the transitions this operator recorded
+     * (an Event and a count each, once, even when a pass reads the status from before its own write);
+     * and the final status once decided (written again by a pass that reads an older one).
      */
-    private record Ledger(
-            Map<String, PurgeProgress.Ack> acks,
-            Map<String, PurgeProgress.Attempt> failures,
-            Instant deadline,
-            java.util.concurrent.atomic.AtomicReference<CachePurgeStatus> finalStatus) {}
+    private static final class Ledger {
+        final Map<String, PurgeProgress.Ack> acks = new ConcurrentHashMap<>();
+        final Map<String, PurgeProgress.Attempt> failures = new ConcurrentHashMap<>();
+        final Set<String> recorded = ConcurrentHashMap.newKeySet();
+        final AtomicReference<CachePurgeStatus> finalStatus = new AtomicReference<>();
+        volatile Instant lastUsed;
+
+        Ledger(Instant now) {
+            lastUsed = now;
+        }
+    }
 
     public CachePurgeReconciler(NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity) {
         this.endpoints = endpoints;
@@ -83,22 +105,65 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
         this.identity = identity;
     }
 
+    /**
+     * The edge-server pods: when one says its server came (back) up, the purges of its VideoEdge that
+     * this node has not acknowledged are reconciled at once (a node back from maintenance gets a purge it
+     * missed within moments of answering, not at the next retry).
+     */
+    @Override
+    public List<EventSource<?, CachePurge>> prepareEventSources(EventSourceContext<CachePurge> context) {
+        return List.of(new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(Pod.class, CachePurge.class)
+                        .withName(PODS)
+                        .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
+                        .withItemStore(LeanItemStore.noManagedFields())
+                        .withOnAddFilter(PodServing::up)
+                        .withOnUpdateFilter(PodServing::cameUp)
+                        .withOnDeleteFilter((pod, unknown) -> false)
+                        .withSecondaryToPrimaryMapper(pod -> waitingFor(context, pod))
+                        .build(),
+                context));
+    }
+
+    /** The purges of the pod's VideoEdge that are not Complete and that its node has not acknowledged. */
+    private Set<ResourceID> waitingFor(EventSourceContext<CachePurge> context, Pod pod) {
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        String owner = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(VideoEdgeApi.LABEL_OWNER_NAME);
+        String ns = pod.getMetadata().getNamespace();
+        if (node == null || owner == null) return Set.of();
+        return context.getPrimaryCache()
+                .list(cp -> ns.equals(cp.getMetadata().getNamespace())
+                        && owner.equals(cp.getSpec().videoEdge())
+                        && !PurgeProgress.isFinal(cp.getStatus())
+                        && !acknowledged(cp.getMetadata().getUid(), node))
+                .map(ResourceID::fromResource)
+                .collect(Collectors.toSet());
+    }
+
+    private boolean acknowledged(String uid, String node) {
+        Ledger l = ledgers.get(uid);
+        return l != null && l.acks.containsKey(node);
+    }
+
     @Override
     public UpdateControl<CachePurge> reconcile(CachePurge cp, Context<CachePurge> context) {
         String uid = cp.getMetadata().getUid();
         CachePurgeStatus previous = cp.getStatus();
-        Ledger known = ledgers.get(uid);
         if (PurgeProgress.isFinal(previous)) {
             return UpdateControl.noUpdate();
         }
-        if (known != null && known.finalStatus().get() != null) {
-            // made final by this operator; the status read here is from before that write (or it failed)
-            return UpdateControl.patchStatus(statusOnly(cp, known.finalStatus().get()));
-        }
         Instant now = clock.instant();
+        ledgers.values().removeIf(l -> l.lastUsed.isBefore(now.minus(FORGET)));
+        Ledger ledger = ledgers.computeIfAbsent(uid, u -> new Ledger(now));
+        ledger.lastUsed = now;
+        if (ledger.finalStatus.get() != null) {
+            // made final by this operator; the status read here is from before that write (or it failed)
+            return UpdateControl.patchStatus(statusOnly(cp, ledger.finalStatus.get()));
+        }
         Instant deadline = Instant.parse(cp.getMetadata().getCreationTimestamp())
                 .plusSeconds(Objects.requireNonNullElse(cp.getSpec().deadlineSeconds(), 600));
-        ledgers.values().removeIf(l -> l.deadline().isBefore(now.minus(Duration.ofMinutes(1))));
         KubernetesClient client = context.getClient();
         String ns = cp.getMetadata().getNamespace();
         long generation = Objects.requireNonNullElse(cp.getMetadata().getGeneration(), 1L);
@@ -111,41 +176,23 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
             decision = PurgeProgress.videoEdgeMissing(
                     generation, previous, cp.getSpec().videoEdge(), now, deadline);
         } else {
-            Ledger ledger = ledgers.computeIfAbsent(
-                    uid,
-                    u -> new Ledger(
-                            new ConcurrentHashMap<>(),
-                            new ConcurrentHashMap<>(),
-                            deadline,
-                            new java.util.concurrent.atomic.AtomicReference<>()));
             Set<String> targets = targets(client, ve);
-            SortedSet<String> toCall = PurgeProgress.toCall(previous, targets, ledger.acks(), now, deadline);
+            SortedSet<String> toCall = PurgeProgress.toCall(previous, targets, ledger.acks);
             if (!toCall.isEmpty()) {
-                call(client, cp, ve, toCall, ledger);
+                call(client, cp, ve, toCall, ledger, deadline);
             }
             decision = PurgeProgress.decide(
-                    generation, previous, targets, ledger.acks(), ledger.failures(), clock.instant(), deadline);
+                    generation, previous, targets, ledger.acks, ledger.failures, clock.instant(), deadline);
         }
-        if (decision.finalNow() != null) {
-            ledgers.computeIfAbsent(
-                            uid,
-                            u -> new Ledger(
-                                    Map.of(), Map.of(), deadline, new java.util.concurrent.atomic.AtomicReference<>()))
-                    .finalStatus()
-                    .set(decision.status());
-            boolean complete = CachePurge.COMPLETE.equals(decision.finalNow());
-            metrics.finished(complete ? "complete" : "failed", 1);
-            String message = decision.status().conditions().stream()
-                    .filter(c -> decision.finalNow().equals(c.getType()))
-                    .findFirst()
-                    .map(c -> c.getMessage())
-                    .orElse("");
-            log.info("CachePurge {} {}: {}", Names.namespacedName(cp), complete ? "complete" : "failed", message);
+        if (decision.isFinal()) {
+            ledger.finalStatus.set(decision.status());
+        }
+        for (PurgeProgress.Transition t : decision.transitions()) {
+            if (!ledger.recorded.add(t.outcome())) continue; // recorded by an earlier pass of this operator
+            metrics.finished(t.outcome(), 1);
+            log.info("CachePurge {} {}: {}", Names.namespacedName(cp), t.outcome(), t.message());
             new EventRecorder(client, identity, clock)
-                    .record(
-                            cp,
-                            List.of(new TransitionEvents.Notice(
-                                    complete ? "Normal" : "Warning", complete ? "Purged" : "PurgeFailed", message)));
+                    .record(cp, List.of(new TransitionEvents.Notice(t.eventType(), t.eventReason(), t.message())));
         }
         UpdateControl<CachePurge> control = decision.status().equals(previous)
                 ? UpdateControl.noUpdate()
@@ -178,13 +225,19 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
         return targets;
     }
 
-    private void call(KubernetesClient client, CachePurge cp, VideoEdge ve, SortedSet<String> toCall, Ledger ledger) {
+    private void call(
+            KubernetesClient client,
+            CachePurge cp,
+            VideoEdge ve,
+            SortedSet<String> toCall,
+            Ledger ledger,
+            Instant deadline) {
         Optional<String> token = token(client, ve);
         if (token.isEmpty()) {
             Instant at = clock.instant();
             String message = "the Secret " + Names.adminToken(ve) + " with the edge servers' admin token is missing";
             toCall.forEach(
-                    n -> ledger.failures().put(n, new PurgeProgress.Attempt(at, CachePurge.NO_ADMIN_TOKEN, message)));
+                    n -> ledger.failures.put(n, new PurgeProgress.Attempt(at, CachePurge.NO_ADMIN_TOKEN, message)));
             return;
         }
         Semaphore slots = new Semaphore(PARALLEL_CALLS);
@@ -194,7 +247,7 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
                 calls.add(pool.submit(() -> {
                     slots.acquireUninterruptibly();
                     try {
-                        record(cp, node, callOne(client, cp, node, token.get()), ledger);
+                        record(cp, node, callOne(client, cp, node, token.get()), ledger, deadline);
                     } finally {
                         slots.release();
                     }
@@ -223,28 +276,31 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
         return nodes.purge(admin.get(), token, cp.getSpec(), cp.getMetadata().getUid());
     }
 
-    private void record(CachePurge cp, String node, NodeCall result, Ledger ledger) {
+    private void record(CachePurge cp, String node, NodeCall result, Ledger ledger, Instant deadline) {
         metrics.call(result);
         Instant at = clock.instant();
         switch (result) {
             case NodeCall.Acknowledged a -> {
-                ledger.acks().put(node, new PurgeProgress.Ack(at, a.memory(), a.disk(), a.fills()));
-                ledger.failures().remove(node);
+                Instant applied = a.appliedAt() != null ? a.appliedAt() : at;
+                ledger.acks.put(node, new PurgeProgress.Ack(applied, a.memory(), a.disk(), a.fills()));
+                ledger.failures.remove(node);
                 log.info(
-                        "CachePurge {}: node {} acknowledged (removed memory {}, disk {}, fills {}{})",
+                        "CachePurge {}: node {} acknowledged (removed memory {}, disk {}, fills {}; applied {}{}{})",
                         Names.namespacedName(cp),
                         node,
                         a.memory(),
                         a.disk(),
                         a.fills(),
+                        applied,
+                        applied.isAfter(deadline) ? ", after the deadline " + deadline : "",
                         a.repeated() ? "; applied earlier under the same id" : "");
             }
             case NodeCall.Refused r -> {
-                ledger.failures().put(node, new PurgeProgress.Attempt(at, CachePurge.REFUSED, r.message()));
+                ledger.failures.put(node, new PurgeProgress.Attempt(at, CachePurge.REFUSED, r.message()));
                 log.warn("CachePurge {}: node {} refused: {}", Names.namespacedName(cp), node, r.message());
             }
             case NodeCall.Unreachable u -> {
-                ledger.failures().put(node, new PurgeProgress.Attempt(at, u.reason(), u.message()));
+                ledger.failures.put(node, new PurgeProgress.Attempt(at, u.reason(), u.message()));
                 log.info(
                         "CachePurge {}: node {} not reached, tried again: {}",
                         Names.namespacedName(cp),

@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +22,7 @@ import java.util.regex.Pattern;
 public final class NodePurgeClient {
     static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern NUMBER = Pattern.compile("\"(memory|disk|fills)\":(\\d+)");
+    private static final Pattern APPLIED_AT = Pattern.compile("\"appliedAt\":\"([^\"]+)\"");
 
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -51,12 +54,24 @@ public final class NodePurgeClient {
                     default -> fills = v;
                 }
             }
-            return new NodeCall.Acknowledged(memory, disk, fills, r.body().contains("\"repeated\":true"));
+            return new NodeCall.Acknowledged(
+                    memory, disk, fills, r.body().contains("\"repeated\":true"), appliedAt(r.body()));
         } catch (IOException e) {
             return new NodeCall.Unreachable(CachePurge.UNREACHABLE, admin + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new NodeCall.Unreachable(CachePurge.UNREACHABLE, "interrupted");
+        }
+    }
+
+    /** The server's appliedAt, or null when it has none or an unreadable one (the call's time is used then). */
+    static Instant appliedAt(String body) {
+        Matcher m = APPLIED_AT.matcher(body);
+        if (!m.find()) return null;
+        try {
+            return Instant.parse(m.group(1));
+        } catch (DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * {@code videoedge_purge_node_calls_total{result=acknowledged|refused|unreachable}}: calls to the
- * nodes' edge servers; {@code videoedge_purges_total{outcome=complete|failed}}: purges that became final.
+ * nodes' edge servers; {@code videoedge_purges_total{outcome=complete|failed|complete_after_deadline}}:
+ * purges that completed by their deadline, that missed it, and that completed after missing it (counted
+ * in failed before).
  */
 final class PurgeMetrics {
     private final MeterRegistry registry;
@@ -13,7 +15,7 @@ final class PurgeMetrics {
     PurgeMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (String r : new String[] {"acknowledged", "refused", "unreachable"}) call(r, 0);
-        for (String o : new String[] {"complete", "failed"}) finished(o, 0);
+        for (String o : new String[] {"complete", "failed", "complete_after_deadline"}) finished(o, 0);
     }
 
     void call(NodeCall c) {
@@ -36,7 +38,8 @@ final class PurgeMetrics {
 
     void finished(String outcome, int n) {
         Counter.builder("videoedge.purges")
-                .description("CachePurges that became final, by outcome")
+                .description("CachePurges by outcome: complete by the deadline, failed (deadline missed), "
+                        + "complete_after_deadline (every node acknowledged after a failed)")
                 .tag("outcome", outcome)
                 .register(registry)
                 .increment(n);

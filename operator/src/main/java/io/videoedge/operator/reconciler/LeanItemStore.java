@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * apply entries, which JOSDK's SSA matcher compares with what it would apply; {@link #noManagedFields()}
  * keeps none, for objects the operator does not apply.
  */
-final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
+public final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
     private final BasicItemStore<T> store = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
     private final Predicate<ManagedFieldsEntry> keep;
 
@@ -26,12 +26,12 @@ final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
     }
 
     /** Keeps the managedFields of server-side apply (operation Apply), drops the rest. */
-    static <T extends HasMetadata> LeanItemStore<T> onlyApplied() {
+    public static <T extends HasMetadata> LeanItemStore<T> onlyApplied() {
         return new LeanItemStore<>(e -> "Apply".equals(e.getOperation()));
     }
 
     /** Keeps no managedFields. */
-    static <T extends HasMetadata> LeanItemStore<T> noManagedFields() {
+    public static <T extends HasMetadata> LeanItemStore<T> noManagedFields() {
         return new LeanItemStore<>(e -> false);
     }
 

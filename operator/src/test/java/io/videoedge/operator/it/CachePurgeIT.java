@@ -4,8 +4,12 @@ import static io.videoedge.operator.it.ItEnv.admin;
 import static io.videoedge.operator.it.ItEnv.create;
 import static io.videoedge.operator.it.ItEnv.events;
 import static io.videoedge.operator.it.ItEnv.eventually;
+import static io.videoedge.operator.it.ItEnv.kubelets;
 import static io.videoedge.operator.it.ItEnv.namespace;
 import static io.videoedge.operator.it.ItEnv.node;
+import static io.videoedge.operator.it.ItEnv.operator;
+import static io.videoedge.operator.it.ItEnv.podOn;
+import static io.videoedge.operator.it.ItEnv.ready;
 import static io.videoedge.operator.it.ItEnv.tlsSecret;
 import static io.videoedge.operator.it.ItEnv.tunings;
 import static io.videoedge.operator.it.ItEnv.videoEdge;
@@ -26,9 +30,13 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,8 +44,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The CachePurge controller on a real kube-apiserver, with each node's edge server a small real HTTP
  * listener on loopback standing in for POST /admin/purge: it answers only with the VideoEdge's admin
- * token (from the Secret the operator made) and records the calls. A node down when the purge is
- * created acknowledges once it is back; a node still down at the deadline fails the purge.
+ * token (from the Secret the operator made), remembers the purge ids it applied and when (answering a
+ * repeated id from memory, as the edge server does) and records the calls. A node down when the purge
+ * is created acknowledges once it is back; a node still down at the deadline fails the purge, and gets
+ * it when it is back after the deadline, also across an operator restart.
  */
 class CachePurgeIT {
     @BeforeAll
@@ -56,6 +66,9 @@ class CachePurgeIT {
         final String secret;
         final int port;
         final List<String> calls = new CopyOnWriteArrayList<>();
+        final List<Instant> callTimes = new CopyOnWriteArrayList<>();
+        final Map<String, Instant> applied = new ConcurrentHashMap<>();
+        final AtomicInteger repeated = new AtomicInteger();
         HttpServer server;
 
         StandIn(String node, String ns, String secret) throws IOException {
@@ -83,11 +96,18 @@ class CachePurgeIT {
             String token = new String(Base64.getDecoder().decode(s.getData().get("token")), StandardCharsets.UTF_8);
             String auth = x.getRequestHeaders().getFirst("Authorization");
             boolean ok = x.getRequestMethod().equals("POST") && ("Bearer " + token).equals(auth);
-            if (ok) calls.add(x.getRequestURI().getRawQuery());
-            byte[] body = (ok
-                            ? "{\"purge\":\"/x\",\"memory\":1,\"disk\":2,\"fills\":0,\"repeated\":false}\n"
-                            : "{\"error\":\"wrong admin token\"}\n")
-                    .getBytes(StandardCharsets.UTF_8);
+            String answer = "{\"error\":\"wrong admin token\"}\n";
+            if (ok) {
+                String query = x.getRequestURI().getRawQuery();
+                callTimes.add(Instant.now());
+                calls.add(query);
+                String id = query.substring(query.indexOf("&id=") + 4);
+                Instant first = applied.putIfAbsent(id, Instant.now());
+                if (first != null) repeated.incrementAndGet();
+                answer = "{\"purge\":\"/x\",\"memory\":1,\"disk\":2,\"fills\":0,\"appliedAt\":\"" + applied.get(id)
+                        + "\",\"repeated\":" + (first != null) + "}\n";
+            }
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             x.sendResponseHeaders(ok ? 200 : 403, body.length);
             x.getResponseBody().write(body);
             x.close();
@@ -128,7 +148,7 @@ class CachePurgeIT {
     }
 
     @Test
-    void reachesEveryNodeAcknowledgesADownNodeWhenItComesBackAndFailsAtTheDeadline() throws Exception {
+    void reachesEveryNodeAcknowledgesADownNodeWhenItComesBackFailsAtTheDeadlineAndCompletesLate() throws Exception {
         String ns = namespace("purge");
         node("purge-1", "purge");
         node("purge-2", "purge");
@@ -181,26 +201,67 @@ class CachePurgeIT {
             assertThat(one.calls).hasSize(1);
             assertThat(two.calls).hasSize(1);
 
-            // a node still down at the deadline: Failed, and it says which
+            // a node down through the deadline (its server, and its pod not ready): Failed, and it says which
             two.down();
-            purge(ns, "live", null, "/live/", 10);
+            kubelets.serverDown("purge-2", true);
+            eventually().until(() -> !ready(podOn(ns, "purge-2")));
+            CachePurge live = purge(ns, "live", null, "/live/", 10);
+            String liveCall = "prefix=%2Flive%2F&id=" + live.getMetadata().getUid();
             CachePurgeStatus failed = eventually()
                     .atMost(Duration.ofSeconds(40))
                     .until(() -> status(ns, "live"), s -> is(s, CachePurge.FAILED, "True"));
             assertThat(condition(failed, CachePurge.FAILED).getReason()).isEqualTo(CachePurge.DEADLINE_EXCEEDED);
             assertThat(condition(failed, CachePurge.FAILED).getMessage()).contains("1 of 2 nodes", "purge-2");
             assertThat(is(failed, CachePurge.COMPLETE, "False")).isTrue();
+            assertThat(condition(failed, CachePurge.COMPLETE).getMessage()).contains("purge-2", "every 60 s");
             assertThat(failed.acknowledged()).isEqualTo("1/2");
+            assertThat(failed.missedDeadline()).isEqualTo(1);
+            assertThat(failed.acknowledgedLate()).isZero();
             assertThat(failed.pending())
                     .extracting(CachePurgeStatus.PendingNode::node)
                     .containsExactly("purge-2");
-            assertThat(one.calls).last().asString().startsWith("prefix=%2Flive%2F&id=");
+            assertThat(one.calls).last().isEqualTo(liveCall);
             eventually().until(() -> events(ns).contains("Warning PurgeFailed"));
+
+            // the operator restarts: the acknowledgements were in its memory, so purge-1 is called again with the
+            // same id and answers from its memory, with when it applied it (before the deadline: not late)
+            operator.stop();
+            operator.start();
+            eventually().until(() -> one.repeated.get() == 1);
+            assertThat(one.calls.stream().filter(liveCall::equals)).hasSize(2);
+
+            // purge-2 is back after the deadline: once its pod says the server is up, the purge reaches it, far
+            // sooner than the slow retry (60 s)
             two.up();
-            Thread.sleep(4_000);
-            assertThat(two.calls)
-                    .as("a failed purge is final: not sent after the deadline")
-                    .hasSize(1);
+            Instant back = Instant.now();
+            kubelets.serverDown("purge-2", false);
+            CachePurgeStatus late = eventually()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> status(ns, "live"), s -> is(s, CachePurge.COMPLETE, "True"));
+            Duration reached = Duration.between(back, two.callTimes.getLast());
+            System.out.printf(
+                    "CachePurgeIT: the late purge reached purge-2 %d ms after its pod was reported ready%n",
+                    reached.toMillis());
+            assertThat(reached).isLessThan(Duration.ofSeconds(10));
+            assertThat(two.calls).containsExactly(expected, liveCall);
+            assertThat(condition(late, CachePurge.COMPLETE).getReason())
+                    .isEqualTo(CachePurge.ACKNOWLEDGED_AFTER_DEADLINE);
+            assertThat(condition(late, CachePurge.COMPLETE).getMessage()).contains("1 of them after the deadline");
+            assertThat(condition(late, CachePurge.FAILED))
+                    .as("the record that the deadline was missed stays")
+                    .isEqualTo(condition(failed, CachePurge.FAILED));
+            assertThat(late.acknowledged()).isEqualTo("2/2");
+            assertThat(late.pendingNodes()).isZero();
+            assertThat(late.pending()).isNull();
+            assertThat(late.missedDeadline()).isEqualTo(1);
+            assertThat(late.acknowledgedLate())
+                    .as("purge-1's repeated answer after the restart says it applied it on time")
+                    .isEqualTo(1);
+            eventually().until(() -> events(ns).contains("Normal PurgedAfterDeadline"));
+            Thread.sleep(4_000); // complete: final, nobody is called again
+            assertThat(one.calls.stream().filter(liveCall::equals)).hasSize(2);
+            assertThat(two.calls).hasSize(2);
+            assertThat(one.repeated.get()).isEqualTo(1);
         }
     }
 
