@@ -5,13 +5,13 @@
 # The host makes the fixtures, the guest runs hack/vm/guest/tests.sh, each check comes back as one
 # PASS/FAIL line; the exit code is 1 when any check failed or the guest did not finish.
 # Output: target/vm-test/ (results, logs/ per check, junit/ reports, console.log).
-# VM_GROUPS="ktls nic pod" (the default: all) picks the groups of checks (hack/vm/guest/<group>.sh);
+# VM_GROUPS="ktls nic pod sockets" (the default: all) picks the groups of checks (hack/vm/guest/<group>.sh);
 # a run of fewer groups says so on its last line.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 : "${JAVA_HOME:?set JAVA_HOME (the Makefile does)}"
 out=$ROOT/target/vm-test fix=$ROOT/target/vm-test/fixtures
-all_groups="ktls nic pod" groups=${VM_GROUPS:-ktls nic pod}
+all_groups="ktls nic pod sockets" groups=${VM_GROUPS:-ktls nic pod sockets}
 es=$ROOT/edge-server
 for f in "$es/target/classes/libonenio.so" "$es/target/vm/test-classpath.txt" "$ROOT"/node-tuning/target/node-tuning-*.jar; do
   [ -e "$f" ] || die "$f missing: run 'make vm-test' (it builds with ./mvnw -Pvm -DskipTests package first)"

@@ -43,6 +43,25 @@ final class Patterns {
             "!has(self.minSendBytes) || (self.minSendBytes.matches('[kK]$') ? int(self.minSendBytes.substring(0, size(self.minSendBytes) - 1)) * 1024 : self.minSendBytes.matches('[mM]$') ? int(self.minSendBytes.substring(0, size(self.minSendBytes) - 1)) * 1048576 : self.minSendBytes.matches('[gG]$') ? int(self.minSendBytes.substring(0, size(self.minSendBytes) - 1)) * 1073741824 : int(self.minSendBytes)) <= "
                     + INT_MAX;
 
+    /**
+     * A socket size and the sysctl that caps it (net.core.wmem_max for SO_SNDBUF, rmem_max for SO_RCVBUF): when
+     * tuning.sysctls sets the sysctl (one integer), it is at least the size in bytes. Without it the operator
+     * renders the NodeTuning's sysctlMinimums instead.
+     */
+    static final String WMEM_MAX_HOLDS_SEND_BUF =
+            "!has(self.tuning) || !has(self.tuning.sysctls) || !('net.core.wmem_max' in self.tuning.sysctls)"
+                    + " || !has(self.server) || !has(self.server.socket) || !has(self.server.socket.sendBuf)"
+                    + " || !self.tuning.sysctls['net.core.wmem_max'].matches('^ *-?[0-9]{1,18} *$') || !self.server.socket.sendBuf.matches('"
+                    + ONE_NIO_SIZE + "')"
+                    + " || int(self.tuning.sysctls['net.core.wmem_max'].findAll('-?[0-9]+')[0]) >= (self.server.socket.sendBuf.matches('[kK]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1024 : self.server.socket.sendBuf.matches('[mM]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1048576 : self.server.socket.sendBuf.matches('[gG]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1073741824 : int(self.server.socket.sendBuf))";
+
+    static final String RMEM_MAX_HOLDS_RECV_BUF =
+            "!has(self.tuning) || !has(self.tuning.sysctls) || !('net.core.rmem_max' in self.tuning.sysctls)"
+                    + " || !has(self.server) || !has(self.server.socket) || !has(self.server.socket.recvBuf)"
+                    + " || !self.tuning.sysctls['net.core.rmem_max'].matches('^ *-?[0-9]{1,18} *$') || !self.server.socket.recvBuf.matches('"
+                    + ONE_NIO_SIZE + "')"
+                    + " || int(self.tuning.sysctls['net.core.rmem_max'].findAll('-?[0-9]+')[0]) >= (self.server.socket.recvBuf.matches('[kK]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1024 : self.server.socket.recvBuf.matches('[mM]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1048576 : self.server.socket.recvBuf.matches('[gG]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1073741824 : int(self.server.socket.recvBuf))";
+
     /** one-nio's time converter: a number with ms, s, m, h or d. */
     static final String ONE_NIO_TIME = "^[0-9]{1,9}(ms|s|m|h|d)$";
     /** A Kubernetes quantity as used for memory and disk (2Gi, 512Mi, 100G); CEL rules bound it below 1Ei. */

@@ -448,14 +448,20 @@ public record ServerSpec(
                     "notsentLowat must be at most 2147483647 bytes (2047m): the edge server holds socket sizes as an int")
     public record Socket(
             @JsonPropertyDescription(
-                    "SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Live: new connections get it without a restart.")
+                    "SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Linux caps it at net.core.rmem_max: the agent raises "
+                            + "the node's rmem_max to at least this size, and at least 212992 (the NodeTuning's sysctlMinimums), "
+                            + "unless tuning.sysctls sets it (then at least this size). Live: new connections get it without a "
+                            + "restart; a size above 208k changes the nodes' tuning too (rolled out node by node).")
             @Default("64k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String recvBuf,
 
             @JsonPropertyDescription(
-                    "SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT. Live: new "
-                            + "connections get it without a restart.")
+                    "SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT. Linux caps it "
+                            + "at net.core.wmem_max (208 KiB by default): the agent raises the node's wmem_max to at least this size, "
+                            + "and at least 4194304 (the NodeTuning's sysctlMinimums), unless tuning.sysctls sets it (then at least "
+                            + "this size). Live: new connections get it without a restart; a size above 4m changes the nodes' tuning "
+                            + "too (rolled out node by node).")
             @Default("4m")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String sendBuf,

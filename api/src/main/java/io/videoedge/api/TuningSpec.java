@@ -67,7 +67,9 @@ public record TuningSpec(
         @JsonPropertyDescription(
                 "Sysctls to set, name to value. Names under net.core., net.ipv4., net.ipv6., vm. and kernel.sched_. "
                         + "The seed's values: net.ipv4.tcp_mem \"15000000 15000000 15000000\", net.ipv4.tcp_notsent_lowat 262144, "
-                        + "vm.min_free_kbytes 1048576, vm.swappiness 0.")
+                        + "vm.min_free_kbytes 1048576, vm.swappiness 0. Without net.core.wmem_max and net.core.rmem_max here the "
+                        + "agent raises them to at least server.socket.sendBuf and recvBuf (never lowering a larger value); set "
+                        + "here, they are set as given and must be at least those sizes.")
         @Default("{}")
         @Size(max = 64)
         Map<String, @Size(max = 256) String> sysctls,

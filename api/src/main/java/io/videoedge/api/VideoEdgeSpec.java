@@ -25,6 +25,18 @@ import java.util.Map;
         fieldPath = ".server.http.enabled",
         message =
                 "no acceptor would listen: enable server.http, or set tls.mode (and leave server.https enabled) to serve HTTPS")
+@ValidationRule(
+        value = Patterns.WMEM_MAX_HOLDS_SEND_BUF,
+        fieldPath = ".tuning.sysctls",
+        message = "tuning.sysctls sets net.core.wmem_max below server.socket.sendBuf (in bytes): Linux caps SO_SNDBUF "
+                + "at wmem_max, so the server would not get the send buffer it asks for. Raise it, or leave it out: the "
+                + "agent then raises the node's value to at least sendBuf")
+@ValidationRule(
+        value = Patterns.RMEM_MAX_HOLDS_RECV_BUF,
+        fieldPath = ".tuning.sysctls",
+        message = "tuning.sysctls sets net.core.rmem_max below server.socket.recvBuf (in bytes): Linux caps SO_RCVBUF "
+                + "at rmem_max, so the server would not get the receive buffer it asks for. Raise it, or leave it out: the "
+                + "agent then raises the node's value to at least recvBuf")
 public record VideoEdgeSpec(
         @JsonPropertyDescription(
                 "Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "

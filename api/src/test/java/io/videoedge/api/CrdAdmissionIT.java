@@ -180,6 +180,46 @@ class CrdAdmissionIT {
     }
 
     @Test
+    void bufferCapsAtLeastTheSocketSizesAreAcceptedAndNodeTuningMinimumsNameIntegerSysctls() {
+        GenericKubernetesResource equal = example("caps-equal");
+        set(equal, "spec.tuning.sysctls", Map.of("net.core.wmem_max", "4194304", "net.core.rmem_max", "65536"));
+        client.resource(equal).inNamespace(namespace).create();
+        GenericKubernetesResource larger = example("caps-larger");
+        set(larger, "spec.tuning.sysctls", Map.of("net.core.wmem_max", " 16777216 ", "net.core.rmem_max", "8388608"));
+        set(larger, "spec.server.socket.sendBuf", "16m");
+        client.resource(larger).inNamespace(namespace).create();
+
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName("node-minimums");
+        nt.setSpec(new NodeTuningSpec(
+                new NodeTuningSpec.Source(namespace, "edge", "uid-1"),
+                null,
+                null,
+                null,
+                null,
+                Map.of("net.core.wmem_max", 4194304L, "net.core.rmem_max", 212992L)));
+        assertThat(client.resource(nt).create().getSpec().sysctlMinimums())
+                .containsEntry("net.core.wmem_max", 4194304L)
+                .containsEntry("net.core.rmem_max", 212992L);
+        NodeTuning bad = new NodeTuning();
+        bad.getMetadata().setName("node-bad-minimums");
+        bad.setSpec(new NodeTuningSpec(
+                new NodeTuningSpec.Source(namespace, "edge", "uid-1"),
+                null,
+                null,
+                null,
+                null,
+                Map.of("net.ipv4.tcp_mem", 1L)));
+        assertThatThrownBy(() -> client.resource(bad).create())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains("spec.sysctlMinimums")
+                                .contains("sysctlMinimums names sysctls that take one integer")
+                                .contains("not net.ipv4.tcp_mem"));
+    }
+
+    @Test
     void kubectlShowsThePrinterColumns() {
         GenericKubernetesResource created =
                 client.resource(example("columns")).inNamespace(namespace).create();
@@ -307,6 +347,27 @@ class CrdAdmissionIT {
                         REMOVE,
                         "spec.tls.secretName",
                         "tls.secretName is required"),
+                refused(
+                        "wmem_max below sendBuf (4m)",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.wmem_max", "4194303"),
+                        "spec.tuning.sysctls",
+                        "sets net.core.wmem_max below server.socket.sendBuf (in bytes): Linux caps SO_SNDBUF"),
+                refused(
+                        "wmem_max below a sendBuf given in bytes",
+                        Map.of(
+                                "spec.server.socket.sendBuf",
+                                "5000000",
+                                "spec.tuning.sysctls",
+                                Map.of("net.core.wmem_max", " 4999999 ")),
+                        "spec.tuning.sysctls",
+                        "sets net.core.wmem_max below server.socket.sendBuf"),
+                refused(
+                        "rmem_max below recvBuf (64k)",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.rmem_max", "65535"),
+                        "spec.tuning.sysctls",
+                        "sets net.core.rmem_max below server.socket.recvBuf (in bytes): Linux caps SO_RCVBUF"),
                 refused(
                         "kTLS offload on virtio",
                         Map.of("spec.tls.mode", "ktls-offload", "spec.nic.type", "virtio"),

@@ -351,6 +351,7 @@ public final class EdgeServer extends HttpServer {
             metrics.refusedConnection(Refusal.MAX_CONNECTIONS.label);
         }
         try {
+            SocketBuffers.apply(socket, c.acceptors); // the caps the agent raised since the listener was set
             return new EdgeSession(socket, this, limits, overLimit, address, addresses);
         } catch (RuntimeException e) {
             if (address != null) addresses.release(address);

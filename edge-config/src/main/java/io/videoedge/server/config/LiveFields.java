@@ -17,7 +17,8 @@ import java.util.Map;
  * <ul>
  * <li>{@code acceptors[].recvBuf}, {@code sendBuf}, {@code notsentLowat}: one-nio sets them on the
  * listening sockets; sockets accepted afterwards inherit them from the listener (Linux copies the
- * listener's socket on accept). Connections already open keep theirs. Changing one to 0 needs a
+ * listener's socket on accept), and the server sets recvBuf and sendBuf again on each accepted socket
+ * (under the kernel's caps in force then). Connections already open keep theirs. Changing one to 0 needs a
  * restart: one-nio sets only non-zero values, so 0 (the kernel default) would silently not apply.</li>
  * <li>{@code keepAlive}: one-nio's cleanup thread takes the new period at once, for every connection.</li>
  * <li>{@code limits.maxConnections}: read on every accept.</li>

@@ -19,6 +19,9 @@ import java.util.Set;
  * @param sysfsReadOnly /sys/class/net is on a read-only mount (kind's node image does this): RPS
  *     and RFS values can be read there but not written
  * @param pod the edge server pod's cgroup, when the spec names a pod
+ * @param readOnlySysctls the sysctls asked for whose file is there but cannot be written (mode 0444 or a
+ *     read-only /proc/sys): net.core.wmem_max and rmem_max outside the initial network namespace on newer
+ *     kernels
  */
 public record NodeFacts(
         String kernel,
@@ -36,7 +39,8 @@ public record NodeFacts(
         Map<String, String> sysctls,
         boolean ethtoolAvailable,
         boolean modprobeAvailable,
-        Optional<PodFacts> pod) {
+        Optional<PodFacts> pod,
+        Set<String> readOnlySysctls) {
 
     /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
     public String ktls() {

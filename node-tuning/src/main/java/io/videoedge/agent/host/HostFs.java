@@ -126,6 +126,14 @@ public final class HostFs {
     }
 
     /**
+     * Whether this process may write the file (access(2) W_OK: for /proc/sys the sysctl's mode, which the
+     * kernel checks even for root; a read-only mount).
+     */
+    public boolean writable(String relative) {
+        return Files.isWritable(resolve(relative));
+    }
+
+    /**
      * Whether the path lies on a mount that is read-only (statvfs ST_RDONLY): kind's node image
      * remounts /sys so, and root can write nothing there. False when the path is missing.
      */

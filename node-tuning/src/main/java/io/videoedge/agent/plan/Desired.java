@@ -30,7 +30,8 @@ public record Desired(
         boolean rps,
         Integer rfsFlowEntries,
         boolean tlsTxOffload,
-        String podUid) {
+        String podUid,
+        Map<String, Long> sysctlMinimums) {
 
     public static Desired of(NodeTuningSpec spec) {
         TuningSpec t = spec == null || spec.tuning() == null
@@ -57,7 +58,8 @@ public record Desired(
                 !Boolean.FALSE.equals(n.rps()),
                 n.rfs() == null ? null : Objects.requireNonNullElse(n.rfs().flowEntries(), 32768),
                 spec != null && Boolean.TRUE.equals(spec.tlsTxOffload()),
-                pod);
+                pod,
+                spec == null || spec.sysctlMinimums() == null ? Map.of() : new TreeMap<>(spec.sysctlMinimums()));
     }
 
     /** The same spec in another mode (the plan command plans whatever the file says). */
@@ -77,6 +79,7 @@ public record Desired(
                 rps,
                 rfsFlowEntries,
                 tlsTxOffload,
-                podUid);
+                podUid,
+                sysctlMinimums);
     }
 }

@@ -19,7 +19,9 @@ public final class Planner {
 
     /** What the probe must read for this spec. */
     public static ProbeRequest request(Desired d) {
-        return new ProbeRequest(d.interfaces(), SysctlArea.sysctls(d).keySet(), d.podUid());
+        Set<String> sysctls = new LinkedHashSet<>(SysctlArea.sysctls(d).keySet());
+        sysctls.addAll(d.sysctlMinimums().keySet());
+        return new ProbeRequest(d.interfaces(), sysctls, d.podUid());
     }
 
     public static Plan plan(Desired d, NodeFacts f) {

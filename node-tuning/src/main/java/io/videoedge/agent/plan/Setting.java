@@ -33,6 +33,27 @@ public record Setting(
         return decided("sysctl/" + sysctl, SettingKind.SYSCTL, Targets.sysctlPath(sysctl), null, desired, current);
     }
 
+    /**
+     * A sysctl the node must have at least (raise-only): Planned, to the minimum, when the node's value is lower;
+     * Unchanged when it is the minimum or more (a larger value is left as it is, and the message says so).
+     *
+     * @param current the node's value, one integer
+     */
+    public static Setting sysctlAtLeast(String sysctl, long minimum, long current) {
+        String min = Long.toString(minimum);
+        String now = Long.toString(current);
+        String name = "sysctl/" + sysctl;
+        String path = Targets.sysctlPath(sysctl);
+        if (current < minimum) {
+            String why = "at least " + min + " asked: raised from " + now + " (never lowered)";
+            return new Setting(name, SettingKind.SYSCTL, path, null, min, now, SettingState.PLANNED, why, false);
+        }
+        String why = current == minimum
+                ? "at least " + min + " asked: in place"
+                : "already at least " + min + " (the node has " + now + "): left as it is";
+        return new Setting(name, SettingKind.SYSCTL, path, null, min, now, SettingState.UNCHANGED, why, false);
+    }
+
     /** A kernel module to load (modprobe): module/NAME; current is "loaded" or "absent". */
     public static Setting module(String module, String current) {
         return decided("module/" + module, SettingKind.MODULE, module, null, "loaded", current);

@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Sysctls: the congestion control, the spec's map, and RFS's global flow table. */
+/**
+ * Sysctls: the congestion control, the spec's map, RFS's global flow table, and the minimums (raise-only:
+ * net.core.wmem_max and rmem_max for the edge server's socket sizes) the spec's map does not set.
+ */
 final class SysctlArea implements TuningArea {
     static final String CONGESTION_CONTROL = "net.ipv4.tcp_congestion_control";
     static final String RPS_SOCK_FLOW_ENTRIES = "net.core.rps_sock_flow_entries";
@@ -51,6 +54,49 @@ final class SysctlArea implements TuningArea {
                 out.add(Setting.sysctl(name, value, current));
             }
         });
+        Map<String, String> exact = sysctls(d);
+        d.sysctlMinimums().forEach((name, minimum) -> {
+            if (!exact.containsKey(name)) { // a value the spec sets exactly wins
+                out.add(atLeast(name, minimum, f));
+            }
+        });
         return out;
+    }
+
+    /** A minimum: raised when lower, left when at least it; Unsupported when the node has no such file or cannot raise it. */
+    private static Setting atLeast(String name, long minimum, NodeFacts f) {
+        String setting = "sysctl/" + name;
+        String desired = Long.toString(minimum);
+        String current = f.sysctls().get(name);
+        if (current == null) {
+            return Setting.unsupported(
+                    setting,
+                    desired,
+                    null,
+                    "no /proc/sys/" + name.replace('.', '/')
+                            + " here (global: only the initial network namespace has it "
+                            + "on this kernel): sockets asking more than the machine's value are capped at it");
+        }
+        long now;
+        try {
+            now = Long.parseLong(current.strip());
+        } catch (NumberFormatException e) {
+            return Setting.unsupported(
+                    setting,
+                    desired,
+                    current,
+                    "at least " + desired + " asked, but the node's value is not one integer");
+        }
+        Setting s = Setting.sysctlAtLeast(name, minimum, now);
+        if (s.needsWrite() && f.readOnlySysctls().contains(name)) {
+            return Setting.unsupported(
+                    setting,
+                    desired,
+                    current,
+                    "at least " + desired + " asked, the node has " + now + " and /proc/sys/" + name.replace('.', '/')
+                            + " is read-only here (only the machine's initial network namespace may change it): sockets "
+                            + "asking more are capped at " + now);
+        }
+        return s;
     }
 }

@@ -75,8 +75,15 @@ public final class Prober {
         }
 
         Map<String, String> sysctls = new TreeMap<>();
+        Set<String> readOnlySysctls = new TreeSet<>();
         for (String name : request.sysctls()) {
-            fs.readIfPresent(Targets.sysctlPath(name)).ifPresent(v -> sysctls.put(name, v));
+            String path = Targets.sysctlPath(name);
+            fs.readIfPresent(path).ifPresent(v -> {
+                sysctls.put(name, v);
+                if (!fs.writable(path)) {
+                    readOnlySysctls.add(name);
+                }
+            });
         }
         Optional<PodFacts> pod = request.podUid() == null || request.podUid().isBlank()
                 ? Optional.empty()
@@ -97,7 +104,8 @@ public final class Prober {
                 sysctls,
                 ethtool,
                 runner.available("modprobe"),
-                pod);
+                pod,
+                readOnlySysctls);
     }
 
     /** One interface; current values (IRQ affinity, RPS, RFS, coalescing) only when tuned: capabilities need none. */

@@ -448,4 +448,42 @@ class ApplyEngineTest {
         assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
         assertThat(cmds.combinedNow("eth0")).isEqualTo(8);
     }
+
+    @Test
+    void aMinimumIsRaisedJournaledKeptAgainstDriftAndRestoredWhileALargerValueIsLeftAlone() throws IOException {
+        node.file("proc/sys/net/core/wmem_max", "212992").file("proc/sys/net/core/rmem_max", "16777216");
+        Map<String, String> before = snapshot();
+        Specs spec = spec().queues(4).minimums(Map.of("net.core.wmem_max", 4194304L, "net.core.rmem_max", 212992L));
+        ApplyEngine e = engine();
+
+        PassResult r = e.pass(spec.desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/sys/net/core/wmem_max")).isEqualTo("4194304");
+        assertThat(r.originals()).containsEntry("sysctl/net.core.wmem_max", "212992");
+        Setting w = r.plan().find("sysctl/net.core.wmem_max").orElseThrow();
+        assertThat(w.state()).isEqualTo(SettingState.APPLIED);
+        assertThat(w.current()).isEqualTo("4194304");
+        // the administrator's 16 MiB stays: no write, no journal entry, said so
+        assertThat(node.value("proc/sys/net/core/rmem_max")).isEqualTo("16777216");
+        assertThat(r.originals()).doesNotContainKey("sysctl/net.core.rmem_max");
+        Setting rm = r.plan().find("sysctl/net.core.rmem_max").orElseThrow();
+        assertThat(rm.state()).isEqualTo(SettingState.UNCHANGED);
+        assertThat(rm.message()).isEqualTo("already at least 212992 (the node has 16777216): left as it is");
+
+        // someone raises wmem_max further: no drift, left as it is; someone lowers it: drift, raised again
+        node.file("proc/sys/net/core/wmem_max", "8388608");
+        PassResult higher = e.pass(spec.desired());
+        assertThat(higher.drifted()).isEmpty();
+        assertThat(higher.wrote()).isFalse();
+        assertThat(node.value("proc/sys/net/core/wmem_max")).isEqualTo("8388608");
+        node.file("proc/sys/net/core/wmem_max", "65536");
+        PassResult lowered = e.pass(spec.desired());
+        assertThat(lowered.drifted()).extracting(Setting::name).containsExactly("sysctl/net.core.wmem_max");
+        assertThat(node.value("proc/sys/net/core/wmem_max")).isEqualTo("4194304");
+
+        RevertResult back = e.revert();
+        assertThat(back.failed()).isEmpty();
+        assertThat(back.restored()).contains("sysctl/net.core.wmem_max");
+        assertThat(snapshot()).isEqualTo(before);
+    }
 }

@@ -269,4 +269,65 @@ class NetnsTuningIT {
         assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("reno");
         assertThat(in("ethtool", "-k", "veth0")).isEqualTo(features);
     }
+
+    @Test
+    void socketBufferCapMinimumsAreLeftWhereTheNodeHasThemAndReportedWhereItCannotRaiseThem() throws IOException {
+        // net.core.wmem_max and rmem_max belong to the machine's initial network namespace: older kernels have
+        // no file for them in another namespace, newer ones (6.18 here) show the initial namespace's value as it
+        // was when the namespace was made, read-only even for root. The agent never fails the pass on them.
+        String hostWmem = hostValue("net.core.wmem_max");
+        String hostRmem = hostValue("net.core.rmem_max");
+        boolean visible = Shell.result("ip", "netns", "exec", ns, "test", "-e", "/proc/sys/net/core/wmem_max")
+                        .exitCode()
+                == 0;
+        boolean writable = visible
+                && Shell.result("ip", "netns", "exec", ns, "test", "-w", "/proc/sys/net/core/wmem_max")
+                                .exitCode()
+                        == 0;
+        long wmem = visible ? Long.parseLong(sysctl("net.core.wmem_max").strip()) : 212992;
+        long rmem = visible ? Long.parseLong(sysctl("net.core.rmem_max").strip()) : 212992;
+        // wmem_max: at least one less than the namespace has (left as it is); rmem_max: more than it has
+        Files.writeString(
+                spec,
+                Files.readString(spec)
+                        + "  sysctlMinimums:\n    net.core.wmem_max: " + (wmem - 1) + "\n    net.core.rmem_max: "
+                        + (rmem * 2) + "\n");
+
+        CommandRunner.Result apply = agent("apply", "--spec", spec.toString());
+
+        assertThat(apply.exitCode()).as(apply.stdout() + apply.stderr()).isZero();
+        assertThat(apply.stdout()).contains("result: APPLIED").doesNotContain("ROLLED_BACK");
+        assertThat(sysctl(NOTSENT)).isEqualTo("262144"); // the rest of the pass is in
+        if (!visible) {
+            assertThat(apply.stdout())
+                    .containsPattern("unsupported\\s+sysctl/net.core.wmem_max")
+                    .containsPattern("unsupported\\s+sysctl/net.core.rmem_max")
+                    .contains(
+                            "(no /proc/sys/net/core/rmem_max here (global: only the initial network namespace has it");
+        } else {
+            assertThat(apply.stdout())
+                    .containsPattern("unchanged\\s+sysctl/net.core.wmem_max\\s+" + wmem + " -> " + (wmem - 1))
+                    .contains("(already at least " + (wmem - 1) + " (the node has " + wmem + "): left as it is)");
+            if (writable) { // a kernel that lets a namespace have its own: raised there, restored by revert
+                assertThat(sysctl("net.core.rmem_max")).isEqualTo(Long.toString(rmem * 2));
+            } else {
+                assertThat(apply.stdout())
+                        .containsPattern("unsupported\\s+sysctl/net.core.rmem_max\\s+" + rmem + " -> " + (rmem * 2))
+                        .contains("/proc/sys/net/core/rmem_max is read-only here (only the machine's initial network "
+                                + "namespace may change it): sockets asking more are capped at " + rmem);
+                assertThat(sysctl("net.core.rmem_max")).isEqualTo(Long.toString(rmem));
+            }
+            assertThat(sysctl("net.core.wmem_max")).isEqualTo(Long.toString(wmem));
+        }
+        assertThat(hostValue("net.core.wmem_max")).isEqualTo(hostWmem);
+        assertThat(hostValue("net.core.rmem_max")).isEqualTo(hostRmem);
+        assertThat(journal).content().doesNotContain("sysctl/net.core.wmem_max");
+
+        CommandRunner.Result revert = agent("revert");
+        assertThat(revert.exitCode()).as(revert.stdout()).isZero();
+        if (visible) {
+            assertThat(sysctl("net.core.rmem_max")).isEqualTo(Long.toString(rmem));
+        }
+        assertThat(hostValue("net.core.rmem_max")).isEqualTo(hostRmem);
+    }
 }

@@ -520,4 +520,113 @@ class PlannerTest {
         assertThat(Planner.plan(spec().rfs(32768).desired(), drifted).fingerprint())
                 .isEqualTo(a.fingerprint());
     }
+
+    @Test
+    void aSysctlMinimumIsRaisedOnlyWhenTheNodeIsBelowIt() {
+        Map<String, Long> min = Map.of("net.core.wmem_max", 4194304L, "net.core.rmem_max", 212992L);
+        NodeFacts f = Facts.cpus(2)
+                .sysctl("net.core.wmem_max", "212992")
+                .sysctl("net.core.rmem_max", "16777216")
+                .build();
+        Plan p = Planner.plan(spec().minimums(min).desired(), f);
+        Setting w = setting(p, "sysctl/net.core.wmem_max");
+        assertThat(w.state()).isEqualTo(SettingState.PLANNED);
+        assertThat(w.desired()).isEqualTo("4194304");
+        assertThat(w.current()).isEqualTo("212992");
+        assertThat(w.target()).isEqualTo("proc/sys/net/core/wmem_max");
+        assertThat(w.message()).isEqualTo("at least 4194304 asked: raised from 212992 (never lowered)");
+        // an administrator's larger value is kept, and said so
+        Setting r = setting(p, "sysctl/net.core.rmem_max");
+        assertThat(r.state()).isEqualTo(SettingState.UNCHANGED);
+        assertThat(r.needsWrite()).isFalse();
+        assertThat(r.desired()).isEqualTo("212992");
+        assertThat(r.current()).isEqualTo("16777216");
+        assertThat(r.message()).isEqualTo("already at least 212992 (the node has 16777216): left as it is");
+        assertThat(Planner.request(spec().minimums(min).desired()).sysctls())
+                .contains("net.core.wmem_max", "net.core.rmem_max");
+
+        // equal is in place; the fingerprint does not depend on the node's value (a larger one is no new plan)
+        NodeFacts equal = Facts.cpus(2)
+                .sysctl("net.core.wmem_max", "4194304")
+                .sysctl("net.core.rmem_max", "212992")
+                .build();
+        Plan q = Planner.plan(spec().minimums(min).desired(), equal);
+        assertThat(q.changes())
+                .extracting(Setting::name)
+                .doesNotContain("sysctl/net.core.wmem_max", "sysctl/net.core.rmem_max");
+        assertThat(setting(q, "sysctl/net.core.wmem_max").message()).isEqualTo("at least 4194304 asked: in place");
+        assertThat(q.fingerprint()).isEqualTo(p.fingerprint());
+    }
+
+    @Test
+    void aSysctlTheSpecSetsExactlyWinsOverItsMinimum() {
+        NodeFacts f = Facts.cpus(2).sysctl("net.core.wmem_max", "212992").build();
+        Plan p = Planner.plan(
+                spec().sysctls(Map.of("net.core.wmem_max", "1048576"))
+                        .minimums(Map.of("net.core.wmem_max", 4194304L))
+                        .desired(),
+                f);
+        assertThat(p.settings().stream().filter(s -> s.name().equals("sysctl/net.core.wmem_max")))
+                .singleElement()
+                .satisfies(s -> {
+                    assertThat(s.desired()).isEqualTo("1048576");
+                    assertThat(s.state()).isEqualTo(SettingState.PLANNED);
+                });
+        // set exactly: lowered too, as any sysctl the spec names
+        NodeFacts high = Facts.cpus(2).sysctl("net.core.wmem_max", "8388608").build();
+        assertThat(setting(
+                                Planner.plan(
+                                        spec().sysctls(Map.of("net.core.wmem_max", "1048576"))
+                                                .minimums(Map.of("net.core.wmem_max", 4194304L))
+                                                .desired(),
+                                        high),
+                                "sysctl/net.core.wmem_max")
+                        .state())
+                .isEqualTo(SettingState.PLANNED);
+    }
+
+    @Test
+    void aMinimumTheNodeCannotTakeIsAFindingAndTheRestIsPlanned() {
+        Map<String, Long> min = Map.of("net.core.wmem_max", 4194304L, "net.core.rmem_max", 212992L);
+        // absent: a network namespace on a kernel where these are the initial namespace's only
+        NodeFacts absent = Facts.cpus(2)
+                .noSysctl("net.core.wmem_max")
+                .noSysctl("net.core.rmem_max")
+                .build();
+        Plan p = Planner.plan(
+                spec().minimums(min).sysctls(Map.of("vm.swappiness", "0")).desired(), absent);
+        assertThat(setting(p, "sysctl/net.core.wmem_max").state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(setting(p, "sysctl/net.core.wmem_max").message())
+                .startsWith("no /proc/sys/net/core/wmem_max here (global: only the initial network namespace has it");
+        assertThat(setting(p, "sysctl/vm.swappiness").state()).isEqualTo(SettingState.PLANNED);
+
+        // read-only (newer kernels, outside the initial namespace): lower is a finding, at least it is in place
+        NodeFacts readOnly = Facts.cpus(2)
+                .readOnlySysctl("net.core.wmem_max", "212992")
+                .readOnlySysctl("net.core.rmem_max", "4194304")
+                .build();
+        Plan q = Planner.plan(spec().minimums(min).desired(), readOnly);
+        Setting w = setting(q, "sysctl/net.core.wmem_max");
+        assertThat(w.state()).isEqualTo(SettingState.UNSUPPORTED);
+        assertThat(w.current()).isEqualTo("212992");
+        assertThat(w.message())
+                .isEqualTo(
+                        "at least 4194304 asked, the node has 212992 and /proc/sys/net/core/wmem_max is read-only here "
+                                + "(only the machine's initial network namespace may change it): sockets asking more are capped at "
+                                + "212992");
+        assertThat(setting(q, "sysctl/net.core.rmem_max").state()).isEqualTo(SettingState.UNCHANGED);
+        assertThat(setting(q, "sysctl/net.core.rmem_max").message()).startsWith("already at least 212992");
+        assertThat(q.changes()).extracting(Setting::name).doesNotContain("sysctl/net.core.wmem_max");
+
+        // a value that is not one integer
+        NodeFacts odd = Facts.cpus(2).sysctl("net.core.wmem_max", "4096 8192").build();
+        assertThat(setting(
+                                Planner.plan(
+                                        spec().minimums(Map.of("net.core.wmem_max", 4194304L))
+                                                .desired(),
+                                        odd),
+                                "sysctl/net.core.wmem_max")
+                        .state())
+                .isEqualTo(SettingState.UNSUPPORTED);
+    }
 }

@@ -37,6 +37,7 @@ public final class Facts {
     private String defaultRoute = "eth0";
     private boolean sysfsReadOnly;
     private boolean ethtool = true;
+    private final Set<String> readOnlySysctls = new HashSet<>();
 
     public static Facts cpus(int n) {
         Facts f = new Facts();
@@ -204,6 +205,19 @@ public final class Facts {
         return this;
     }
 
+    /** A sysctl whose file is there and cannot be written (global ones outside the initial network namespace). */
+    public Facts readOnlySysctl(String name, String value) {
+        sysctls.put(name, value);
+        readOnlySysctls.add(name);
+        return this;
+    }
+
+    /** A sysctl whose file is not there. */
+    public Facts noSysctl(String name) {
+        sysctls.remove(name);
+        return this;
+    }
+
     public Facts congestionControls(String... names) {
         ccs = List.of(names);
         return this;
@@ -253,6 +267,7 @@ public final class Facts {
                 sysctls,
                 ethtool,
                 true,
-                Optional.ofNullable(pod));
+                Optional.ofNullable(pod),
+                readOnlySysctls);
     }
 }

@@ -27,6 +27,7 @@ public final class Specs {
     private List<String> modules = List.of();
     private String podUid;
     private Boolean tlsTxOffload;
+    private Map<String, Long> minimums;
 
     public static Specs spec() {
         return new Specs();
@@ -103,6 +104,12 @@ public final class Specs {
         return this;
     }
 
+    /** spec.sysctlMinimums, as the operator renders them from the server's socket sizes. */
+    public Specs minimums(Map<String, Long> m) {
+        minimums = m;
+        return this;
+    }
+
     public Specs pod(String uid) {
         podUid = uid;
         return this;
@@ -115,7 +122,8 @@ public final class Specs {
                 new TuningSpec(mode, cc, sysctls, relax, interleave, modules),
                 new NodeTuningSpec.ServerPlacement(
                         2, podUid == null ? null : "video", podUid == null ? null : "edge-x", podUid),
-                tlsTxOffload);
+                tlsTxOffload,
+                minimums);
     }
 
     public Desired desired() {

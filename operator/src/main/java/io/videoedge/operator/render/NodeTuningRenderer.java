@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.api.ServerSpec;
 import io.videoedge.api.TlsMode;
 import io.videoedge.api.TuningSpec;
 import io.videoedge.api.VideoEdge;
@@ -59,7 +60,47 @@ public final class NodeTuningRenderer {
                         pod.getMetadata().getNamespace(),
                         pod.getMetadata().getName(),
                         pod.getMetadata().getUid());
-        return new NodeTuningSpec(source, tuning.nic(), tuning.tuning(), server, tuning.tlsTxOffload());
+        return new NodeTuningSpec(
+                source, tuning.nic(), tuning.tuning(), server, tuning.tlsTxOffload(), tuning.sysctlMinimums());
+    }
+
+    /** Linux caps SO_SNDBUF requests at it (the edge server's server.socket.sendBuf). */
+    public static final String WMEM_MAX = "net.core.wmem_max";
+    /** Linux caps SO_RCVBUF requests at it (server.socket.recvBuf). */
+    public static final String RMEM_MAX = "net.core.rmem_max";
+    /** wmem_max is raised to at least this whatever sendBuf (the default sendBuf, 4m): sizes up to it stay live. */
+    static final long WMEM_MAX_AT_LEAST = 4L << 20;
+    /** rmem_max is raised to at least this whatever recvBuf (the kernel's default cap): sizes up to it stay live. */
+    static final long RMEM_MAX_AT_LEAST = 212_992L;
+
+    /**
+     * What the node's socket buffer caps must be at least so that the edge server's sockets get the sizes it
+     * asks for (Linux caps SO_SNDBUF at net.core.wmem_max, SO_RCVBUF at rmem_max; 208 KiB by default): the
+     * size in bytes, never below a base (so that smaller sizes change live, without touching the node's
+     * tuning). Left out for a sysctl tuning.sysctls sets: that value is set as it is (admission refuses one
+     * below the size).
+     */
+    static Map<String, Long> sysctlMinimums(VideoEdgeSpec spec) {
+        Map<String, String> explicit = spec.tuning() == null || spec.tuning().sysctls() == null
+                ? Map.of()
+                : spec.tuning().sysctls();
+        ServerSpec.Socket socket = spec.server() == null ? null : spec.server().socket();
+        Map<String, Long> m = new TreeMap<>();
+        if (!explicit.containsKey(WMEM_MAX)) {
+            m.put(
+                    WMEM_MAX,
+                    atLeast("server.socket.sendBuf", socket == null ? null : socket.sendBuf(), WMEM_MAX_AT_LEAST));
+        }
+        if (!explicit.containsKey(RMEM_MAX)) {
+            m.put(
+                    RMEM_MAX,
+                    atLeast("server.socket.recvBuf", socket == null ? null : socket.recvBuf(), RMEM_MAX_AT_LEAST));
+        }
+        return m;
+    }
+
+    private static long atLeast(String field, String size, long base) {
+        return size == null ? base : Math.max(base, EdgeServerConfigRenderer.size(field, size));
     }
 
     /**

@@ -489,8 +489,7 @@ class DependentsTest {
         VideoEdgeSpec s = ve.getSpec();
         ve.setSpec(s.withServer(s.server().withLimits(null)));
         EdgePlan defaults = plan(ve);
-        ve.setSpec(
-                s.withServer(s.server().withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "5s", 8, 200, 400))));
+        ve.setSpec(s.withServer(s.server().withLimits(new ServerSpec.Limits("5s", "2s", 50, "1m", "5s", 8, 200, 400))));
         EdgePlan set = plan(ve);
         assertThat(set.config()).isNotEqualTo(defaults.config()).contains("maxRequestRate: 200");
         assertThat(set.podTemplate()).as("no restart").isEqualTo(defaults.podTemplate());

@@ -162,17 +162,112 @@ class NodeTuningRendererTest {
 
     @Test
     void aTuningWithoutOffloadKeepsTheRevisionItHadBeforeTheFieldExisted() {
-        // the example's revision as the operator computed it before tlsTxOffload existed: nodes of a
-        // VideoEdge that does not use ktls-offload are not re-tuned by an operator upgrade
+        // the example's revision as the operator computes it since sysctlMinimums (net.core.wmem_max and
+        // rmem_max for the socket sizes) exist, and without tlsTxOffload: the minimums are new settings of
+        // every node, so the upgrade to them re-tunes each node once (in a rollout, node by node); the offload
+        // field changes nothing for a VideoEdge that does not use ktls-offload (it was "197a91bb05" before both)
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
-        assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo("197a91bb05");
-        // a NodeTuning written before the field (or with false) reads as the same inputs
+        assertThat(TuningInputs.of(ve.getSpec()).revision()).isEqualTo("9f70ea05ba");
+        // a NodeTuning written before the offload field (or with false) reads as the same inputs
         var written = spec(ve);
         var before = new io.videoedge.api.NodeTuningSpec(
-                written.source(), written.nic(), written.tuning(), written.server());
+                written.source(), written.nic(), written.tuning(), written.server(), null, written.sysctlMinimums());
         var explicitFalse = new io.videoedge.api.NodeTuningSpec(
-                written.source(), written.nic(), written.tuning(), written.server(), false);
+                written.source(), written.nic(), written.tuning(), written.server(), false, written.sysctlMinimums());
         assertThat(TuningInputs.of(before)).isEqualTo(TuningInputs.of(ve.getSpec()));
         assertThat(TuningInputs.of(explicitFalse)).isEqualTo(TuningInputs.of(ve.getSpec()));
+        // one written before the minimums is another tuning: the node is re-tuned to take them
+        var beforeMinimums = new io.videoedge.api.NodeTuningSpec(
+                written.source(), written.nic(), written.tuning(), written.server());
+        assertThat(TuningInputs.of(beforeMinimums).revision()).isEqualTo("197a91bb05");
+    }
+
+    static VideoEdge withSocket(VideoEdge ve, String recvBuf, String sendBuf) {
+        var s = ve.getSpec();
+        var k = s.server().socket();
+        ve.setSpec(s.withServer(s.server()
+                .withSocket(new io.videoedge.api.ServerSpec.Socket(
+                        recvBuf, sendBuf, k.notsentLowat(), k.reusePort(), k.acceptorThreads(), k.backlog()))));
+        return ve;
+    }
+
+    static VideoEdge withSysctls(VideoEdge ve, java.util.Map<String, String> sysctls) {
+        var t = ve.getSpec().tuning();
+        ve.setSpec(ve.getSpec()
+                .withTuning(new io.videoedge.api.TuningSpec(
+                        t.mode(),
+                        t.congestionControl(),
+                        sysctls,
+                        t.cpusetRelaxDomainLevel(),
+                        t.numaInterleave(),
+                        t.kernelModules())));
+        return ve;
+    }
+
+    @Test
+    void theSocketSizesBecomeMinimumsOfTheNodesBufferCaps() {
+        // the example's sendBuf 4m and recvBuf 64k: Linux caps SO_SNDBUF at wmem_max, SO_RCVBUF at rmem_max
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
+        assertThat(spec(ve).sysctlMinimums())
+                .containsExactly(
+                        java.util.Map.entry("net.core.rmem_max", 212992L),
+                        java.util.Map.entry("net.core.wmem_max", 4194304L));
+        // larger sizes are asked for in bytes (one-nio sizes, 1024-based)
+        assertThat(spec(withSocket(ve, "1m", "8m")).sysctlMinimums())
+                .containsEntry("net.core.wmem_max", 8388608L)
+                .containsEntry("net.core.rmem_max", 1048576L);
+        assertThat(spec(withSocket(ve, "300000", "5000000")).sysctlMinimums())
+                .containsEntry("net.core.wmem_max", 5000000L)
+                .containsEntry("net.core.rmem_max", 300000L);
+        // smaller ones never go below the bases: the default sendBuf, the kernel's default cap
+        assertThat(spec(withSocket(ve, "16k", "64k")).sysctlMinimums())
+                .containsEntry("net.core.wmem_max", 4194304L)
+                .containsEntry("net.core.rmem_max", 212992L);
+    }
+
+    @Test
+    void aBufferCapTheUserSetsIsTheirsAndNoMinimumIsRendered() {
+        VideoEdge ve = withSysctls(
+                TestFiles.exampleVideoEdge("video", 3),
+                java.util.Map.of("net.core.wmem_max", "16777216", "net.ipv4.tcp_notsent_lowat", "262144"));
+        io.videoedge.api.NodeTuningSpec nt = spec(ve);
+        assertThat(nt.tuning().sysctls()).containsEntry("net.core.wmem_max", "16777216");
+        assertThat(nt.sysctlMinimums()).containsOnlyKeys("net.core.rmem_max");
+
+        withSysctls(ve, java.util.Map.of("net.core.wmem_max", "8388608", "net.core.rmem_max", "8388608"));
+        assertThat(spec(ve).sysctlMinimums()).isNull();
+    }
+
+    @Test
+    void socketSizesChangeTheTuningRevisionOnlyWhenTheNodeMustChange() {
+        String before = TuningInputs.of(TestFiles.exampleVideoEdge("video", 3).getSpec())
+                .revision();
+        // live changes within the bases (the e2e's recvBuf 96k, RolloutIT's sendBuf 1m): the node stays as it is
+        assertThat(TuningInputs.of(withSocket(TestFiles.exampleVideoEdge("video", 3), "96k", "1m")
+                                .getSpec())
+                        .revision())
+                .isEqualTo(before);
+        assertThat(TuningInputs.of(withSocket(TestFiles.exampleVideoEdge("video", 3), "208k", "4m")
+                                .getSpec())
+                        .revision())
+                .isEqualTo(before);
+        // a send buffer above 4m needs a larger wmem_max on every node: a tuning change
+        assertThat(TuningInputs.of(withSocket(TestFiles.exampleVideoEdge("video", 3), "64k", "8m")
+                                .getSpec())
+                        .revision())
+                .isNotEqualTo(before);
+        assertThat(TuningInputs.of(withSocket(TestFiles.exampleVideoEdge("video", 3), "256k", "4m")
+                                .getSpec())
+                        .revision())
+                .isNotEqualTo(before);
+    }
+
+    @Test
+    void theMinimumsRoundTripThroughTheNodeTuning() {
+        VideoEdge ve = withSocket(TestFiles.exampleVideoEdge("video", 3), "1m", "8m");
+        TuningInputs rendered = TuningInputs.of(ve.getSpec());
+        NodeTuning nt = render(ve, POD);
+        assertThat(TuningInputs.of(nt.getSpec())).isEqualTo(rendered);
+        assertThat(TuningInputs.of(nt.getSpec()).revision()).isEqualTo(rendered.revision());
     }
 }
