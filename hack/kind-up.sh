@@ -8,6 +8,7 @@
 #   USE_EXISTING_CLUSTER=1           never create: the cluster must exist (and kind-down keeps it)
 #   KIND_NODE_IMAGE, IMAGE_SOURCE    see hack/kind-node-image.sh (pulled when a registry answers, else built)
 #   KIND_WAIT=300                    seconds to wait for each readiness condition
+#   KIND_SOCKET_BUF_MAX=4194304      the least net.core.wmem_max/rmem_max the host gets before the nodes are made
 # Steps: Docker check, kind and kubectl, node image, create, then wait for the node and every
 # kube-system workload to be Ready (conditions, no fixed sleeps).
 set -euo pipefail
@@ -25,6 +26,23 @@ mkdir -p "$(dirname "$KIND_KUBECONFIG")"
 TOOLS=kind "$ROOT/hack/tools.sh"
 kind="$BIN_DIR/kind"
 
+# The agent raises net.core.wmem_max/rmem_max to the edge server's socket buffers (a NodeTuning's
+# sysctlMinimums). On a real node it runs in the host's network namespace, where they are writable. A
+# kind node is a container: its network namespace gets a read-only copy of the host's values when it is
+# made, so the host needs them first (the e2e's sendBuf is 4m). Raised only, never lowered.
+raise_socket_buffer_caps() {
+  local want=${KIND_SOCKET_BUF_MAX:-4194304} key have
+  for key in net.core.wmem_max net.core.rmem_max; do
+    have=$(sysctl -n "$key")
+    if (( have >= want )); then continue; fi
+    if sysctl -qw "$key=$want" 2>/dev/null; then
+      log "$key $have -> $want on this host (kind nodes copy it read-only; see hack/kind-up.sh)"
+    else
+      log "warning: $key is $have and cannot be raised here (not root?): the NodeTunings will report it Unsupported"
+    fi
+  done
+}
+
 if "$kind" get clusters 2>/dev/null | grep -qx "$KIND_CLUSTER"; then
   log "kind cluster '$KIND_CLUSTER' exists: using it"
   node_img=$(docker inspect "$KIND_CLUSTER-control-plane" --format '{{.Image}}' 2>/dev/null || true)
@@ -36,6 +54,7 @@ elif [ "$USE_EXISTING_CLUSTER" = 1 ]; then
   die "USE_EXISTING_CLUSTER=1, but there is no kind cluster '$KIND_CLUSTER' (kind get clusters: $("$kind" get clusters 2>/dev/null | tr '\n' ' '))"
 else
   "$ROOT/hack/kind-node-image.sh"
+  raise_socket_buffer_caps
   log "creating kind cluster '$KIND_CLUSTER' from $KIND_NODE_IMAGE with $KIND_CONFIG"
   step "kind-create-$KIND_CLUSTER" "$kind" create cluster --name "$KIND_CLUSTER" --image "$KIND_NODE_IMAGE" \
     --config "$KIND_CONFIG" --kubeconfig "$KIND_KUBECONFIG"
