@@ -167,6 +167,7 @@ final class OperatorProcess implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the operator exited " + process.exitValue() + ": " + tail());
             }
+            rss(); // its peak, should it die
             try {
                 if (get(http, healthPort, "/readyz").statusCode() == 200) {
                     return;

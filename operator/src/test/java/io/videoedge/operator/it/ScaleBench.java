@@ -143,7 +143,16 @@ class ScaleBench {
                 }
                 try (OperatorProcess operator =
                         new OperatorProcess(kubeconfig, OperatorHarness.NAMESPACE, chart, memory, work, extra)) {
-                    operator.awaitReady(Duration.ofSeconds(120));
+                    try {
+                        operator.awaitReady(Duration.ofSeconds(120));
+                    } catch (IllegalStateException e) {
+                        // it died while its informers loaded the fleet (an OutOfMemoryError): report it, go on
+                        figures.put("operator", "exited while starting, before the VideoEdge was applied");
+                        figures.put("operator RSS peak MiB", Long.toString(operator.rss()[1] >> 20));
+                        notes.append("the operator died while starting: ").append(operator.tail());
+                        ApiRequests none = ApiRequests.scrape(admin);
+                        return new Result(n, figures, none.since(none), sims.sent(), audit.since(), notes.toString());
+                    }
                     ApiRequests before = ApiRequests.scrape(admin);
                     audit.mark();
                     sims.reset();
