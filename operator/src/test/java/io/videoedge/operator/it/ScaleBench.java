@@ -189,6 +189,7 @@ class ScaleBench {
                     }
                     figures.put("operator CPU s: creation", String.format("%.1f", cpu1 - cpu0));
                     figures.put("reconciles: creation", String.format("%.0f", rec1 - rec0));
+                    figures.put("reconcile wall s after the creation: mean / longest", reconcileSeconds(operator));
                     figures.put("agent reports: creation", Long.toString(agents.reports()));
 
                     // 2. idle: nothing changes for 20 s
@@ -219,6 +220,7 @@ class ScaleBench {
                     double rec3 = reconciles(operator);
                     figures.put("operator CPU s: rollout", String.format("%.1f", cpu3 - cpu2));
                     figures.put("reconciles: rollout", String.format("%.0f", rec3 - rec2));
+                    figures.put("reconcile wall s after the rollout: mean / longest", reconcileSeconds(operator));
                     figures.put("agent reports: rollout", Long.toString(agents.reports() - reports0));
 
                     long[] rss = operator.rss();
@@ -288,6 +290,30 @@ class ScaleBench {
             Thread.sleep(100);
         }
         return false;
+    }
+
+    /**
+     * The VideoEdge reconciles' wall time so far from JOSDK's timer: "mean / longest" in seconds (the
+     * longest within the timer's recent window).
+     */
+    private static String reconcileSeconds(OperatorProcess operator) {
+        double sum = 0;
+        double count = 0;
+        double max = 0;
+        for (String l : operator.metrics().lines().toList()) {
+            if (!l.contains("controller=\"videoedge\"")) {
+                continue;
+            }
+            double v = Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1));
+            if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_sum{")) {
+                sum += v;
+            } else if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_count{")) {
+                count += v;
+            } else if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_max{")) {
+                max = Math.max(max, v);
+            }
+        }
+        return count == 0 ? "none" : String.format("%.1f / %.1f", sum / count, max);
     }
 
     private static double reconciles(OperatorProcess operator) {
