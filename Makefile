@@ -105,7 +105,7 @@ bench: java ## Benchmark the edge server against nginx with wrk (needs DEPS_SET=
 SCALE_NODES ?= 100,1000
 export SCALE_NODES
 .PHONY: scale-bench
-scale-bench: java k8s-binaries crds ## The operator at scale: per N in SCALE_NODES (100,1000; 5000 takes ~15 min), a fresh kube-apiserver + etcd, N simulated nodes, agents and kubelets, the operator jar with the chart's JVM flags; prints the table (operator/target/scale-bench/results.md)
+scale-bench: java k8s-binaries crds manifests ## The operator at scale: per N in SCALE_NODES (100,1000; 5000 takes ~15 min), a fresh kube-apiserver + etcd, N simulated nodes, agents and kubelets, the operator jar with the chart's environment and memory limit (deploy/videoedge.yaml); prints the table (operator/target/scale-bench/results.md)
 	$(MVN_RUN) -pl operator -am verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dfailsafe.failIfNoSpecifiedTests=false -Dit.test=ScaleBench -Dscale.nodes=$(SCALE_NODES)
 	@cat operator/target/scale-bench/results.md

@@ -38,6 +38,11 @@ public final class RealApiServer {
     private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
     private RealApiServer() {
+        this(List.of());
+    }
+
+    /** @param flags extra kube-apiserver flags, each "--name=value" */
+    private RealApiServer(List<String> flags) {
         String version = System.getProperty("kube.version", "1.34.4");
         Path testDir =
                 Path.of(System.getProperty("kube.api.test.dir", System.getProperty("user.home") + "/.kubeapitest"));
@@ -49,8 +54,9 @@ public final class RealApiServer {
             }
         }
         kubectl = binDir.resolve("kubectl");
-        server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withTestDir(testDir.toString())
+        KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig();
+        flags.forEach(config::withApiServerFlag);
+        server = new KubeAPIServer(config.withTestDir(testDir.toString())
                 .withApiServerVersion(version)
                 .withOfflineMode(true)
                 // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
@@ -74,7 +80,12 @@ public final class RealApiServer {
      * (its request counts, its objects); {@link #stop()} it when done. Not the shared one.
      */
     public static RealApiServer startNew() {
-        RealApiServer s = new RealApiServer();
+        return startNew(List.of());
+    }
+
+    /** The same, with extra kube-apiserver flags ("--audit-log-path=/tmp/audit.log"). */
+    public static RealApiServer startNew(List<String> flags) {
+        RealApiServer s = new RealApiServer(flags);
         s.applyCrds();
         return s;
     }

@@ -112,6 +112,13 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
      */
     static final String[] NODE_FIELDS = {"metadata.labels", "metadata.deletionTimestamp", "status.allocatable"};
 
+    /**
+     * The page size of an informer's LIST (its first sync, and each relist after a watch expired): an
+     * unpaged LIST of 5,000 Nodes is one response the client holds and parses whole; in pages of 500, as
+     * client-go's reflectors do, one page at a time.
+     */
+    static final long LIST_PAGE = 500;
+
     private static final Logger log = LoggerFactory.getLogger(VideoEdgeReconciler.class);
 
     private final OperatorSettings settings;
@@ -409,6 +416,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         nodes.set(new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Node.class, VideoEdge.class)
                         .withName(EventSources.NODES)
+                        .withInformerListLimit(LIST_PAGE)
                         .withItemStore(new ReducedStateItemStore<>(
                                 ReducedStateItemStore.NAME_KEY_STATE,
                                 Node.class,
@@ -437,6 +445,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         tunings.set(new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(NodeTuning.class, VideoEdge.class)
                         .withName(EventSources.NODE_TUNINGS)
+                        .withInformerListLimit(LIST_PAGE)
                         .withLabelSelector(Names.MANAGED_SELECTOR)
                         .withItemStore(LeanItemStore.onlyApplied())
                         .withSecondaryToPrimaryMapper(nt -> Stream.concat(
@@ -448,6 +457,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         var pods = new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Pod.class, VideoEdge.class)
                         .withName(EventSources.PODS)
+                        .withInformerListLimit(LIST_PAGE)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
                         .withItemStore(LeanItemStore.noManagedFields())
                         .withSecondaryToPrimaryMapper(

@@ -158,12 +158,7 @@ class OperatorFaultsIT {
     private static OperatorProcess start(Path kubeconfig, OperatorProcess.ChartDefaults chart, Path work)
             throws Exception {
         OperatorProcess p = new OperatorProcess(
-                kubeconfig,
-                OperatorHarness.NAMESPACE,
-                chart.jvmOptions(),
-                chart.maxRam(),
-                Files.createDirectories(work),
-                List.of());
+                kubeconfig, OperatorHarness.NAMESPACE, chart, chart.maxRam(), Files.createDirectories(work), List.of());
         p.awaitReady(Duration.ofMinutes(2));
         return p;
     }

@@ -48,9 +48,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Settings (system properties): scale.nodes, scale.soakSeconds (2), scale.drainSeconds (1),
  * scale.applyMillis (agent pass time, 200), scale.nodeStatusSeconds (kubelet node status period, 300),
- * scale.operator.memory and scale.operator.jvmOptions (default: the chart's), scale.operator.jar (another build
+ * scale.operator.memory and scale.operator.jvmOptions (default: the chart's, deploy/videoedge.yaml), scale.operator.jar (another build
  * of the operator, with its lib/ beside it; default target/operator-*.jar), scale.histogram (true: jcmd
- * GC.class_histogram of the operator after the rollout), scale.jfr (true: a flight recording).
+ * GC.class_histogram of the operator after the rollout), scale.nmt (true: the operator with
+ * -XX:NativeMemoryTracking=summary, its jcmd VM.native_memory summary after the creation and after the rollout in
+ * target/scale-bench/nN/), scale.jfr (true: a flight recording).
  */
 class ScaleBench {
     static final String NS = "bench";
@@ -58,7 +60,13 @@ class ScaleBench {
     static final String FLEET_LABEL = "scale.videoedge.io/fleet";
     static final Path OUT = Path.of("target", "scale-bench");
 
-    record Result(int nodes, Map<String, String> figures, ApiRequests api, Map<String, Long> simWrites, String notes) {}
+    record Result(
+            int nodes,
+            Map<String, String> figures,
+            ApiRequests api,
+            Map<String, Long> simWrites,
+            OperatorAudit.Writes operatorWrites,
+            String notes) {}
 
     @Test
     void scale() throws Exception {
@@ -97,11 +105,16 @@ class ScaleBench {
         Duration nodeStatus = Duration.ofSeconds(Long.getLong("scale.nodeStatusSeconds", 300));
         OperatorProcess.ChartDefaults chart = OperatorProcess.ChartDefaults.read();
         String memory = System.getProperty("scale.operator.memory", chart.maxRam());
-        String jvm = System.getProperty("scale.operator.jvmOptions", chart.jvmOptions());
-        log("N=%d: load %.2f; operator JVM: -XX:MaxRAM=%s %s", n, load() / 100.0, memory, jvm);
+        String jvm = System.getProperty("scale.operator.jvmOptions");
+        if (jvm != null) {
+            chart = chart.withJvmOptions(jvm);
+        }
+        log("N=%d: load %.2f; operator: -XX:MaxRAM=%s, environment %s", n, load() / 100.0, memory, chart.env());
         figures.put("load average at start", String.format("%.1f", load() / 100.0));
 
-        RealApiServer api = RealApiServer.startNew();
+        Path work = Files.createDirectories(OUT.resolve("n" + n));
+        OperatorAudit audit = OperatorAudit.of(work, OperatorHarness.USER);
+        RealApiServer api = RealApiServer.startNew(audit.flags());
         WriteCounter sims = new WriteCounter();
         try (KubernetesClient admin = bigClient(api)) {
             OperatorHarness.installRbac(admin);
@@ -124,11 +137,24 @@ class ScaleBench {
                             + OUT.resolve("operator-" + n + ".jfr").toAbsolutePath()
                             + ",settings=profile,dumponexit=true");
                 }
-                Path work = Files.createDirectories(OUT.resolve("n" + n));
+                boolean nmt = Boolean.getBoolean("scale.nmt");
+                if (nmt) {
+                    extra.add("-XX:NativeMemoryTracking=summary");
+                }
                 try (OperatorProcess operator =
-                        new OperatorProcess(kubeconfig, OperatorHarness.NAMESPACE, jvm, memory, work, extra)) {
-                    operator.awaitReady(Duration.ofSeconds(120));
+                        new OperatorProcess(kubeconfig, OperatorHarness.NAMESPACE, chart, memory, work, extra)) {
+                    try {
+                        operator.awaitReady(Duration.ofSeconds(120));
+                    } catch (IllegalStateException e) {
+                        // it died while its informers loaded the fleet (an OutOfMemoryError): report it, go on
+                        figures.put("operator", "exited while starting, before the VideoEdge was applied");
+                        figures.put("operator RSS peak MiB", Long.toString(operator.rss()[1] >> 20));
+                        notes.append("the operator died while starting: ").append(operator.tail());
+                        ApiRequests none = ApiRequests.scrape(admin);
+                        return new Result(n, figures, none.since(none), sims.sent(), audit.since(), notes.toString());
+                    }
                     ApiRequests before = ApiRequests.scrape(admin);
+                    audit.mark();
                     sims.reset();
                     double cpu0 = operator.cpuSeconds();
                     double rec0 = reconciles(operator);
@@ -158,8 +184,12 @@ class ScaleBench {
                                     : secs(watch.lastReportBeforeTuned(), watch.tunedAt()));
                     double cpu1 = operator.cpuSeconds();
                     double rec1 = reconciles(operator);
+                    if (nmt) {
+                        Files.writeString(work.resolve("nmt-created.txt"), operator.nativeMemory());
+                    }
                     figures.put("operator CPU s: creation", String.format("%.1f", cpu1 - cpu0));
                     figures.put("reconciles: creation", String.format("%.0f", rec1 - rec0));
+                    figures.put("reconcile wall s after the creation: mean / longest", reconcileSeconds(operator));
                     figures.put("agent reports: creation", Long.toString(agents.reports()));
 
                     // 2. idle: nothing changes for 20 s
@@ -190,6 +220,7 @@ class ScaleBench {
                     double rec3 = reconciles(operator);
                     figures.put("operator CPU s: rollout", String.format("%.1f", cpu3 - cpu2));
                     figures.put("reconciles: rollout", String.format("%.0f", rec3 - rec2));
+                    figures.put("reconcile wall s after the rollout: mean / longest", reconcileSeconds(operator));
                     figures.put("agent reports: rollout", Long.toString(agents.reports() - reports0));
 
                     long[] rss = operator.rss();
@@ -199,18 +230,32 @@ class ScaleBench {
                     figures.put("VideoEdge object bytes (peak)", Long.toString(watch.peakObjectBytes()));
                     ApiRequests during = ApiRequests.scrape(admin).since(before);
                     Map<String, Long> simWrites = sims.sent();
-                    long operatorWrites = during.total()
-                            - simWrites.values().stream()
-                                    .mapToLong(Long::longValue)
-                                    .sum();
-                    figures.put("API writes: all / by the operator", during.total() + " / " + operatorWrites);
+                    long simulated = simWrites.values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum();
+                    OperatorAudit.Writes operatorWrites = audit.since();
                     figures.put(
-                            "failed API writes (all clients)",
+                            "API writes: all / simulated cluster / operator",
+                            during.total() + " / " + simulated + " / " + operatorWrites.total());
+                    figures.put(
+                            "failed API writes: all clients (API server metrics)",
                             Long.toString(during.failedWrites().values().stream()
                                     .mapToLong(Long::longValue)
                                     .sum()));
+                    figures.put(
+                            "failed API writes: simulated cluster (its own count)",
+                            Long.toString(sims.failed().values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum()));
+                    figures.put("failed API writes: operator (audit log)", Long.toString(operatorWrites.failedTotal()));
                     figures.put("agent status conflicts (409)", Long.toString(agents.conflicts()));
                     figures.put("operator log warnings/errors", Long.toString(warnings(operator.log())));
+                    figures.put("operator log: request timeouts", Long.toString(timeouts(operator.log())));
+                    if (nmt) {
+                        String summary = operator.nativeMemory();
+                        Files.writeString(work.resolve("nmt-rolled-out.txt"), summary);
+                        log("N=%d native memory after the rollout:%n%s", n, summary);
+                    }
                     if (Boolean.getBoolean("scale.histogram")) {
                         String histogram = operator.histogram();
                         Files.writeString(work.resolve("histogram.txt"), histogram);
@@ -222,7 +267,7 @@ class ScaleBench {
                         notes.append("the operator died: ").append(operator.tail());
                     }
                     log("N=%d done: %s", n, figures);
-                    return new Result(n, figures, during, simWrites, notes.toString());
+                    return new Result(n, figures, during, simWrites, operatorWrites, notes.toString());
                 }
             }
         } finally {
@@ -241,9 +286,34 @@ class ScaleBench {
             if (!operator.alive()) {
                 return false;
             }
+            operator.rss(); // its peak, should it die
             Thread.sleep(100);
         }
         return false;
+    }
+
+    /**
+     * The VideoEdge reconciles' wall time so far from JOSDK's timer: "mean / longest" in seconds (the
+     * longest within the timer's recent window).
+     */
+    private static String reconcileSeconds(OperatorProcess operator) {
+        double sum = 0;
+        double count = 0;
+        double max = 0;
+        for (String l : operator.metrics().lines().toList()) {
+            if (!l.contains("controller=\"videoedge\"")) {
+                continue;
+            }
+            double v = Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1));
+            if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_sum{")) {
+                sum += v;
+            } else if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_count{")) {
+                count += v;
+            } else if (l.startsWith("operator_sdk_controllers_execution_reconcile_seconds_max{")) {
+                max = Math.max(max, v);
+            }
+        }
+        return count == 0 ? "none" : String.format("%.1f / %.1f", sum / count, max);
     }
 
     private static double reconciles(OperatorProcess operator) {
@@ -258,6 +328,13 @@ class ScaleBench {
         return Files.readAllLines(log).stream()
                 .filter(l -> l.contains("\"level\":\"WARN\"") || l.contains("\"level\":\"ERROR\""))
                 .filter(l -> !l.contains("VersionUsageUtils")) // "unstable version v1alpha1", once per type
+                .count();
+    }
+
+    /** Log lines of the operator that tell of a request that timed out (Fabric8's or the JDK client's words). */
+    private static long timeouts(Path log) throws IOException {
+        return Files.readAllLines(log).stream()
+                .filter(l -> l.matches("(?i).*(timed out|timeout).*"))
                 .count();
     }
 
@@ -544,8 +621,15 @@ class ScaleBench {
                         e.getKey(), e.getValue(), r.simWrites().getOrDefault(e.getKey(), 0L)));
             }
             if (!r.api().failedWrites().isEmpty()) {
-                out.append("\nFailed: ").append(r.api().failedWrites()).append('\n');
+                out.append("\nFailed (all clients, API server metrics): ")
+                        .append(r.api().failedWrites())
+                        .append('\n');
             }
+            out.append("\nThe operator's writes (audit log; server-side apply is a PATCH there): ")
+                    .append(r.operatorWrites().all())
+                    .append("; failed: ")
+                    .append(r.operatorWrites().failed())
+                    .append('\n');
             if (!r.notes().isEmpty()) {
                 out.append("\nNotes: ").append(r.notes()).append('\n');
             }

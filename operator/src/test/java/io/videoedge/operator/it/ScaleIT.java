@@ -12,7 +12,9 @@ import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.testing.RealApiServer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * operator must not do at scale: a status that grows with the fleet, and work per agent report that
  * grows with it (a request per node, a LIST, a reconcile per node heartbeat). Every operator request
  * is counted at its HTTP client ({@link RequestLog}), so the simulated cluster's own writes do not
- * blur the figures.
+ * blur the figures; and none of its writes may fail, as the API server's audit log records them
+ * ({@link OperatorAudit}).
  */
 class ScaleIT {
     static final int N = Integer.getInteger("scale.it.nodes", 300);
@@ -46,10 +49,12 @@ class ScaleIT {
     static RealApiServer api;
     static KubernetesClient admin;
     static OperatorHarness operator;
+    static OperatorAudit audit;
 
     @BeforeAll
-    static void start() {
-        api = RealApiServer.startNew();
+    static void start() throws IOException {
+        audit = OperatorAudit.impersonating(Path.of("target", "scale-it"), OperatorHarness.USER);
+        api = RealApiServer.startNew(audit.flags());
         admin = ScaleBench.bigClient(api);
         operator = new OperatorHarness(api, admin);
     }
@@ -205,6 +210,13 @@ class ScaleIT {
                     .as("status writes for %d reports in %d ms", BURST, shown.toMillis())
                     .isBetween(1L, shown.toSeconds() + 2);
         }
+        // 5. the operator's writes never failed (a conflict, a rejected patch, a timeout): the API server's word
+        OperatorAudit.Writes writes = audit.since();
+        log("the operator's writes (audit log): %s; failed: %s", writes.all(), writes.failed());
+        softly.assertThat(writes.total())
+                .as("the operator's writes in the audit log")
+                .isGreaterThan(2L * N);
+        softly.assertThat(writes.failed()).as("the operator's failed writes").isEmpty();
         softly.assertAll();
     }
 
