@@ -41,25 +41,6 @@ public final class EdgeServerConfigRenderer {
     static final int POOL_SPARE_CHUNKS = 8;
     static final long POOL_MIN = 32L * 1024 * 1024;
 
-    /**
-     * VideoEdge fields that reach the running servers without a restart: those whose config field is in
-     * the server's own live set ({@link LiveFields#LIVE}) and that the API exposes. A change to or from 0
-     * (the kernel's default: one-nio does not set it) of a socket option restarts, as does every other
-     * server field; the limits are live from and to their defaults too.
-     */
-    public static final List<String> LIVE_FIELDS = List.of(
-            "server.socket.recvBuf",
-            "server.socket.sendBuf",
-            "server.socket.notsentLowat",
-            "server.limits.headerTimeout",
-            "server.limits.handshakeTimeout",
-            "server.limits.maxConnectionsPerAddress",
-            "server.limits.minSendBytes",
-            "server.limits.minSendPeriod",
-            "server.limits.maxPipelined",
-            "server.limits.maxRequestRate",
-            "server.limits.requestBurst");
-
     private EdgeServerConfigRenderer() {}
 
     /** Whether the spec asks for an HTTPS acceptor: TLS on and https enabled. */
