@@ -9,6 +9,9 @@
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (9)
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
+#   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
+#   (perf stat, syscall tracepoints) and samples where its CPU goes (perf record -g, cpu-clock at
+#   BENCH_COST_FREQ Hz, 499); scripts/cost-model.py prints per-MiB (per-request) costs at the end
 #   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
@@ -52,6 +55,10 @@ for tool in wrk nginx openssl gcc curl; do
   command -v "$tool" >/dev/null || { echo "bench: $tool not found (DEPS_SET=all make deps)" >&2; exit 1; }
 done
 mkdir -p "$dir/logs" "$dir/nginx"
+if [ "${BENCH_COST:-0}" = 1 ]; then
+  command -v perf >/dev/null || { echo "bench: BENCH_COST=1 needs perf" >&2; exit 1; }
+  rm -rf "$dir/cost"; mkdir -p "$dir/cost"
+fi
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
@@ -225,15 +232,64 @@ cpu_ticks() {
   echo "$total"
 }
 hz=$(getconf CLK_TCK)
+# user and system CPU ticks separately (same processes as cpu_ticks)
+cpu_split() {
+  local u=0 k=0 p
+  for p in "$1" $(pgrep -P "$1" || true); do
+    read -r a b < <(awk '{print $14, $15}' "/proc/$p/stat" 2>/dev/null || echo "0 0")
+    u=$((u + a)) k=$((k + b))
+  done
+  echo "$u $k"
+}
+thread_ticks() { # pid label -> "label tid comm ticks" per thread of the process and its children
+  local p t
+  for p in "$1" $(pgrep -P "$1" || true); do
+    for t in /proc/"$p"/task/*; do echo "$2 ${t##*/} $(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null)"; done
+  done
+}
+# the processes that serve: the JVM (every thread), nginx's workers
+server_pids() { local c; c=$(pgrep -P "$1" | paste -sd, -); echo "${c:-$1}"; }
+cost_syscalls="read pread64 write writev sendfile64 sendto sendmsg recvfrom recvmsg epoll_wait epoll_pwait epoll_ctl
+  accept4 openat close newfstatat statx futex setsockopt ioctl mmap munmap madvise sched_yield splice readv preadv"
+cost_events="task-clock,raw_syscalls:sys_enter$(for s in $cost_syscalls; do printf ',syscalls:sys_enter_%s' "$s"; done)"
+cost_tag=""
 
 run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value errors cpu-seconds client-cpu-seconds"
   local out before after script=() client
   [ -n "${5:-}" ] && script=(-s "$5")
   before=$(cpu_ticks "$4")
+  local cost_pids=() split_before
+  if [ "${BENCH_COST:-0}" = 1 ] && [ -n "$cost_tag" ]; then
+    split_before=$(cpu_split "$4")
+    perf stat -x, -e "$cost_events" -p "$(server_pids "$4")" -o "$dir/cost/$cost_tag.stat" 2>/dev/null &
+    cost_pids+=($!)
+    # the selector balance: CPU ticks per thread before and after the run, and mid-run the connections
+    # each epoll instance (a one-nio selector, an nginx worker) watches
+    thread_ticks "$4" before > "$dir/cost/$cost_tag.balance"
+    ( sleep $(( duration / 2 )); for p in ${4} $(pgrep -P "$4" || true); do
+        for fd in /proc/"$p"/fd/*; do
+          [ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:[eventpoll]" ] || continue
+          echo "epoll pid=$p fd=${fd##*/} watched=$(grep -c '^tfd:' "/proc/$p/fdinfo/${fd##*/}" 2>/dev/null)"
+        done
+      done >> "$dir/cost/$cost_tag.balance" ) &
+    cost_pids+=($!)
+    perf record -q -F "${BENCH_COST_FREQ:-499}" -e cpu-clock -g -p "$(server_pids "$4")" -o "$dir/cost/$cost_tag.data" >/dev/null 2>&1 &
+    cost_pids+=($!)
+  fi
   # wrk's own user+system time (bash's time keyword): the share of the machine the client took
   out=$( { TIMEFORMAT='%U %S'; time wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1; } 2>"$dir/logs/wrk.time")
   after=$(cpu_ticks "$4")
   client=$(awk '{printf "%.3f", $1 + $2}' "$dir/logs/wrk.time")
+  if [ ${#cost_pids[@]} -gt 0 ]; then
+    kill -INT "${cost_pids[@]:0:1}" "${cost_pids[@]:2}" 2>/dev/null || true
+    wait "${cost_pids[@]}" 2>/dev/null || true
+    thread_ticks "$4" after >> "$dir/cost/$cost_tag.balance"
+    # tag duration bytes-per-response requests/s requests user-ticks system-ticks hz client-cpu-s bytes-read
+    echo "$cost_tag $duration $3 $(echo "$out" | awk '/^Requests\/sec:/ {print $2}') $(echo "$out" | awk '/requests in/ {print $1}') \
+$(paste -d' ' <(echo "$split_before") <(cpu_split "$4") | awk '{print $3-$1, $4-$2}') $hz $client \
+$(echo "$out" | awk '/requests in/ {v=$(NF-1); u=v; sub(/[0-9.]+/, "", u); sub(/[A-Z]+$/, "", v);
+  m = u=="TB" ? 2^40 : u=="GB" ? 2^30 : u=="MB" ? 2^20 : u=="KB" ? 2^10 : 1; printf "%.0f", v*m}')" >> "$dir/cost/runs.txt"
+  fi
   printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
   local rps errors non2xx
   if [ "$3" = 0 ]; then
@@ -298,6 +354,7 @@ while IFS='|' read -r name path scheme size script; do
       fi
       for server in $order; do
         if [ "$server" = edge ]; then spid=$edge_pid; else spid=$nginx_pid; fi
+        cost_tag="$name@$conns@$server@$round"
         read -r rps e cpu ccpu < <(run_wrk "$(url_of "$server" "$scheme" "$path")" "$conns" "$size" "$spid" "${script:-}")
         errs=$((errs + e))
         client_share+=("$(awk -v c="$ccpu" -v d="$duration" -v n="$cpus" 'BEGIN {printf "%.0f", 100*c/(d*n)}')")
@@ -379,5 +436,11 @@ if [ ${#slice_lines[@]} -gt 0 ]; then
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' case "fb-ms" "fb-ms" ratio "MiB/s" "MiB/s" ratio "ms" "ms" errs
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' "" edge nginx "" edge nginx "" edge nginx ""
   for r in "${slice_lines[@]}"; do echo "$r"; done
+fi
+if [ "${BENCH_COST:-0}" = 1 ]; then
+  # the JIT's symbols for perf (Java frames), then the model
+  "$JAVA_HOME/bin/jcmd" "$edge_pid" Compiler.perfmap >/dev/null 2>&1 || echo "bench: jcmd Compiler.perfmap failed; Java frames stay unnamed" >&2
+  echo
+  python3 "$here/cost-model.py" "$dir/cost"
 fi
 echo "logs: $dir/logs (wrk.log has every run)"
