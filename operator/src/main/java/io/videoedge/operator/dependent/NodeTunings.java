@@ -82,9 +82,11 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
             return Result.computed(true, desired);
         }
         COMPARED.increment();
+        // taken before the comparison: JOSDK adds the actual's "previous" annotation to the desired one
+        Matched now = Matched.of(actual, desired);
         Result<NodeTuning> result = super.match(actual, desired, ve, context);
         if (result.matched()) {
-            matched.put(node, Matched.of(actual, desired));
+            matched.put(node, now);
         } else {
             matched.remove(node);
         }
@@ -102,8 +104,12 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
             return new Matched(
                     actual.getMetadata().getResourceVersion(),
                     desired.getSpec(),
-                    desired.getMetadata().getLabels(),
-                    desired.getMetadata().getAnnotations());
+                    copy(desired.getMetadata().getLabels()),
+                    copy(desired.getMetadata().getAnnotations()));
+        }
+
+        private static Map<String, String> copy(Map<String, String> m) {
+            return m == null ? null : Map.copyOf(m);
         }
 
         /** Pure. */

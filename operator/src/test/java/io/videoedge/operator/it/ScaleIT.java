@@ -167,11 +167,12 @@ class ScaleIT {
             softly.assertThat(reconciled)
                     .as("reconciles for %d reports", REPORTS)
                     .isBetween((double) REPORTS, 3.0 * REPORTS);
-            // the reported node's NodeTuning is compared with its desired state again, no other: comparing
-            // them all would be N per reconcile
+            // a NodeTuning is compared with its desired state again only when it changed (the reported one, and
+            // any another client wrote meanwhile): a few per report, where comparing them all is N per pass
+            // (11,700 here when the remembered matches never held)
             softly.assertThat(compared)
                     .as("server-side apply comparisons of NodeTunings for %d reports", REPORTS)
-                    .isBetween(1L, 2L * REPORTS);
+                    .isBetween(1L, 10L * REPORTS);
             // one status patch and one Event per report; a request per node would be N per report
             softly.assertThat(RequestLog.total(perReports))
                     .as("operator requests for %d reports: %s", REPORTS, perReports)
