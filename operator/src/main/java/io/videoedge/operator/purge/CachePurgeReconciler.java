@@ -116,7 +116,7 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
                 InformerEventSourceConfiguration.from(Pod.class, CachePurge.class)
                         .withName(PODS)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
-                        .withItemStore(LeanItemStore.noManagedFields())
+                        .withItemStore(LeanItemStore.slimPods())
                         .withOnAddFilter(PodServing::up)
                         .withOnUpdateFilter(PodServing::cameUp)
                         .withOnDeleteFilter((pod, unknown) -> false)

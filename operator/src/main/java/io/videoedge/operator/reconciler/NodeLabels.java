@@ -1,5 +1,6 @@
 package io.videoedge.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -19,16 +20,25 @@ final class NodeLabels {
     private NodeLabels() {}
 
     static void apply(KubernetesClient client, AgentLabels.Changes changes) {
-        changes.add()
-                .forEach(node -> patch(client, node, "\"" + AgentLabels.VALUE + "\"", "the node agent may run there"));
-        changes.remove()
-                .forEach(node -> patch(client, node, "null", "no NodeTuning left: its agent restored the node"));
+        ParallelWrites.each(
+                changes.add(),
+                node -> patch(client, node, "\"" + AgentLabels.VALUE + "\"", "the node agent may run there"));
+        ParallelWrites.each(
+                changes.remove(),
+                node -> patch(client, node, "null", "no NodeTuning left: its agent restored the node"));
     }
 
     private static void patch(KubernetesClient client, String node, String value, String why) {
         String patch = "{\"metadata\":{\"labels\":{\"" + VideoEdgeApi.LABEL_NODE_AGENT + "\":" + value + "}}}";
         try {
-            client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            // addressed by a bare Node, so the client does not GET the node before patching it
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(node)
+                            .endMetadata()
+                            .build())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             log.info(
                     "Node {}: label {} {} ({})",
                     node,

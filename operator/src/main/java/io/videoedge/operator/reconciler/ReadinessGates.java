@@ -110,21 +110,31 @@ final class ReadinessGates {
                 && Objects.equals(a.getMessage(), b.getMessage());
     }
 
+    /** A pod whose gate condition must be patched, and what to. */
+    record Patch(Pod pod, PodCondition wanted) {}
+
+    /** Whether {@code pod} needs {@code wanted} patched in: only when it differs. Pure. */
+    static Optional<Patch> needed(Pod pod, PodCondition wanted) {
+        return current(pod).filter(c -> same(c, wanted)).isPresent()
+                ? Optional.empty()
+                : Optional.of(new Patch(pod, wanted));
+    }
+
     /**
-     * Patches the pod's gate condition when it differs (a strategic merge by condition type), and puts
-     * the patched pod into the pods informer's cache at once: a reconcile that runs before the informer
-     * has seen the patch judges the pod as patched instead of patching it again, and the patch itself
-     * does not wake this VideoEdge up (the kubelet's Ready change that follows does).
+     * Patches the pod's gate condition (a strategic merge by condition type, addressed by the cached pod,
+     * so no GET before it), and puts the patched pod into the pods informer's cache at once: a reconcile
+     * that runs before the informer has seen the patch judges the pod as patched instead of patching it
+     * again, and the patch itself does not wake this VideoEdge up (the kubelet's Ready change that
+     * follows does).
      */
-    static void ensure(KubernetesClient client, RecentOperationCacheFiller<Pod> cache, Pod pod, PodCondition wanted) {
-        if (current(pod).filter(c -> same(c, wanted)).isPresent()) {
-            return;
-        }
+    static void patch(KubernetesClient client, RecentOperationCacheFiller<Pod> cache, Patch p) {
+        Pod pod = p.pod();
+        PodCondition wanted = p.wanted();
         String patch = Serialization.asJson(Map.of("status", Map.of("conditions", List.of(wanted))));
         try {
             Pod patched = client.pods()
                     .inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
+                    .resource(pod)
                     .subresource("status")
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
             cache.handleRecentResourceUpdate(ResourceID.fromResource(patched), patched, pod);

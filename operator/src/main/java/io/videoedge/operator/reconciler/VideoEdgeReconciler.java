@@ -250,19 +250,25 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 .reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
         RecentOperationCacheFiller<Pod> podCache = Cluster.podCache(context);
+        List<ReadinessGates.Patch> gates = new ArrayList<>();
+        List<Pod> evictions = new ArrayList<>();
         for (NodeDecision d : plan.nodes().values()) {
             Pod pod = cluster.podsByNode().get(d.node());
             if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
-            ReadinessGates.ensure(
-                    context.getClient(),
-                    podCache,
-                    pod,
-                    ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now));
+            ReadinessGates.needed(
+                            pod, ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now))
+                    .ifPresent(gates::add);
             if (d.podAction() == NodeDecision.PodAction.EVICT) {
-                PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
+                evictions.add(pod);
             }
+        }
+        // the gates first: a pod the rollout drains is out of service before it is evicted
+        ParallelWrites.each(gates, g -> ReadinessGates.patch(context.getClient(), podCache, g));
+        for (Pod pod : evictions) {
+            NodeDecision d = plan.nodes().get(pod.getSpec().getNodeName());
+            PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
         }
         return plan;
     }
@@ -459,7 +465,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                         .withName(EventSources.PODS)
                         .withInformerListLimit(LIST_PAGE)
                         .withLabelSelector(Names.EDGE_SERVER_SELECTOR)
-                        .withItemStore(LeanItemStore.noManagedFields())
+                        .withItemStore(LeanItemStore.slimPods())
                         .withSecondaryToPrimaryMapper(
                                 pod -> owner(pod).map(Set::of).orElse(Set.of()))
                         .build(),

@@ -459,6 +459,33 @@ class DependentsTest {
     }
 
     @Test
+    void aRememberedMatchHoldsOnlyForTheSameNodeTuningVersionAndTheSameDesiredContent() {
+        VideoEdge ve = example();
+        var desired = NodeTunings.desired(ve, plan(ve));
+        var actual = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        actual.getMetadata().setResourceVersion("41");
+        var memo = NodeTunings.Matched.of(actual, desired.get("edge-1"));
+        // rendered again, equal content: still matched
+        assertThat(memo.still(actual, NodeTunings.desired(ve, plan(ve)).get("edge-1")))
+                .isTrue();
+        // the agent wrote its status (a new version): compared again
+        var reported = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        reported.getMetadata().setResourceVersion("42");
+        assertThat(memo.still(reported, desired.get("edge-1"))).isFalse();
+        // another node's desired content (no pod: another server placement), or another rollout annotation
+        assertThat(memo.still(actual, desired.get("edge-2"))).isFalse();
+        var moved = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        moved.getMetadata().getAnnotations().put(Names.ROLLOUT_STATE, "{}");
+        assertThat(memo.still(actual, moved)).isFalse();
+        // a new tuning
+        VideoEdge changed = example();
+        changed.getSpec().tuning().sysctls().put("vm.swappiness", "7");
+        assertThat(memo.still(
+                        actual, NodeTunings.desired(changed, plan(changed)).get("edge-1")))
+                .isFalse();
+    }
+
+    @Test
     void aLiveFieldChangesTheConfigButNeitherThePodRevisionNorTheTuning() {
         VideoEdge ve = example();
         EdgePlan before = plan(ve);
