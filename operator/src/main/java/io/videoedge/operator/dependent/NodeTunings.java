@@ -8,6 +8,7 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.NodeTuning;
+import io.videoedge.api.NodeTuningSpec;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.operator.render.Names;
@@ -99,7 +100,8 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
     }
 
     /** A match remembered: the actual's version and the desired's content. */
-    record Matched(String resourceVersion, Object spec, Map<String, String> labels, Map<String, String> annotations) {
+    record Matched(
+            String resourceVersion, NodeTuningSpec spec, Map<String, String> labels, Map<String, String> annotations) {
         static Matched of(NodeTuning actual, NodeTuning desired) {
             return new Matched(
                     actual.getMetadata().getResourceVersion(),

@@ -251,7 +251,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 .throwAggregateExceptionIfErrorsPresent();
         RecentOperationCacheFiller<Pod> podCache = Cluster.podCache(context);
         List<ReadinessGates.Patch> gates = new ArrayList<>();
-        List<Pod> evictions = new ArrayList<>();
+        List<NodeDecision> evictions = new ArrayList<>();
         for (NodeDecision d : plan.nodes().values()) {
             Pod pod = cluster.podsByNode().get(d.node());
             if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
@@ -261,15 +261,15 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                             pod, ReadinessGates.desired(pod, cluster.tunings().get(d.node()), d, now))
                     .ifPresent(gates::add);
             if (d.podAction() == NodeDecision.PodAction.EVICT) {
-                evictions.add(pod);
+                evictions.add(d);
             }
         }
         // the gates first: a pod the rollout drains is out of service before it is evicted
         ParallelWrites.each(gates, g -> ReadinessGates.patch(context.getClient(), podCache, g));
-        for (Pod pod : evictions) {
-            NodeDecision d = plan.nodes().get(pod.getSpec().getNodeName());
-            PodEvictions.evict(context.getClient(), pod, d.message() + " (revision " + target.key() + ")");
-        }
+        evictions.forEach(d -> PodEvictions.evict(
+                context.getClient(),
+                cluster.podsByNode().get(d.node()),
+                d.message() + " (revision " + target.key() + ")"));
         return plan;
     }
 
