@@ -71,13 +71,35 @@ if [ "${created:-0}" = 1 ] && [ "$(k get nodes --no-headers | wc -l)" = 1 ]; the
 fi
 
 # ---- wait for Ready: nodes, then every kube-system DaemonSet and Deployment, then every kube-system pod
+
+# The kube-system pods that are not Ready, leaving out those being deleted (space-separated names).
+# Not `kubectl wait pod --all`: a pod deleted while it waits (the coredns replica scaled away above) is
+# waited on until the timeout, and the timeout is shared, so every pod after it is reported "timed out"
+# as well (a CI run met this: 300 s lost, then the cluster stage failed on Ready pods).
+not_ready_pods() {
+  k -n kube-system get pods -o go-template='{{range .items}}{{if not .metadata.deletionTimestamp}}
+    {{- $ready := "False"}}{{range .status.conditions}}{{if eq .type "Ready"}}{{$ready = .status}}{{end}}{{end}}
+    {{- if ne $ready "True"}}{{.metadata.name}} {{end}}{{end}}{{end}}'
+}
+wait_pods_ready() {
+  local deadline=$(( $(date +%s) + KIND_WAIT )) left
+  while left=$(not_ready_pods) && [ -n "$left" ]; do
+    if (( $(date +%s) >= deadline )); then
+      echo "kube-system pods not Ready after ${KIND_WAIT}s: $left"
+      k -n kube-system get pods -o wide
+      k -n kube-system get events --sort-by=.lastTimestamp | tail -n 20
+      return 1
+    fi
+    sleep 2
+  done
+}
 wait_ready() {
   k wait --for=condition=Ready node --all --timeout="${KIND_WAIT}s"
   local w
   for w in $(k -n kube-system get daemonsets,deployments -o name); do
     k -n kube-system rollout status "$w" --timeout="${KIND_WAIT}s"
   done
-  k -n kube-system wait --for=condition=Ready pod --all --timeout="${KIND_WAIT}s"
+  wait_pods_ready
   k get nodes -o wide
   k -n kube-system get pods -o wide
 }
