@@ -1,57 +1,31 @@
 package io.videoedge.operator.dependent;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.dependent.CRUDBulkDependentResource;
-import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
 import io.videoedge.api.VideoEdge;
-import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.NodeTuningRenderer;
 import io.videoedge.operator.rollout.NodeDecision;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.BiPredicate;
 
 /**
- * One NodeTuning per node this VideoEdge owns, named after the node, carrying the tuning the rollout
- * gives that node ({@link NodeDecision}) and the rollout's annotations: created when a node joins,
- * changed only when the node's tuning or its edge-server pod changes, deleted when the node leaves
- * the selector or the VideoEdge is deleted. The node's agent holds a finalizer until it has restored
- * the node's originals; only when the node itself is gone (no agent will ever come) does the operator
- * release that finalizer. Uses the reconciler's NodeTuning informer (mapped back by owner labels).
+ * One NodeTuning per node a VideoEdge owns, named after the node, carrying the tuning the rollout
+ * gives that node ({@link NodeDecision}), the rollout's annotations and the node's edge-server pod:
+ * created when a node joins, changed only when the node's tuning, its rollout state or its pod
+ * changes, deleted when the node leaves the selector or the VideoEdge is deleted. Pure: what the
+ * NodeTunings should be ({@link #desired}) and what to write to get there ({@link #changes}); the
+ * writes are the reconciler's ({@code NodeTuningWriter}).
  */
-public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEdge>
-        implements CRUDBulkDependentResource<NodeTuning, VideoEdge, String> {
-    private static final Logger log = LoggerFactory.getLogger(NodeTunings.class);
+public final class NodeTunings {
+    private NodeTunings() {}
 
-    /** Server-side apply comparisons run, by every instance (ScaleIT counts them per agent report). */
-    private static final LongAdder COMPARED = new LongAdder();
-
-    /** Per node, the NodeTuning version last found to match and what it was matched against. */
-    private final Map<String, Matched> matched = new ConcurrentHashMap<>();
-
-    public NodeTunings() {
-        super(NodeTuning.class);
-    }
-
-    @Override
-    public Map<String, NodeTuning> desiredResources(VideoEdge ve, Context<VideoEdge> context) {
-        return desired(ve, EdgePlan.of(context));
-    }
-
-    static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
+    /** The NodeTunings of this plan's nodes, by node. */
+    public static Map<String, NodeTuning> desired(VideoEdge ve, EdgePlan plan) {
         Map<String, NodeTuning> desired = new TreeMap<>();
         plan.tunings()
                 .forEach((node, d) -> desired.put(
@@ -69,42 +43,68 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
         return desired;
     }
 
+    /** One server-side apply: a NodeTuning created ({@code actual} null) or brought back to its desired state. */
+    public record Apply(String node, NodeTuning desired, NodeTuning actual) {
+        public boolean creates() {
+            return actual == null;
+        }
+    }
+
     /**
-     * The server-side apply comparison, run only when its answer can have changed: for a node whose
-     * NodeTuning has the resourceVersion it had when it last matched, and whose desired NodeTuning is
-     * what it was then, the comparison (a pure function of the two) would match again. A pass after an
-     * agent report so compares one NodeTuning, not all of them; at 5,000 nodes each pass compared 5,000.
+     * What to write this pass.
+     *
+     * @param applies the NodeTunings to create or to update, in node order
+     * @param deletes this VideoEdge's NodeTunings of nodes it no longer owns, in node order
      */
-    @Override
-    public Result<NodeTuning> match(NodeTuning actual, NodeTuning desired, VideoEdge ve, Context<VideoEdge> context) {
-        String node = actual.getMetadata().getName();
-        Matched last = matched.get(node);
-        if (last != null && last.still(actual, desired)) {
-            return Result.computed(true, desired);
+    public record Changes(List<Apply> applies, List<NodeTuning> deletes) {
+        public boolean none() {
+            return applies.isEmpty() && deletes.isEmpty();
         }
-        COMPARED.increment();
-        // taken before the comparison: JOSDK adds the actual's "previous" annotation to the desired one
-        Matched now = Matched.of(actual, desired);
-        Result<NodeTuning> result = super.match(actual, desired, ve, context);
-        if (result.matched()) {
-            matched.put(node, now);
-        } else {
-            matched.remove(node);
-        }
-        return result;
     }
 
-    /** How many server-side apply comparisons of a NodeTuning this process has run. */
-    public static long comparisons() {
-        return COMPARED.sum();
+    /**
+     * Pure: the applies and deletes that bring {@code actual} (this VideoEdge's NodeTunings, by node) to
+     * {@code desired}; {@code matches(actual, desired)} says whether an existing one already is what it
+     * should be.
+     */
+    public static Changes changes(
+            Map<String, NodeTuning> desired,
+            Map<String, NodeTuning> actual,
+            BiPredicate<NodeTuning, NodeTuning> matches) {
+        List<Apply> applies = new ArrayList<>();
+        new TreeMap<>(desired).forEach((node, d) -> {
+            NodeTuning a = actual.get(node);
+            if (a == null || !matches.test(a, d)) {
+                applies.add(new Apply(node, d, a));
+            }
+        });
+        List<NodeTuning> deletes = new TreeMap<>(actual)
+                .entrySet().stream()
+                        .filter(e -> !desired.containsKey(e.getKey()))
+                        .map(Map.Entry::getValue)
+                        .toList();
+        return new Changes(List.copyOf(applies), deletes);
     }
 
-    /** A match remembered: the actual's version and the desired's content. */
-    record Matched(
-            String resourceVersion, NodeTuningSpec spec, Map<String, String> labels, Map<String, String> annotations) {
-        static Matched of(NodeTuning actual, NodeTuning desired) {
+    /**
+     * A match remembered: what the NodeTuning was (its spec's generation, labels and annotations: what
+     * the server-side apply comparison reads of it) and what it was compared with. The agent's status
+     * reports change neither (a status write moves the resourceVersion, not the generation), so a node
+     * that only reported is not compared again.
+     */
+    public record Matched(
+            Long generation,
+            Map<String, String> actualLabels,
+            Map<String, String> actualAnnotations,
+            NodeTuningSpec spec,
+            Map<String, String> labels,
+            Map<String, String> annotations) {
+        /** Taken before the comparison, which adds the actual's "previous" annotation to the desired object. */
+        public static Matched of(NodeTuning actual, NodeTuning desired) {
             return new Matched(
-                    actual.getMetadata().getResourceVersion(),
+                    actual.getMetadata().getGeneration(),
+                    copy(actual.getMetadata().getLabels()),
+                    copy(actual.getMetadata().getAnnotations()),
                     desired.getSpec(),
                     copy(desired.getMetadata().getLabels()),
                     copy(desired.getMetadata().getAnnotations()));
@@ -114,58 +114,15 @@ public class NodeTunings extends KubernetesDependentResource<NodeTuning, VideoEd
             return m == null ? null : Map.copyOf(m);
         }
 
-        /** Pure. */
-        boolean still(NodeTuning actual, NodeTuning desired) {
-            return resourceVersion != null
-                    && resourceVersion.equals(actual.getMetadata().getResourceVersion())
+        /** Pure: the comparison of these two would give the remembered answer again. */
+        public boolean still(NodeTuning actual, NodeTuning desired) {
+            return generation != null
+                    && generation.equals(actual.getMetadata().getGeneration())
+                    && Objects.equals(actualLabels, actual.getMetadata().getLabels())
+                    && Objects.equals(actualAnnotations, actual.getMetadata().getAnnotations())
                     && Objects.equals(spec, desired.getSpec())
                     && Objects.equals(labels, desired.getMetadata().getLabels())
                     && Objects.equals(annotations, desired.getMetadata().getAnnotations());
         }
-    }
-
-    @Override
-    public Map<String, NodeTuning> getSecondaryResources(VideoEdge ve, Context<VideoEdge> context) {
-        return eventSource()
-                .orElseThrow()
-                .list(nt -> Names.ownedBy(nt, ve))
-                .collect(Collectors.toMap(nt -> nt.getMetadata().getName(), Function.identity()));
-    }
-
-    @Override
-    public void deleteTargetResource(VideoEdge ve, NodeTuning nt, String node, Context<VideoEdge> context) {
-        matched.remove(node);
-        var client = context.getClient();
-        if (nt.getMetadata().getDeletionTimestamp() == null) {
-            log.info("Deleting NodeTuning {}: the node left the VideoEdge; its agent restores the node", node);
-            client.resource(nt).delete();
-        }
-        if (nt.hasFinalizer(VideoEdgeApi.AGENT_FINALIZER) && nodeGone(node, context)) {
-            // no node, no agent: nobody else will ever release it
-            log.info("Releasing the agent finalizer of NodeTuning {}: node {} no longer exists", node, node);
-            try {
-                client.resources(NodeTuning.class).withName(node).edit(n -> {
-                    n.removeFinalizer(VideoEdgeApi.AGENT_FINALIZER);
-                    return n;
-                });
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 404) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** Gone from the cache and, to be sure before releasing a finalizer, from the API server too. */
-    private static boolean nodeGone(String node, Context<VideoEdge> context) {
-        var nodes = (InformerEventSource<Node, VideoEdge>)
-                context.eventSourceRetriever().getEventSourceFor(Node.class, EventSources.NODES);
-        return nodes.get(new ResourceID(node)).isEmpty()
-                && context.getClient().nodes().withName(node).get() == null;
-    }
-
-    @Override
-    protected void addReferenceHandlingMetadata(NodeTuning desired, VideoEdge primary) {
-        // the owner is in the labels (a cluster-scoped object cannot have a namespaced owner)
     }
 }

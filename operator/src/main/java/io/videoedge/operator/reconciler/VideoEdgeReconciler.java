@@ -36,7 +36,6 @@ import io.videoedge.operator.dependent.EdgePlan;
 import io.videoedge.operator.dependent.EdgePodMonitor;
 import io.videoedge.operator.dependent.EdgeServerDaemonSet;
 import io.videoedge.operator.dependent.EventSources;
-import io.videoedge.operator.dependent.NodeTunings;
 import io.videoedge.operator.dependent.PrometheusOperatorPresent;
 import io.videoedge.operator.health.NodeHealth;
 import io.videoedge.operator.placement.AgentLabels;
@@ -85,19 +84,15 @@ import org.slf4j.LoggerFactory;
  * VideoEdge -> a config, an edge-server DaemonSet, one NodeTuning per owned node, and a PodMonitor
  * where the Prometheus Operator is installed. reconcile() places the nodes ({@link NodePlacement}),
  * validates ({@link SpecValidation}), lets the rollout decide each node's tuning and pod
- * ({@link RolloutPlanner}), runs the workflow (the dependents render), then the effects the rollout
- * asked for (readiness gates, evictions), and builds the status ({@link NodeFindings},
- * {@link StatusAggregator}).
+ * ({@link RolloutPlanner}), writes the NodeTunings ({@link NodeTuningWriter}, side by side) and runs
+ * the workflow (the other dependents render), then the effects the rollout asked for (readiness gates,
+ * evictions), and builds the status ({@link NodeFindings}, {@link StatusAggregator}).
  */
 @Workflow(
         explicitInvocation = true,
         dependents = {
             @Dependent(name = "config", type = EdgeConfigMap.class),
             @Dependent(name = "edge-server", type = EdgeServerDaemonSet.class, dependsOn = "config"),
-            @Dependent(
-                    name = "node-tunings",
-                    type = NodeTunings.class,
-                    useEventSourceWithName = EventSources.NODE_TUNINGS),
             @Dependent(
                     name = "pod-monitor",
                     type = EdgePodMonitor.class,
@@ -125,6 +120,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
     private final Clock clock;
     private final StatusMetrics metrics;
     private final StatusPacing pacing = StatusPacing.standard();
+    private final NodeTuningWriter nodeTunings = new NodeTuningWriter();
     /** When this operator last wrote each VideoEdge's status (for the pacing; forgotten on delete). */
     private final Map<ResourceID, Instant> statusWrites = new ConcurrentHashMap<>();
 
@@ -227,7 +223,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
     /**
      * The rollout of a valid spec: decide each node (pure), label the nodes whose agent must run (before
-     * their first NodeTuning), run the workflow (the dependents write what was decided), then the
+     * their first NodeTuning), write the NodeTunings and run the workflow (what was decided), then the
      * readiness gates and the evictions the rollout asked for.
      */
     private RolloutPlan rollOut(
@@ -245,7 +241,9 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         NodeLabels.apply(
                 context.getClient(),
                 AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(), cluster.videoEdges()));
-        server.with(plan.nodes(), excluded, cluster.podsByNode()).putInto(context);
+        EdgePlan edges = server.with(plan.nodes(), excluded, cluster.podsByNode());
+        nodeTunings.sync(ve, edges, context);
+        edges.putInto(context);
         context.managedWorkflowAndDependentResourceContext()
                 .reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();
@@ -318,9 +316,9 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
     @Override
     public DeleteControl cleanup(VideoEdge ve, Context<VideoEdge> context) {
-        context.managedWorkflowAndDependentResourceContext()
-                .cleanupManageWorkflow()
-                .throwAggregateExceptionIfErrorsPresent();
+        // the workflow's dependents (config, DaemonSet, PodMonitor) are owned: the API server's garbage
+        // collector deletes them with the VideoEdge; the NodeTunings (cluster-scoped) are deleted here
+        nodeTunings.deleteAll(ve, context);
         Cluster cluster = Cluster.of(context);
         List<NodeTuning> remaining = cluster.tunings().values().stream()
                 .filter(nt -> Names.ownedBy(nt, ve))

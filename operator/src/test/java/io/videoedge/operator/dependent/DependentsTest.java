@@ -1,6 +1,7 @@
 package io.videoedge.operator.dependent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -459,19 +460,33 @@ class DependentsTest {
     }
 
     @Test
-    void aRememberedMatchHoldsOnlyForTheSameNodeTuningVersionAndTheSameDesiredContent() {
+    void aRememberedMatchHoldsWhileNeitherTheNodeTuningsSpecAndMetadataNorTheDesiredContentChanged() {
         VideoEdge ve = example();
         var desired = NodeTunings.desired(ve, plan(ve));
         var actual = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        actual.getMetadata().setGeneration(3L);
         actual.getMetadata().setResourceVersion("41");
         var memo = NodeTunings.Matched.of(actual, desired.get("edge-1"));
         // rendered again, equal content: still matched
         assertThat(memo.still(actual, NodeTunings.desired(ve, plan(ve)).get("edge-1")))
                 .isTrue();
-        // the agent wrote its status (a new version): compared again
+        // the agent wrote its status: a new version, the same generation: still matched
         var reported = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        reported.getMetadata().setGeneration(3L);
         reported.getMetadata().setResourceVersion("42");
-        assertThat(memo.still(reported, desired.get("edge-1"))).isFalse();
+        assertThat(memo.still(reported, desired.get("edge-1"))).isTrue();
+        // someone changed its spec (a new generation), or a label or an annotation of it: compared again
+        var edited = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        edited.getMetadata().setGeneration(4L);
+        assertThat(memo.still(edited, desired.get("edge-1"))).isFalse();
+        var relabelled = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        relabelled.getMetadata().setGeneration(3L);
+        relabelled.getMetadata().getLabels().put("team", "video");
+        assertThat(memo.still(relabelled, desired.get("edge-1"))).isFalse();
+        var annotated = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        annotated.getMetadata().setGeneration(3L);
+        annotated.getMetadata().getAnnotations().remove(Names.ROLLOUT_STATE);
+        assertThat(memo.still(annotated, desired.get("edge-1"))).isFalse();
         // another node's desired content (no pod: another server placement), or another rollout annotation
         assertThat(memo.still(actual, desired.get("edge-2"))).isFalse();
         var moved = NodeTunings.desired(ve, plan(ve)).get("edge-1");
@@ -483,6 +498,32 @@ class DependentsTest {
         assertThat(memo.still(
                         actual, NodeTunings.desired(changed, plan(changed)).get("edge-1")))
                 .isFalse();
+        // no generation known (never read from the API server): never taken as matched
+        var unsaved = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        assertThat(NodeTunings.Matched.of(unsaved, desired.get("edge-1")).still(unsaved, desired.get("edge-1")))
+                .isFalse();
+    }
+
+    @Test
+    void theChangesCreateTheMissingUpdateTheDifferentAndDeleteTheNodeTuningsOfNodesThatLeft() {
+        VideoEdge ve = example();
+        var desired = NodeTunings.desired(ve, plan(ve)); // edge-1, edge-2
+        var stale = NodeTunings.desired(ve, plan(ve)).get("edge-1");
+        var gone = NodeTunings.desired(ve, plan(ve)).get("edge-2");
+        gone.getMetadata().setName("edge-9");
+        var actual = Map.of("edge-1", stale, "edge-9", gone);
+
+        var changes = NodeTunings.changes(desired, actual, (a, d) -> false);
+        assertThat(changes.applies())
+                .extracting(NodeTunings.Apply::node, NodeTunings.Apply::creates)
+                .containsExactly(tuple("edge-1", false), tuple("edge-2", true));
+        assertThat(changes.applies().getFirst().actual()).isSameAs(stale);
+        assertThat(changes.deletes()).containsExactly(gone);
+
+        // what matches is left alone; with everything in place, nothing to do
+        var matching = NodeTunings.changes(desired, actual, (a, d) -> true);
+        assertThat(matching.applies()).extracting(NodeTunings.Apply::node).containsExactly("edge-2");
+        assertThat(NodeTunings.changes(desired, desired, (a, d) -> true).none()).isTrue();
     }
 
     @Test

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
@@ -358,6 +360,32 @@ class VideoEdgeOperatorIT {
                     .extracting(VideoEdgeStatus.NodeSummary::tuning)
                     .doesNotContain("Conflict");
             assertThat(condition(s, Conditions.DEGRADED).getReason()).isNotEqualTo(Conditions.CONFLICT);
+        });
+    }
+
+    @Test
+    void aNodeTuningChangedByHandIsPutBack() {
+        String ns = namespace("drift");
+        node("drift-1", "drift");
+        create(videoEdge(ns, "edge", "drift", ItEnv::plainHttp));
+        eventually().until(() -> tunings("edge", ns).size() == 1);
+        placed("drift-1").applied("available");
+        eventually().until(() -> tuning("drift-1").getSpec().server().podUid() != null);
+        NodeTuning settled = tuning("drift-1");
+        String swappiness = settled.getSpec().tuning().sysctls().get("vm.swappiness");
+        String revision = settled.getMetadata().getAnnotations().get(Names.TUNING_REVISION);
+
+        // someone edits the spec and an annotation the operator applies: both are put back
+        admin.resources(NodeTuning.class)
+                .withName("drift-1")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"" + Names.TUNING_REVISION
+                                + "\":\"by-hand\"}},\"spec\":{\"tuning\":{\"sysctls\":{\"vm.swappiness\":\"60\"}}}}");
+        eventually().untilAsserted(() -> {
+            NodeTuning nt = tuning("drift-1");
+            assertThat(nt.getSpec().tuning().sysctls()).containsEntry("vm.swappiness", swappiness);
+            assertThat(nt.getMetadata().getAnnotations()).containsEntry(Names.TUNING_REVISION, revision);
         });
     }
 
