@@ -451,7 +451,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                         .withName(EventSources.NODE_TUNINGS)
                         .withInformerListLimit(LIST_PAGE)
                         .withLabelSelector(Names.MANAGED_SELECTOR)
-                        .withItemStore(LeanItemStore.onlyApplied())
+                        .withItemStore(LeanItemStore.nodeTunings())
                         .withSecondaryToPrimaryMapper(nt -> Stream.concat(
                                         owner(nt).stream(),
                                         selecting.apply(nt.getMetadata().getName()))

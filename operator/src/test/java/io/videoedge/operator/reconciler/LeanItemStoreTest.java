@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.videoedge.api.NodeTuning;
+import io.videoedge.api.NodeTuningStatus;
+import io.videoedge.api.SettingState;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,5 +183,61 @@ class LeanItemStoreTest {
         var spec = (Map<String, Object>) first.getAdditionalProperties().get("f:spec");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> spec.put("f:nic", Map.of()))
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    static NodeTuning reported(String node, String swappiness) {
+        NodeTuning nt = new NodeTuning();
+        nt.getMetadata().setName(node);
+        List<NodeTuningStatus.Setting> settings = List.of(
+                new NodeTuningStatus.Setting(
+                        "sysctl/net.ipv4.tcp_congestion_control", "bbr", "bbr", "cubic", SettingState.APPLIED, null),
+                new NodeTuningStatus.Setting(
+                        "sysctl/vm.swappiness", "0", swappiness, "60", SettingState.APPLIED, null));
+        nt.setStatus(new NodeTuningStatus(
+                3L, List.of(), "applied", "f-" + node, "2026-11-25T00:00:00Z", settings, null, null, null));
+        return nt;
+    }
+
+    @Test
+    void equalSettingsOfTheAgentsStatusesAreOneSharedCopyAndTheStatusIsOtherwiseAsReported() {
+        LeanItemStore<NodeTuning> store = LeanItemStore.nodeTunings();
+        for (int i = 0; i < 100; i++) {
+            NodeTuning nt = reported("edge-" + i, "0");
+            store.put(store.getKey(nt), nt);
+        }
+        NodeTuning drifted = reported("edge-x", "10");
+        store.put(store.getKey(drifted), drifted);
+
+        var first = store.get("edge-0").getStatus().settings();
+        var last = store.get("edge-99").getStatus().settings();
+        assertThat(last.get(0)).isSameAs(first.get(0));
+        assertThat(last.get(1)).isSameAs(first.get(1));
+        var own = store.get("edge-x").getStatus().settings();
+        assertThat(own.get(0)).isSameAs(first.get(0));
+        assertThat(own.get(1))
+                .isNotSameAs(first.get(1))
+                .isEqualTo(reported("edge-x", "10").getStatus().settings().get(1));
+        // nothing else of the status changes, and the shared list cannot be changed in place
+        assertThat(store.get("edge-x").getStatus())
+                .isEqualTo(reported("edge-x", "10").getStatus());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> own.add(null))
+                .isInstanceOf(UnsupportedOperationException.class);
+        // a NodeTuning without a status yet is kept as it is
+        NodeTuning fresh = new NodeTuning();
+        fresh.getMetadata().setName("edge-new");
+        store.put(store.getKey(fresh), fresh);
+        assertThat(store.get("edge-new").getStatus()).isNull();
+    }
+
+    @Test
+    void theSharingIsBounded() {
+        var pool = new LeanItemStore.Interner<String>(3);
+        for (int i = 0; i < 10; i++) {
+            pool.intern("value-" + i, java.util.function.UnaryOperator.identity());
+        }
+        assertThat(pool.size()).isLessThanOrEqualTo(3);
+        String a = new String("again");
+        assertThat(pool.intern(new String("again"), java.util.function.UnaryOperator.identity()))
+                .isSameAs(pool.intern(a, java.util.function.UnaryOperator.identity()));
     }
 }
