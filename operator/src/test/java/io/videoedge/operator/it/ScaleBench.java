@@ -189,7 +189,9 @@ class ScaleBench {
                     }
                     figures.put("operator CPU s: creation", String.format("%.1f", cpu1 - cpu0));
                     figures.put("reconciles: creation", String.format("%.0f", rec1 - rec0));
-                    figures.put("reconcile wall s after the creation: mean / longest", reconcileSeconds(operator));
+                    figures.put(
+                            "reconcile wall s, creation: mean since start / longest of the last 2 min",
+                            reconcileSeconds(operator));
                     figures.put("agent reports: creation", Long.toString(agents.reports()));
 
                     // 2. idle: nothing changes for 20 s
@@ -220,7 +222,9 @@ class ScaleBench {
                     double rec3 = reconciles(operator);
                     figures.put("operator CPU s: rollout", String.format("%.1f", cpu3 - cpu2));
                     figures.put("reconciles: rollout", String.format("%.0f", rec3 - rec2));
-                    figures.put("reconcile wall s after the rollout: mean / longest", reconcileSeconds(operator));
+                    figures.put(
+                            "reconcile wall s, to the rollout's end: mean since start / longest of the last 2 min",
+                            reconcileSeconds(operator));
                     figures.put("agent reports: rollout", Long.toString(agents.reports() - reports0));
 
                     long[] rss = operator.rss();
@@ -293,8 +297,9 @@ class ScaleBench {
     }
 
     /**
-     * The VideoEdge reconciles' wall time so far from JOSDK's timer: "mean / longest" in seconds (the
-     * longest within the timer's recent window).
+     * The VideoEdge reconciles' wall time from JOSDK's Micrometer timer: "mean / longest" in seconds, the
+     * mean over every reconcile since the operator started, the longest within the timer's sliding
+     * window (2 minutes by default), not over the whole run.
      */
     private static String reconcileSeconds(OperatorProcess operator) {
         double sum = 0;
