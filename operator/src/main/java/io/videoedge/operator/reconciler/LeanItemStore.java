@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /**
  * An informer's store that keeps each object without the {@code managedFields} entries the operator
  * never reads: at scale they are most of a cached object (a nested map per field each manager wrote:
- * an agent's status of 25 settings is hundreds of maps). {@link #onlyApplied()} keeps the server-side
+ * an agent's status of 25 settings is hundreds of maps). {@link #nodeTunings()} keeps the server-side
  * apply entries, which JOSDK's SSA matcher compares with what it would apply, each field set shared by
  * every object that has an equal one ({@link #interned}); {@link #nodeTunings()} does the same and
  * shares each setting of an agent's status with every equal one; {@link #noManagedFields()}
@@ -43,13 +43,11 @@ public final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> 
         this.slim = slim;
     }
 
-    /** Keeps the managedFields of server-side apply (operation Apply), drops the rest. */
-    public static <T extends HasMetadata> LeanItemStore<T> onlyApplied() {
-        return new LeanItemStore<>(e -> "Apply".equals(e.getOperation()), UnaryOperator.identity());
-    }
+    /** The managedFields entries of server-side apply, which JOSDK's SSA matcher compares. */
+    private static final Predicate<ManagedFieldsEntry> APPLIED = e -> "Apply".equals(e.getOperation());
 
     /**
-     * NodeTunings: the Apply entries ({@link #onlyApplied()}), and each setting of the agent's status one
+     * NodeTunings: the managedFields entries of server-side apply (operation Apply, the rest dropped), and each setting of the agent's status one
      * shared copy per distinct setting. An agent reports every setting it manages (name, desired, actual,
      * original, state, message: 21 settings and 105 strings per node in the scale bench), and on a fleet
      * of like nodes they are equal: at 5,000 nodes, 105,000 settings and half a million strings, a fifth
@@ -57,7 +55,7 @@ public final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> 
      */
     public static LeanItemStore<NodeTuning> nodeTunings() {
         Interner<NodeTuningStatus.Setting> settings = new Interner<>(MAX_SETTINGS);
-        return new LeanItemStore<>(e -> "Apply".equals(e.getOperation()), nt -> withSharedSettings(nt, settings));
+        return new LeanItemStore<>(APPLIED, nt -> withSharedSettings(nt, settings));
     }
 
     /** More distinct settings than this and their sharing starts over (a bound, not reached on a uniform fleet). */

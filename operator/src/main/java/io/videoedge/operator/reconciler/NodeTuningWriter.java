@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,11 +51,15 @@ public final class NodeTuningWriter {
         return COMPARED.sum();
     }
 
-    /** Brings this VideoEdge's NodeTunings to the plan's. */
-    void sync(VideoEdge ve, EdgePlan plan, Context<VideoEdge> context) {
+    /**
+     * Brings this VideoEdge's NodeTunings to the plan's.
+     *
+     * @param tunings every managed NodeTuning in the cache this pass, by node ({@link Cluster#tunings()})
+     */
+    void sync(VideoEdge ve, EdgePlan plan, Map<String, NodeTuning> tunings, Context<VideoEdge> context) {
         InformerEventSource<NodeTuning, VideoEdge> cache = tunings(context);
-        NodeTunings.Changes changes =
-                NodeTunings.changes(NodeTunings.desired(ve, plan), owned(ve, cache), (a, d) -> matches(a, d, context));
+        NodeTunings.Changes changes = NodeTunings.changes(
+                NodeTunings.desired(ve, plan), owned(ve, tunings), (a, d) -> matches(a, d, context));
         if (changes.none()) {
             return;
         }
@@ -73,9 +76,9 @@ public final class NodeTuningWriter {
         ParallelWrites.each(changes.deletes(), nt -> delete(nt, context));
     }
 
-    /** The VideoEdge is deleted: all its NodeTunings go (their agents restore the nodes, then release them). */
-    void deleteAll(VideoEdge ve, Context<VideoEdge> context) {
-        ParallelWrites.each(List.copyOf(owned(ve, tunings(context)).values()), nt -> delete(nt, context));
+    /** The VideoEdge is deleted: these, its NodeTunings, go (their agents restore the nodes, then release them). */
+    void deleteAll(List<NodeTuning> owned, Context<VideoEdge> context) {
+        ParallelWrites.each(owned, nt -> delete(nt, context));
     }
 
     private boolean matches(NodeTuning actual, NodeTuning desired, Context<VideoEdge> context) {
@@ -179,9 +182,10 @@ public final class NodeTuningWriter {
                 && context.getClient().nodes().withName(node).get() == null;
     }
 
-    private static Map<String, NodeTuning> owned(VideoEdge ve, InformerEventSource<NodeTuning, VideoEdge> cache) {
-        return cache.list(nt -> Names.ownedBy(nt, ve))
-                .collect(Collectors.toMap(nt -> nt.getMetadata().getName(), Function.identity()));
+    private static Map<String, NodeTuning> owned(VideoEdge ve, Map<String, NodeTuning> tunings) {
+        return tunings.entrySet().stream()
+                .filter(e -> Names.ownedBy(e.getValue(), ve))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
     @SuppressWarnings("unchecked")

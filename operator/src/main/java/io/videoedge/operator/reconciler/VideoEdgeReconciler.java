@@ -242,7 +242,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 context.getClient(),
                 AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(), cluster.videoEdges()));
         EdgePlan edges = server.with(plan.nodes(), excluded, cluster.podsByNode());
-        nodeTunings.sync(ve, edges, context);
+        nodeTunings.sync(ve, edges, cluster.tunings(), context);
         edges.putInto(context);
         context.managedWorkflowAndDependentResourceContext()
                 .reconcileManagedWorkflow()
@@ -316,14 +316,14 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
 
     @Override
     public DeleteControl cleanup(VideoEdge ve, Context<VideoEdge> context) {
-        // the workflow's dependents (config, DaemonSet, PodMonitor) are owned: the API server's garbage
-        // collector deletes them with the VideoEdge; the NodeTunings (cluster-scoped) are deleted here
-        nodeTunings.deleteAll(ve, context);
         Cluster cluster = Cluster.of(context);
         List<NodeTuning> remaining = cluster.tunings().values().stream()
                 .filter(nt -> Names.ownedBy(nt, ve))
                 .sorted(Comparator.comparing(nt -> nt.getMetadata().getName()))
                 .toList();
+        // the workflow's dependents (config, DaemonSet, PodMonitor) are owned: the API server's garbage
+        // collector deletes them with the VideoEdge; the NodeTunings (cluster-scoped) are deleted here
+        nodeTunings.deleteAll(remaining, context);
         // the agents of restored nodes may go (theirs only: other VideoEdges' nodes keep theirs)
         NodeLabels.apply(
                 context.getClient(),

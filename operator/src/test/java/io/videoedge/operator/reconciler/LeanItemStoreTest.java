@@ -31,7 +31,7 @@ class LeanItemStoreTest {
         nt.getMetadata()
                 .setManagedFields(
                         List.of(entry("videoedge", "Apply"), entry("agent", "Update"), entry("agent", "Update")));
-        LeanItemStore<NodeTuning> store = LeanItemStore.onlyApplied();
+        LeanItemStore<NodeTuning> store = LeanItemStore.nodeTunings();
         store.put(store.getKey(nt), nt);
         assertThat(store.get("edge-1").getMetadata().getManagedFields())
                 .extracting(ManagedFieldsEntry::getManager, ManagedFieldsEntry::getOperation)
@@ -157,7 +157,7 @@ class LeanItemStoreTest {
 
     @Test
     void equalFieldSetsAreOneSharedReadOnlyCopyAndADifferentOneIsItsOwn() {
-        LeanItemStore<NodeTuning> store = LeanItemStore.onlyApplied();
+        LeanItemStore<NodeTuning> store = LeanItemStore.nodeTunings();
         for (int i = 0; i < 100; i++) {
             NodeTuning nt = appliedBy("edge-" + i, specFields("vm.swappiness"));
             store.put(store.getKey(nt), nt);
