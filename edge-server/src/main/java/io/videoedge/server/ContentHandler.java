@@ -83,4 +83,8 @@ final class ContentHandler {
     int openFiles() {
         return content == null ? 0 : content.openFiles();
     }
+
+    long heldBytes() {
+        return content == null ? 0 : content.heldBytes();
+    }
 }

@@ -576,6 +576,10 @@ public final class EdgeServer extends HttpServer {
                 "Content-root files held open for reuse (content.fileCacheValid)",
                 content::openFiles);
         metrics.gauge(
+                "videoedge_content_held_bytes",
+                "Bytes of small content-root files (up to 15 KiB) held in memory with their open entry, served without a read",
+                content::heldBytes);
+        metrics.gauge(
                 "videoedge_buffer_pool_capacity_bytes",
                 "Direct memory held by the buffer pool",
                 bufferPool::capacityBytes);

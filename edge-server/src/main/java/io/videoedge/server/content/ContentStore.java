@@ -4,6 +4,7 @@ import io.videoedge.server.http.ContentTypes;
 import io.videoedge.server.http.Validators;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -11,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Files under the content root. A path resolves to a regular file whose real path (all symlinks
@@ -24,6 +26,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Absent paths are remembered for the same period (requests for cached origin objects check the
  * content root first).
  *
+ * <p>A small file (up to {@link #HELD_MAX_FILE} bytes: manifests, subtitles) is also read once when it
+ * is opened, and its responses copy those bytes instead of reading the file: one system call fewer
+ * per request. The bytes are the ones the cached metadata describe (the file is stat'ed again after
+ * the read and not held if it changed meanwhile), so a file rewritten in place is served as it was for
+ * at most {@code validMillis}, like its length and validators. At most {@link #HELD_BUDGET} bytes are
+ * held by the cache at once; beyond that, small files are read per request as before.
+ *
  * <p>What the file system refuses to look up is absent too, as nginx answers 404 for ENAMETOOLONG and
  * ENOTDIR: a path segment longer than {@link #NAME_MAX} bytes is refused before any system call, and
  * a path that continues through a file ({@code /a.m3u8/x}) is recognised when the lookup fails. Any
@@ -33,12 +42,18 @@ public final class ContentStore {
     static final int MAX_ENTRIES = 16_384;
     /** Linux's NAME_MAX: the longest name, in bytes, a directory entry can have (ext4, xfs, btrfs, tmpfs, overlayfs). */
     static final int NAME_MAX = 255;
+    /** The largest file whose bytes are held: with its head it still goes out as one TLS record. */
+    static final int HELD_MAX_FILE = 15 * 1024;
+    /** The bytes all held files may take together (on the heap). */
+    static final long HELD_BUDGET = 16L << 20;
 
     private final Path root;
     private final long validMillis;
     private final ConcurrentHashMap<String, OpenFile> open = new ConcurrentHashMap<>();
     /** Paths found absent, with when: a cache in front of an origin asks for them on every request. */
     private final ConcurrentHashMap<String, Long> absent = new ConcurrentHashMap<>();
+    /** Bytes held by the entries in {@link #open} (reserved before a file is read). */
+    private final AtomicLong held = new AtomicLong();
 
     public ContentStore(Path root, long validMillis) throws IOException {
         this.root = root.toRealPath();
@@ -69,7 +84,7 @@ public final class ContentStore {
         OpenFile fresh = resolve(relativePath, now);
         if (fresh == null) {
             if (cached != null && open.remove(relativePath, cached)) {
-                cached.release();
+                drop(cached);
             }
             if (absent.size() >= MAX_ENTRIES) {
                 absent.clear();
@@ -81,7 +96,7 @@ public final class ContentStore {
         fresh.retain(); // the caller's reference; the initial one belongs to the cache
         OpenFile previous = open.put(relativePath, fresh);
         if (previous != null) {
-            previous.release();
+            drop(previous);
         }
         if (open.size() > MAX_ENTRIES) {
             trim(now);
@@ -134,12 +149,56 @@ public final class ContentStore {
             return null;
         }
         RandomAccessFile file = new RandomAccessFile(real.toFile(), "r");
+        byte[] bytes;
+        try {
+            bytes = readSmall(real, file, attrs);
+        } catch (IOException e) {
+            file.close();
+            throw e;
+        }
         return new OpenFile(
                 real,
                 file,
                 Validators.of(attrs.size(), attrs.lastModifiedTime().toMillis()),
                 ContentTypes.of(relativePath),
-                now);
+                now,
+                bytes);
+    }
+
+    /**
+     * The bytes of a small file as {@code attrs} describe it, with their share of the budget taken;
+     * null for a larger file, when the budget is spent, or when the file changed while being read.
+     */
+    private byte[] readSmall(Path real, RandomAccessFile file, BasicFileAttributes attrs) throws IOException {
+        long size = attrs.size();
+        if (size == 0 || size > HELD_MAX_FILE) {
+            return null;
+        }
+        if (held.addAndGet(size) > HELD_BUDGET) {
+            held.addAndGet(-size);
+            return null;
+        }
+        byte[] bytes = new byte[(int) size];
+        ByteBuffer into = ByteBuffer.wrap(bytes);
+        boolean complete = true;
+        while (into.hasRemaining() && complete) {
+            complete = file.getChannel().read(into, into.position()) >= 0;
+        }
+        BasicFileAttributes after = complete && file.length() == size
+                ? Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                : null;
+        if (after == null || after.size() != size || !after.lastModifiedTime().equals(attrs.lastModifiedTime())) {
+            held.addAndGet(-size);
+            return null; // changed meanwhile: read per request, revalidated after validMillis
+        }
+        return bytes;
+    }
+
+    /** Takes an entry's reference back from the cache, with its share of the held bytes. */
+    private void drop(OpenFile f) {
+        byte[] bytes = f.heldBytes();
+        if (bytes != null) held.addAndGet(-bytes.length);
+        f.release();
     }
 
     /** True when a leading part of the path exists and is not a directory. */
@@ -158,11 +217,11 @@ public final class ContentStore {
     /** Drops expired entries; if that is not enough, everything (the next requests reopen). */
     private void trim(long now) {
         open.forEach((k, v) -> {
-            if (now - v.checkedAt >= validMillis && open.remove(k, v)) v.release();
+            if (now - v.checkedAt >= validMillis && open.remove(k, v)) drop(v);
         });
         if (open.size() > MAX_ENTRIES) {
             open.forEach((k, v) -> {
-                if (open.remove(k, v)) v.release();
+                if (open.remove(k, v)) drop(v);
             });
         }
     }
@@ -170,11 +229,16 @@ public final class ContentStore {
     /** Closes every cached descriptor (responses still sending keep theirs until done). */
     public void close() {
         open.forEach((k, v) -> {
-            if (open.remove(k, v)) v.release();
+            if (open.remove(k, v)) drop(v);
         });
     }
 
     public int openFiles() {
         return open.size();
+    }
+
+    /** Bytes of small files held in memory by the cache. */
+    public long heldBytes() {
+        return held.get();
     }
 }

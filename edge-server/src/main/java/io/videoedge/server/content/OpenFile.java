@@ -9,17 +9,26 @@ import java.nio.file.Path;
 /**
  * A file under the content root, open once and shared by every response that sends it
  * ({@link SharedFile}): the cache holds one reference while the entry is current, each response one
- * until its body is written. The header values derived from the file are formatted once here.
+ * until its body is written. The header values derived from the file are formatted once here, and a
+ * small file's bytes are held here too, read once with the metadata they match.
  */
 public final class OpenFile extends SharedFile {
     private final Path path;
     private final Validators validators;
     private final String contentType;
     private final String lastModified;
+    private final byte[] heldBytes;
     final long checkedAt;
 
-    OpenFile(Path path, RandomAccessFile file, Validators validators, String contentType, long checkedAt) {
+    OpenFile(
+            Path path,
+            RandomAccessFile file,
+            Validators validators,
+            String contentType,
+            long checkedAt,
+            byte[] heldBytes) {
         super(file);
+        this.heldBytes = heldBytes;
         this.path = path;
         this.validators = validators;
         this.contentType = contentType;
@@ -41,5 +50,11 @@ public final class OpenFile extends SharedFile {
 
     public String lastModified() {
         return lastModified;
+    }
+
+    /** The file's bytes as they were when it was opened, for a small file ({@link ContentStore}); else null. */
+    @Override
+    public byte[] heldBytes() {
+        return heldBytes;
     }
 }

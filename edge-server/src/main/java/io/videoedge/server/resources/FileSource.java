@@ -8,6 +8,14 @@ public interface FileSource {
 
     void release();
 
+    /**
+     * The whole file's bytes when they are held in memory (small content-root files, read once when
+     * opened), else null: a sender copies from them instead of reading the file.
+     */
+    default byte[] heldBytes() {
+        return null;
+    }
+
     /** A file opened for one response, closed on release. */
     static FileSource owned(RandomAccessFile file) {
         return new FileSource() {

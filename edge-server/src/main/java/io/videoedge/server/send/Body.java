@@ -47,6 +47,11 @@ public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.Fi
 
         @Override
         public void copyTo(BufferPool.Chunk chunk, int at) throws java.io.IOException {
+            byte[] held = file.heldBytes();
+            if (held != null) {
+                chunk.buffer().put(at, held, (int) offset, (int) length); // no read: the file's bytes are in memory
+                return;
+            }
             java.nio.ByteBuffer b = chunk.buffer();
             b.limit(at + (int) length).position(at);
             java.nio.channels.FileChannel ch = file.file().getChannel();

@@ -107,4 +107,72 @@ class ContentStoreTest {
         assertThat(ContentStore.namesFit("\ud83c\udfac".repeat(63) + "abc")).isTrue();
         assertThat(ContentStore.namesFit("\ud83c\udfac".repeat(63) + "abcd")).isFalse();
     }
+
+    @Test
+    void aSmallFileIsHeldAsItWasWhenOpenedUntilItIsRevalidated(@TempDir Path root) throws Exception {
+        Path file = root.resolve("live.m3u8");
+        Files.writeString(file, "#EXTM3U v1");
+        ContentStore store = new ContentStore(root, 60_000);
+        OpenFile opened = store.open("live.m3u8");
+        assertThat(opened.heldBytes()).asString().isEqualTo("#EXTM3U v1");
+        assertThat(store.heldBytes()).isEqualTo(10);
+
+        Files.writeString(file, "#EXTM3U v2"); // rewritten in place, same length
+        OpenFile again = store.open("live.m3u8");
+        assertThat(again.heldBytes())
+                .as("within the validity: the bytes the cached metadata describe")
+                .asString()
+                .isEqualTo("#EXTM3U v1");
+
+        ContentStore revalidating = new ContentStore(root, 0);
+        OpenFile fresh = revalidating.open("live.m3u8");
+        assertThat(fresh.heldBytes()).asString().isEqualTo("#EXTM3U v2");
+        fresh.release();
+        revalidating.close();
+        assertThat(revalidating.heldBytes()).isZero();
+
+        opened.release();
+        again.release();
+        store.close();
+        assertThat(store.heldBytes()).as("closing gives the bytes back").isZero();
+    }
+
+    @Test
+    void largerFilesAndFilesBeyondTheBudgetAreReadPerRequest(@TempDir Path root) throws Exception {
+        Files.write(root.resolve("seg.m4s"), new byte[ContentStore.HELD_MAX_FILE + 1]);
+        Files.write(root.resolve("small.vtt"), new byte[ContentStore.HELD_MAX_FILE]);
+        ContentStore store = new ContentStore(root, 60_000);
+        OpenFile seg = store.open("seg.m4s");
+        assertThat(seg.heldBytes()).isNull();
+        OpenFile small = store.open("small.vtt");
+        assertThat(small.heldBytes()).hasSize(ContentStore.HELD_MAX_FILE);
+        seg.release();
+        small.release();
+
+        int fit = (int) (ContentStore.HELD_BUDGET / ContentStore.HELD_MAX_FILE);
+        for (int i = 0; i < fit + 3; i++) {
+            Files.write(root.resolve("m" + i + ".m3u8"), new byte[ContentStore.HELD_MAX_FILE]);
+            store.open("m" + i + ".m3u8").release();
+        }
+        assertThat(store.heldBytes()).isLessThanOrEqualTo(ContentStore.HELD_BUDGET);
+        OpenFile over = store.open("m" + (fit + 2) + ".m3u8");
+        assertThat(over.heldBytes()).as("the budget is spent").isNull();
+        over.release();
+        store.close();
+        assertThat(store.heldBytes()).isZero();
+    }
+
+    @Test
+    void theReplacedEntryGivesItsBytesBack(@TempDir Path root) throws Exception {
+        Path file = root.resolve("a.m3u8");
+        Files.writeString(file, "one");
+        ContentStore store = new ContentStore(root, 0);
+        store.open("a.m3u8").release();
+        Files.writeString(file, "three");
+        store.open("a.m3u8").release();
+        assertThat(store.heldBytes()).isEqualTo(5);
+        Files.delete(file);
+        assertThat(store.open("a.m3u8")).isNull();
+        assertThat(store.heldBytes()).isZero();
+    }
 }
