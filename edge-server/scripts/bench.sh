@@ -54,7 +54,7 @@ cipher_suite=TLS_AES_128_GCM_SHA256
 for tool in wrk nginx openssl gcc curl; do
   command -v "$tool" >/dev/null || { echo "bench: $tool not found (DEPS_SET=all make deps)" >&2; exit 1; }
 done
-mkdir -p "$dir/logs" "$dir/nginx"
+mkdir -p "$dir/logs" "$dir/nginx" "$dir/origin"
 if [ "${BENCH_COST:-0}" = 1 ]; then
   command -v perf >/dev/null || { echo "bench: BENCH_COST=1 needs perf" >&2; exit 1; }
   rm -rf "$dir/cost"; mkdir -p "$dir/cost"
@@ -129,14 +129,6 @@ http {
   ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256;
   ssl_conf_command Ciphersuites $cipher_suite;
   ssl_session_tickets on;
-  # the origin for both caches: /cached/x and /miss/<id>/x are the bench files
-  server {
-    listen 127.0.0.1:$origin_port reuseport backlog=4096;
-    root $dir/content;
-    rewrite ^/cached/(.*)\$ /\$1 break;
-    rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
-    rewrite ^/slice/[^/]+/(.*)\$ /bench/\$1 break;
-  }
   upstream origin { server 127.0.0.1:$origin_port; keepalive 64; }
   proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=edge:64m max_size=1g inactive=1h use_temp_path=off;
   server {
@@ -173,6 +165,34 @@ nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/logs/nginx-error.log" 
 nginx_pid=$!
 pids+=($nginx_pid)
 
+# the origin for both caches, a process of its own (its CPU is neither server's: the cost model counts it
+# with the client's): /cached/x and /miss/<id>/x are the bench files
+cat > "$dir/origin/nginx.conf" <<NGINX
+worker_processes $cpus;
+daemon off;
+pid $dir/origin/nginx.pid;
+error_log $dir/logs/origin-error.log warn;
+events { worker_connections 8192; use epoll; }
+http {
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; tcp_nodelay on;
+  keepalive_timeout 120s; keepalive_requests 1000000;
+  access_log off;
+  client_body_temp_path $dir/origin/body; proxy_temp_path $dir/origin/proxy; fastcgi_temp_path $dir/origin/fastcgi;
+  uwsgi_temp_path $dir/origin/uwsgi; scgi_temp_path $dir/origin/scgi;
+  server {
+    listen 127.0.0.1:$origin_port reuseport backlog=4096;
+    root $dir/content;
+    rewrite ^/cached/(.*)\$ /\$1 break;
+    rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
+    rewrite ^/slice/[^/]+/(.*)\$ /bench/\$1 break;
+  }
+}
+NGINX
+nginx -p "$dir/origin" -c "$dir/origin/nginx.conf" -e "$dir/logs/origin-error.log" &
+origin_pid=$!
+pids+=($origin_pid)
+
 # ceiling probes: the same bytes the large-object cases send (2 MiB and 16 MiB files)
 "$dir/loopback" serve $loop_port "$dir/content/bench/seg-2m.m4s" "$cpus" &
 pids+=($!)
@@ -181,7 +201,8 @@ pids+=($!)
 probe_port() { if [ "$1" -ge 16777216 ]; then echo $((loop_port - 1)); else echo $loop_port; fi; }
 
 for i in $(seq 1 300); do
-  curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" && break
+  curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" \
+    && curl -fs -o /dev/null "http://127.0.0.1:$origin_port/index.m3u8" && break
   [ "$i" = 300 ] && { echo "bench: servers did not come up; see $dir/logs" >&2; exit 1; }
   sleep 0.2
 done
@@ -258,6 +279,8 @@ run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value err
   local out before after script=() client
   [ -n "${5:-}" ] && script=(-s "$5")
   before=$(cpu_ticks "$4")
+  local origin_before origin_cpu
+  origin_before=$(cpu_ticks "$origin_pid")
   local cost_pids=() split_before
   if [ "${BENCH_COST:-0}" = 1 ] && [ -n "$cost_tag" ]; then
     split_before=$(cpu_split "$4")
@@ -279,16 +302,18 @@ run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value err
   # wrk's own user+system time (bash's time keyword): the share of the machine the client took
   out=$( { TIMEFORMAT='%U %S'; time wrk -t"$threads" -c"$2" -d"${duration}s" --timeout 60s "${script[@]}" "$1" 2>&1; } 2>"$dir/logs/wrk.time")
   after=$(cpu_ticks "$4")
+  origin_cpu=$(awk -v t=$(( $(cpu_ticks "$origin_pid") - origin_before )) -v hz="$hz" 'BEGIN {printf "%.3f", t/hz}')
   client=$(awk '{printf "%.3f", $1 + $2}' "$dir/logs/wrk.time")
   if [ ${#cost_pids[@]} -gt 0 ]; then
     kill -INT "${cost_pids[@]:0:1}" "${cost_pids[@]:2}" 2>/dev/null || true
     wait "${cost_pids[@]}" 2>/dev/null || true
     thread_ticks "$4" after >> "$dir/cost/$cost_tag.balance"
     # tag duration bytes-per-response requests/s requests user-ticks system-ticks hz client-cpu-s bytes-read
+    # origin-cpu-s
     echo "$cost_tag $duration $3 $(echo "$out" | awk '/^Requests\/sec:/ {print $2}') $(echo "$out" | awk '/requests in/ {print $1}') \
 $(paste -d' ' <(echo "$split_before") <(cpu_split "$4") | awk '{print $3-$1, $4-$2}') $hz $client \
 $(echo "$out" | awk '/requests in/ {v=$(NF-1); u=v; sub(/[0-9.]+/, "", u); sub(/[A-Z]+$/, "", v);
-  m = u=="TB" ? 2^40 : u=="GB" ? 2^30 : u=="MB" ? 2^20 : u=="KB" ? 2^10 : 1; printf "%.0f", v*m}')" >> "$dir/cost/runs.txt"
+  m = u=="TB" ? 2^40 : u=="GB" ? 2^30 : u=="MB" ? 2^20 : u=="KB" ? 2^10 : 1; printf "%.0f", v*m}') $origin_cpu" >> "$dir/cost/runs.txt"
   fi
   printf '%s\n%s\n' "== $1 -c$2" "$out" >> "$dir/logs/wrk.log"
   local rps errors non2xx

@@ -2,13 +2,13 @@
 """The per-MiB (per-request) cost model of `BENCH_COST=1 scripts/bench.sh`, from its cost directory.
 
 Per run the bench leaves: runs.txt (tag duration bytes-per-response rps requests user-ticks system-ticks hz
-client-cpu-s), <tag>.stat (perf stat -x, of the server's processes: task-clock and syscall tracepoints) and
+client-cpu-s bytes-read origin-cpu-s), <tag>.stat (perf stat -x, of the server's processes: task-clock and syscall tracepoints) and
 <tag>.data (perf record -g, cpu-clock). A tag is case@conns@server@round. This prints, per case and server,
 medians over rounds of CPU per MiB (user, system), system calls per MiB, and where the CPU went (the
 categories below, from each sample's kernel call chain or the user-space library it was in), then for each
 case the bound: the best edge/nginx throughput ratio any server doing nginx's unavoidable per-byte work
 (page-cache copy, socket copy, TCP send, loopback receive, AES-GCM) and nothing else could reach on the
-same CPUs as the client.
+same CPUs as the client (and, for misses, the origin).
 
 Usage: cost-model.py COST_DIR
 """
@@ -171,8 +171,10 @@ def main(d):
         # MiB read by wrk (a 16 MiB response may not complete within a run at 512 connections), or thousands
         # of requests
         units = (float(f[9]) if len(f) > 9 else requests * size) / 1048576 if size else requests / 1000
+        # the origin's CPU over the run (misses: what the origin did for this server), with the client's
+        # the rest of the machine
         r = dict(round=rnd, units=units, duration=float(duration), user=int(ut) / hz, sys=int(st) / hz,
-                 client=float(client), size=size)
+                 client=float(client), origin=float(f[10]) if len(f) > 10 else 0.0, size=size)
         sp = os.path.join(d, tag + ".stat")
         r["stat"] = stat(sp) if os.path.exists(sp) else {}
         dp = os.path.join(d, tag + ".data")
@@ -183,8 +185,9 @@ def main(d):
     print("COST MODEL (medians over rounds; per MiB of bodies, or per 1,000 requests for manifests (unit k-req);")
     print("            CPU from /proc utime/stime of the server's processes over the wrk run; syscalls from perf")
     print("            stat, scaled by that CPU; categories: perf record -g cpu-clock samples, shares of server CPU)")
-    hdr = "%-19s %5s %-6s %6s %9s %8s %8s %8s %8s %9s  %s"
-    print(hdr % ("case", "conns", "server", "unit", "per-s", "cpu-ms", "user-ms", "sys-ms", "wrk-ms", "syscalls", "top syscalls per unit"))
+    hdr = "%-19s %5s %-6s %6s %9s %8s %8s %8s %8s %9s %9s  %s"
+    print(hdr % ("case", "conns", "server", "unit", "per-s", "cpu-ms", "user-ms", "sys-ms", "wrk-ms", "origin-ms",
+                 "syscalls", "top syscalls per unit"))
     summary = {}
     for case, conns in keys:
         for server in ("edge", "nginx"):
@@ -196,6 +199,7 @@ def main(d):
             user = med([1000 * r["user"] / r["units"] for r in rs if r["units"]])
             sysm = med([1000 * r["sys"] / r["units"] for r in rs if r["units"]])
             client = med([1000 * r["client"] / r["units"] for r in rs if r["units"]])
+            origin = med([1000 * r["origin"] / r["units"] for r in rs if r["units"]])
             # syscalls per unit: perf's counts per task-clock second times /proc CPU seconds per unit
             sc = collections.defaultdict(list)
             for r in rs:
@@ -215,9 +219,10 @@ def main(d):
                 for k, v in r["comms"].items():
                     comms[k] += v / len(rs)
             summary[(case, conns, server)] = dict(unit=unit, per_s=per_s, cpu=user + sysm, user=user, sys=sysm,
-                                                 client=client, sc=total_sc, cats=cats, comms=comms)
+                                                 client=client, origin=origin, sc=total_sc, cats=cats,
+                                                 comms=comms)
             print(hdr % (case, conns, server, unit, "%.1f" % per_s, "%.2f" % (user + sysm), "%.2f" % user,
-                         "%.2f" % sysm, "%.2f" % client, "%.0f" % total_sc,
+                         "%.2f" % sysm, "%.2f" % client, "%.2f" % origin, "%.0f" % total_sc,
                          " ".join("%s %.1f" % (k, v) for v, k in top)))
     print()
     print("WHERE THE SERVER'S CPU GOES (ms per unit; share of the server's samples in brackets)")
@@ -235,16 +240,21 @@ def main(d):
         top = ", ".join("%s %.0f%%" % (k, 100 * v) for k, v in pair[0]["comms"].most_common(5))
         print("  edge threads: %s" % top)
     print()
-    print("BOUNDS (per unit; S = server CPU less perf's tracepoints; C = wrk's CPU, the mean of its runs against")
-    print("        either server (C edge/nginx shows how equal they were); W_same = nginx's CPU less its own")
+    print("BOUNDS (per unit; S = server CPU less perf's tracepoints; C = wrk's CPU plus the origin's (misses),")
+    print("        the mean of its runs against either server (C edge/nginx shows how equal they were); W_same = nginx's CPU less its own")
     print("        user-space code (nginx, libc but memcpy, other): the same system calls, kernel work and crypto")
     print("        with free HTTP; W_min = nginx's AES-GCM, socket copy, TCP send and receive, sendfile, loopback softirq")
     print("        only: no page-cache copy, no record memcpy, no syscall or epoll cost. On a CPU-bound machine")
     print("        shared with the client, a server doing W reaches at most (S_nginx + C) / (W + C) of nginx's")
     print("        throughput, S_nginx / W if the client cost nothing)")
     print("        model: (S_nginx + C_nginx) / (S_edge + C_edge), the ratio the machine's CPU per unit predicts")
-    print("%-19s %5s %7s %7s %7s %9s %7s %7s | %7s %7s | %6s %8s" % (
-        "case", "conns", "S_edge", "S_nginx", "C", "C e/n", "W_same", "W_min", "same", "min", "model", "measured"))
+    print("        need: the server CPU per unit that 1.25x nginx would allow here, (S_nginx + C) / 1.25 - C;")
+    print("        floor: the least AES-GCM + socket copy + TCP send/receive + sendfile + loopback softirq either")
+    print("        server was measured to need per unit (the edge writes in larger calls, so its TCP cost can be the")
+    print("        lower one); need < floor: no server using the kernel's TCP (and user-space TLS) reaches 1.25x here")
+    print("%-19s %5s %7s %7s %7s %9s %7s %7s | %7s %7s | %6s %8s | %7s %7s %s" % (
+        "case", "conns", "S_edge", "S_nginx", "C", "C e/n", "W_same", "W_min", "same", "min", "model", "measured",
+        "need", "floor", "1.25x"))
     for case, conns in keys:
         e, n = summary.get((case, conns, "edge")), summary.get((case, conns, "nginx"))
         if not e or not n:
@@ -253,14 +263,18 @@ def main(d):
         sn = n["cpu"] * (1 - n["cats"].get("perf", 0.0))
         w_same = sn - n["cpu"] * sum(n["cats"].get(c, 0.0) for c in ("app", "jvm", "libc", "other"))
         w_min = n["cpu"] * sum(n["cats"].get(c, 0.0) for c in MINIMUM)
-        c = (e["client"] + n["client"]) / 2
+        ce, cn = e["client"] + e["origin"], n["client"] + n["origin"]
+        c = (ce + cn) / 2
 
         def both(w):
             return "%.2f/%.2f" % ((sn + c) / (w + c), sn / w) if w > 0 else "n/a"
-        model = (sn + n["client"]) / (se + e["client"]) if se + e["client"] > 0 else 0
-        print("%-19s %5d %7.3f %7.3f %7.3f %9s %7.3f %7.3f | %s %s | %5.2fx %7.2fx" % (
-            case, conns, se, sn, c, "%.2f/%.2f" % (e["client"], n["client"]), w_same, w_min, both(w_same),
-            both(w_min), model, e["per_s"] / n["per_s"] if n["per_s"] else 0))
+        model = (sn + cn) / (se + ce) if se + ce > 0 else 0
+        need = (sn + c) / 1.25 - c
+        floor = min(p["cpu"] * sum(p["cats"].get(k, 0.0) for k in MINIMUM) for p in (e, n))
+        reach = "reached" if e["per_s"] >= 1.25 * n["per_s"] else "out of reach" if need < floor else "open"
+        print("%-19s %5d %7.3f %7.3f %7.3f %9s %7.3f %7.3f | %s %s | %5.2fx %7.2fx | %7.3f %7.3f %s" % (
+            case, conns, se, sn, c, "%.2f/%.2f" % (ce, cn), w_same, w_min, both(w_same),
+            both(w_min), model, e["per_s"] / n["per_s"] if n["per_s"] else 0, need, floor, reach))
     print("(same, min: bound with the client / CPU-only bound)")
     balance(d)
 
