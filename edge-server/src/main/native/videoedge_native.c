@@ -6,6 +6,7 @@
 #include <gnu/libc-version.h>
 #include <jni.h>
 #include <openssl/opensslv.h>
+#include <openssl/ssl.h>
 #include <stdio.h>
 
 #ifndef ONENIO_VERSION
@@ -29,4 +30,46 @@ Java_io_videoedge_server_nativelib_NativeBuildInfo_opensslVersion(JNIEnv* env, j
     }
     const char* (*version)(int) = (const char* (*)(int))dlsym(lib, "OpenSSL_version");
     return version == NULL ? NULL : (*env)->NewStringUTF(env, version(0));
+}
+
+/*
+ * OpenSSL read-ahead on one connection. Without it OpenSSL reads a record's 5-byte header and then
+ * its body, two read(2)s per request; with it, one read(2) takes whatever the socket holds, up to
+ * its record buffer. Bytes read beyond the record it returns stay inside OpenSSL, where epoll cannot
+ * see them: the caller reads again while TlsReadAhead.buffered says so. nginx sets read-ahead on
+ * every SSL context.
+ */
+static jfieldID read_ahead_ssl_field;
+
+/* The SSL* of a one.nio.net.NativeSslSocket (its field "ssl"), NULL when closed or not found. */
+static SSL* read_ahead_ssl(JNIEnv* env, jobject socket) {
+    if (socket == NULL) return NULL;
+    if (read_ahead_ssl_field == NULL) {
+        jclass cls = (*env)->FindClass(env, "one/nio/net/NativeSslSocket");
+        if (cls == NULL) return NULL; /* NoClassDefFoundError pending */
+        read_ahead_ssl_field = (*env)->GetFieldID(env, cls, "ssl", "J");
+        if (read_ahead_ssl_field == NULL) return NULL; /* NoSuchFieldError pending */
+    }
+    return (SSL*)(intptr_t)(*env)->GetLongField(env, socket, read_ahead_ssl_field);
+}
+
+/* Whether this library has the entry points below (the stock one-nio library does not). */
+JNIEXPORT jboolean JNICALL
+Java_io_videoedge_server_nativelib_TlsReadAhead_linked0(JNIEnv* env, jclass cls) {
+    return JNI_TRUE;
+}
+
+JNIEXPORT jboolean JNICALL
+Java_io_videoedge_server_nativelib_TlsReadAhead_enable0(JNIEnv* env, jclass cls, jobject socket) {
+    SSL* ssl = read_ahead_ssl(env, socket);
+    if (ssl == NULL) return JNI_FALSE;
+    SSL_set_read_ahead(ssl, 1);
+    return JNI_TRUE;
+}
+
+/* Bytes read from the socket that OpenSSL holds and has not returned yet (records, alerts). */
+JNIEXPORT jboolean JNICALL
+Java_io_videoedge_server_nativelib_TlsReadAhead_buffered0(JNIEnv* env, jclass cls, jobject socket) {
+    SSL* ssl = read_ahead_ssl(env, socket);
+    return ssl != NULL && SSL_has_pending(ssl) ? JNI_TRUE : JNI_FALSE;
 }

@@ -12,6 +12,7 @@ import io.videoedge.server.guard.TcpInfo;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestHeadParser;
 import io.videoedge.server.http.Statuses;
+import io.videoedge.server.nativelib.TlsReadAhead;
 import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
@@ -42,6 +43,9 @@ import one.nio.net.SslOption;
  * {@link SendProgress}.
  */
 final class EdgeSession extends HttpSession {
+    /** one-nio's selector read buffer size (SelectorThread.BUFFER_SIZE), for reads off the selector. */
+    private static final int READ_BUFFER = 64000;
+
     private final EdgeServer edge;
     private final long idleTimeout;
     private final int maxPipelined;
@@ -71,6 +75,8 @@ final class EdgeSession extends HttpSession {
     private boolean draining;
     private boolean clientClosed;
     private final boolean overLimit;
+    /** OpenSSL reads ahead on this connection: records may wait inside it after a read. */
+    private final boolean readAhead;
 
     private TlsSessionFacts tls;
     private String client; // the peer's address, for the access log; looked up once
@@ -105,29 +111,60 @@ final class EdgeSession extends HttpSession {
         this.acceptedAt = lastAccessTime;
         this.headStartedAt = acceptedAt; // the first request's head is due headerTimeout after the accept
         this.handshakeDone = !isSsl();
+        this.readAhead = isSsl() && TlsReadAhead.enable(socket);
     }
 
     // ---- reading and parsing ----
 
+    /**
+     * Reads and parses what arrived. With OpenSSL read-ahead ({@link TlsReadAhead}) one read may leave
+     * further records inside OpenSSL, which epoll does not report: they are read before returning.
+     */
     @Override
     protected void processRead(byte[] buffer) throws IOException {
+        while (readOnce(buffer) > 0 && recordsWaitInOpenSsl()) {
+            // the next record is already in OpenSSL's buffer
+        }
+    }
+
+    /**
+     * Records that OpenSSL read ahead and epoll will not report, to be read now: only while no
+     * response waits to be written (a session does not read ahead of its writes; the write that
+     * empties the queue reads them, see {@link #process} and {@link #resumeWrite}).
+     */
+    private boolean recordsWaitInOpenSsl() {
+        return readAhead && queueHead == null && !refusingInput && socket.isOpen() && TlsReadAhead.buffered(socket);
+    }
+
+    @Override
+    public synchronized void process(byte[] buffer) throws Exception {
+        super.process(buffer);
+        if (recordsWaitInOpenSsl()) {
+            processRead(buffer); // the write that just finished had held them back
+        }
+    }
+
+    /** One read and the parse of what it gave; returns the bytes read, 0 when nothing more can be now. */
+    private int readOnce(byte[] buffer) throws IOException {
         int length = pendingLength;
         if (length > 0) {
             System.arraycopy(pending, 0, buffer, 0, length);
         }
+        int read;
         try {
-            length += read(buffer, length, buffer.length - length);
+            read = read(buffer, length, buffer.length - length);
         } catch (SocketClosedException e) {
             handleSocketClosed();
-            return;
+            return 0;
         } finally {
             if (!handshakeDone && handshakeDone()) {
                 handshakeDone = true;
             }
         }
+        length += read;
         if (refusingInput) {
             pendingLength = 0; // after a refused request nothing more is parsed on this connection
-            return;
+            return 0;
         }
         int consumed = parse(buffer, length);
         int rest = length - consumed;
@@ -135,6 +172,7 @@ final class EdgeSession extends HttpSession {
             System.arraycopy(buffer, consumed, pending, 0, rest);
         }
         pendingLength = rest;
+        return read;
     }
 
     /** Consumes complete lines (and skipped body bytes); returns how many bytes were used. */
@@ -435,6 +473,9 @@ final class EdgeSession extends HttpSession {
             }
             try {
                 processWrite();
+                if (recordsWaitInOpenSsl()) {
+                    processRead(new byte[READ_BUFFER]); // rare: pipelined over TLS behind a fill
+                }
             } catch (Exception e) {
                 handleException(e);
             }

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A plain socket speaking HTTP/1.1 byte by byte: for malformed requests, pipelining, and checking
+ * A socket (plain, or TLS from {@link #tls}) speaking HTTP/1.1 byte by byte: for malformed requests, pipelining, and checking
  * whether the server kept or closed the connection. Responses are framed by Content-Length.
  */
 public final class RawHttp implements Closeable {
@@ -21,11 +21,87 @@ public final class RawHttp implements Closeable {
     private final InputStream in;
     private final OutputStream out;
 
+    private final CorkedSocket corked; // the TCP socket under TLS, when opened by tls()
+
     public RawHttp(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port), null);
+    }
+
+    private RawHttp(Socket socket, CorkedSocket corked) throws IOException {
+        this.socket = socket;
+        this.corked = corked;
         socket.setSoTimeout(30_000); // a safety net against a hang, not a timing assertion
         in = socket.getInputStream();
         out = socket.getOutputStream();
+    }
+
+    /**
+     * HTTP over TLS (JSSE, the test certificate trusted), handshake done: each {@link #send} is one
+     * TLS record; between {@link #cork} and {@link #uncork} the records are held and then leave in
+     * one TCP write, so the server finds them in its socket together.
+     */
+    public static RawHttp tls(int port) throws IOException {
+        CorkedSocket tcp = new CorkedSocket();
+        tcp.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket)
+                TestCerts.trustingContext().getSocketFactory().createSocket(tcp, "localhost", port, true);
+        tls.startHandshake();
+        return new RawHttp(tls, tcp);
+    }
+
+    /** Holds what is sent from now on (TLS connections from {@link #tls} only). */
+    public RawHttp cork() {
+        corked.out.corked = true;
+        return this;
+    }
+
+    /** Sends everything held since {@link #cork} in one write. */
+    public RawHttp uncork() throws IOException {
+        corked.out.release();
+        return this;
+    }
+
+    /** A TCP socket whose output can be held back and released in one write. */
+    private static final class CorkedSocket extends Socket {
+        private Cork out;
+
+        @Override
+        public synchronized OutputStream getOutputStream() throws IOException {
+            if (out == null) out = new Cork(super.getOutputStream());
+            return out;
+        }
+    }
+
+    private static final class Cork extends java.io.FilterOutputStream {
+        private final ByteArrayOutputStream held = new ByteArrayOutputStream();
+        private volatile boolean corked;
+
+        Cork(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) throws IOException {
+            if (corked) held.write(b, off, len);
+            else out.write(b, off, len);
+        }
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            if (!corked) out.flush();
+        }
+
+        synchronized void release() throws IOException {
+            corked = false;
+            held.writeTo(out); // one write of every record held
+            held.reset();
+            out.flush();
+        }
     }
 
     /** The client's port: the remote port of this connection on the server side. */
