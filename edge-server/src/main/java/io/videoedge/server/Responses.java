@@ -33,8 +33,12 @@ final class Responses {
             default -> {
                 String status = d.status() == 206 ? Response.PARTIAL_CONTENT : Response.OK;
                 if (sendBody && d.length() > 0 && file.retain()) {
-                    r = new BodyResponse(
-                            status, new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT));
+                    Body body = new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT);
+                    if (d.status() == 200 && d.length() == v.length()) {
+                        // the whole file: its status line and entity headers were formatted when it was opened
+                        return dated(new BodyResponse(status, body, file.wholeHead()));
+                    }
+                    r = new BodyResponse(status, body);
                 } else {
                     r = new Response(status); // HEAD, or an empty file: the head only
                 }
@@ -72,7 +76,7 @@ final class Responses {
     }
 
     private static Response dated(Response r) {
-        r.addHeader("Date: " + HttpDates.now());
+        r.addHeader(HttpDates.dateHeader());
         return r;
     }
 }
