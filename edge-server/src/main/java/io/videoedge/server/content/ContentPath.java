@@ -24,6 +24,29 @@ public final class ContentPath {
         if (decoded == null) {
             return null;
         }
+        return isNormal(decoded) ? decoded.substring(1) : normalizeSegments(decoded);
+    }
+
+    /**
+     * No empty, "." or ".." segment (so no trailing slash either): the decoded path is its own normal
+     * form, as nearly every request's is, and needs no splitting.
+     */
+    static boolean isNormal(String decoded) {
+        int n = decoded.length();
+        for (int i = 0; i < n; i++) {
+            if (decoded.charAt(i) != '/') continue;
+            int s = i + 1; // a segment starts here
+            if (s == n || decoded.charAt(s) == '/') return false; // empty
+            if (decoded.charAt(s) == '.') {
+                if (s + 1 == n || decoded.charAt(s + 1) == '/') return false; // "."
+                if (decoded.charAt(s + 1) == '.' && (s + 2 == n || decoded.charAt(s + 2) == '/')) return false; // ".."
+            }
+        }
+        return true;
+    }
+
+    /** The segment by segment normal form of a decoded path starting with '/', or null for "..". */
+    static String normalizeSegments(String decoded) {
         StringBuilder out = new StringBuilder(decoded.length());
         int start = 1;
         while (start <= decoded.length()) {

@@ -2,6 +2,7 @@ package io.videoedge.server.content;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,5 +57,31 @@ class ContentPathTest {
             })
     void refusesTraversalAndMalformedPaths(String raw) {
         assertThat(ContentPath.normalize(raw)).isNull();
+    }
+
+    /** The shortcut for paths already normal gives what the segment walk gives, for every mix of tricky segments. */
+    @Test
+    void theNormalPathShortcutAgreesWithTheSegmentWalk() {
+        String[] segments = {"", ".", "..", "...", ".a", "a.", "..a", "a..", "a", "b.m3u8"};
+        java.util.List<String> paths = new java.util.ArrayList<>(java.util.List.of("/"));
+        for (int length = 1; length <= 4; length++) {
+            java.util.List<String> longer = new java.util.ArrayList<>();
+            for (String p : paths) {
+                for (String s : segments) {
+                    longer.add((p.equals("/") ? "" : p) + "/" + s);
+                }
+            }
+            paths.addAll(longer);
+        }
+        int shortcut = 0;
+        for (String p : new java.util.LinkedHashSet<>(paths)) {
+            String walked = ContentPath.normalizeSegments(p);
+            assertThat(ContentPath.normalize(p)).as(p).isEqualTo(walked);
+            if (ContentPath.isNormal(p)) {
+                shortcut++;
+                assertThat(p.substring(1)).as(p).isEqualTo(walked);
+            }
+        }
+        assertThat(shortcut).as("paths taking the shortcut").isGreaterThan(100);
     }
 }
