@@ -83,10 +83,12 @@ class SlowClientsIT {
         double before = refused("header_timeout");
         List<Socket> clients = new ArrayList<>(); // trickling
         List<Socket> silent = new ArrayList<>();
+        long[] connectedAt = new long[SLOWLORIS];
         long started = System.nanoTime();
         try {
             for (int i = 0; i < SLOWLORIS; i++) {
                 Socket s = connect(edge.httpPort);
+                connectedAt[i] = System.nanoTime();
                 if (i % 10 != 0) { // every tenth sends nothing at all
                     s.getOutputStream().write("GET /index.m3u8 HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
                     clients.add(s);
@@ -112,15 +114,24 @@ class SlowClientsIT {
                     }
                 }
             });
+            // connections younger than headerTimeout (2s, less a margin) cannot have been cut yet, however
+            // long the 1,000 connects took on a busy machine: at least those must be open
+            long youngSince = System.nanoTime() - Duration.ofMillis(1800).toNanos();
             double openDuring = edge.gauge("videoedge_connections");
+            long young = java.util.Arrays.stream(connectedAt)
+                    .filter(t -> t > youngSince)
+                    .count();
             long t0 = System.nanoTime();
             HttpResponse<byte[]> normal = edge.get(edge.http("/index.m3u8"));
             long normalMs = (System.nanoTime() - t0) / 1_000_000;
             assertThat(normal.statusCode()).isEqualTo(200);
             assertThat(normal.body()).isEqualTo(edge.file("index.m3u8"));
+            assertThat(young)
+                    .as("slowloris connections made within the deadline")
+                    .isPositive();
             assertThat(openDuring)
-                    .as("the slowloris connections are open before the deadline")
-                    .isGreaterThanOrEqualTo(SLOWLORIS * 0.9);
+                    .as("the slowloris connections are open before the deadline (%d made within it)", young)
+                    .isGreaterThanOrEqualTo(young * 0.9);
 
             try {
                 await("every slowloris connection is cut after limits.headerTimeout (2s)")
