@@ -77,6 +77,8 @@ final class EdgeSession extends HttpSession {
     private final boolean overLimit;
     /** OpenSSL reads ahead on this connection: records may wait inside it after a read. */
     private final boolean readAhead;
+    /** A read stopped without asking OpenSSL for more: records may wait inside it. */
+    private boolean recordsMayWait;
 
     private TlsSessionFacts tls;
     private String client; // the peer's address, for the access log; looked up once
@@ -118,29 +120,49 @@ final class EdgeSession extends HttpSession {
 
     /**
      * Reads and parses what arrived. With OpenSSL read-ahead ({@link TlsReadAhead}) one read may leave
-     * further records inside OpenSSL, which epoll does not report: they are read before returning.
+     * further records inside OpenSSL, which epoll does not report: they are read before returning
+     * while nothing waits to be written. When a response waits (a session does not read ahead of its
+     * writes), or the read gave no bytes (a handshake step, the end of early data, half a record), they
+     * are looked for again at the end of the event or by the write that empties the queue
+     * ({@link #readWaitingRecords}).
      */
     @Override
     protected void processRead(byte[] buffer) throws IOException {
-        while (readOnce(buffer) > 0 && recordsWaitInOpenSsl()) {
-            // the next record is already in OpenSSL's buffer
+        if (!readAhead) {
+            readOnce(buffer);
+            return;
         }
-    }
-
-    /**
-     * Records that OpenSSL read ahead and epoll will not report, to be read now: only while no
-     * response waits to be written (a session does not read ahead of its writes; the write that
-     * empties the queue reads them, see {@link #process} and {@link #resumeWrite}).
-     */
-    private boolean recordsWaitInOpenSsl() {
-        return readAhead && queueHead == null && !refusingInput && socket.isOpen() && TlsReadAhead.buffered(socket);
+        while (true) {
+            int read = readOnce(buffer);
+            if (read == 0 || queueHead != null) {
+                recordsMayWait = true;
+                return;
+            }
+            if (refusingInput || !socket.isOpen() || !TlsReadAhead.buffered(socket)) {
+                return;
+            }
+        }
     }
 
     @Override
     public synchronized void process(byte[] buffer) throws Exception {
         super.process(buffer);
-        if (recordsWaitInOpenSsl()) {
-            processRead(buffer); // the write that just finished had held them back
+        readWaitingRecords(buffer);
+    }
+
+    /**
+     * Once the write queue is empty, the records OpenSSL may hold (see {@link #processRead}), read
+     * once more; nothing to do, and no native call, after a read that already asked.
+     *
+     * @param buffer a read buffer, or null off the selector (one is made in that rare case)
+     */
+    private void readWaitingRecords(byte[] buffer) throws IOException {
+        if (!recordsMayWait || queueHead != null) {
+            return;
+        }
+        recordsMayWait = false;
+        if (!refusingInput && socket.isOpen() && TlsReadAhead.buffered(socket)) {
+            processRead(buffer != null ? buffer : new byte[READ_BUFFER]);
         }
     }
 
@@ -473,9 +495,7 @@ final class EdgeSession extends HttpSession {
             }
             try {
                 processWrite();
-                if (recordsWaitInOpenSsl()) {
-                    processRead(new byte[READ_BUFFER]); // rare: pipelined over TLS behind a fill
-                }
+                readWaitingRecords(null); // pipelined over TLS behind a fill
             } catch (Exception e) {
                 handleException(e);
             }

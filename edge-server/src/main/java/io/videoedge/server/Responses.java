@@ -35,7 +35,7 @@ final class Responses {
                 if (sendBody && d.length() > 0 && file.retain()) {
                     Body body = new Body.FileRegion(file, d.offset(), d.length(), EdgeMetrics.Source.CONTENT);
                     if (d.status() == 200 && d.length() == v.length()) {
-                        // the whole file: its status line and entity headers were formatted when it was opened
+                        // the whole file: status line to entity headers made when it was opened
                         return dated(new BodyResponse(status, body, file.wholeHead()));
                     }
                     r = new BodyResponse(status, body);
@@ -47,13 +47,12 @@ final class Responses {
                     r.addHeader("Content-Range: bytes " + d.offset() + "-" + (d.offset() + d.length() - 1) + "/"
                             + v.length());
                 }
+                for (String header : file.entityHeaders()) {
+                    r.addHeader(header);
+                }
+                return dated(r);
             }
         }
-        r.addHeader("Content-Type: " + file.contentType());
-        r.addHeader("Accept-Ranges: bytes");
-        r.addHeader("Last-Modified: " + file.lastModified());
-        r.addHeader("ETag: " + v.etag());
-        return dated(r);
     }
 
     static Response error(String status) {

@@ -306,7 +306,7 @@ public final class CacheHandler {
         if (meta.etag() != null) r.addHeader("ETag: " + meta.etag());
         if (meta.lastModified() != null) r.addHeader("Last-Modified: " + meta.lastModified());
         r.addHeader("X-Cache: " + xcache);
-        r.addHeader("Date: " + HttpDates.now());
+        r.addHeader(HttpDates.dateHeader());
         return r;
     }
 
@@ -326,7 +326,7 @@ public final class CacheHandler {
         cache.metrics().result(xcache);
         Response r = new Response(status, Response.EMPTY);
         r.addHeader("X-Cache: " + xcache);
-        r.addHeader("Date: " + HttpDates.now());
+        r.addHeader(HttpDates.dateHeader());
         return r;
     }
 

@@ -6,6 +6,8 @@ import io.videoedge.server.resources.SharedFile;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
+import one.nio.http.Response;
 
 /**
  * A file under the content root, open once and shared by every response that sends it
@@ -19,6 +21,7 @@ public final class OpenFile extends SharedFile {
     private final String contentType;
     private final String lastModified;
     private final byte[] heldBytes;
+    private final List<String> entityHeaders;
     private final byte[] wholeHead;
     final long checkedAt;
 
@@ -36,18 +39,35 @@ public final class OpenFile extends SharedFile {
         this.contentType = contentType;
         this.lastModified = HttpDates.format(validators.lastModifiedMillis());
         this.checkedAt = checkedAt;
-        this.wholeHead = ("HTTP/1.1 200 OK\r\n"
-                        + "Content-Length: " + validators.length() + "\r\n"
-                        + "Content-Type: " + contentType + "\r\n"
-                        + "Accept-Ranges: bytes\r\n"
-                        + "Last-Modified: " + lastModified + "\r\n"
-                        + "ETag: " + validators.etag() + "\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
+        this.entityHeaders = List.of(
+                "Content-Type: " + contentType,
+                "Accept-Ranges: bytes",
+                "Last-Modified: " + lastModified,
+                "ETag: " + validators.etag());
+        StringBuilder head = new StringBuilder(256)
+                .append("HTTP/1.1 ")
+                .append(Response.OK)
+                .append("\r\nContent-Length: ")
+                .append(validators.length())
+                .append("\r\n");
+        for (String h : entityHeaders) {
+            head.append(h).append("\r\n");
+        }
+        this.wholeHead = head.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /**
-     * The status line and entity headers of a 200 with the whole file, in the order and bytes a
-     * response built header by header has: formatted once per open file, not per request.
+     * The header lines that describe the file in every 200 and 206 response, after Content-Length (and
+     * Content-Range): type, Accept-Ranges and the validators, formatted once per open file.
+     */
+    public List<String> entityHeaders() {
+        return entityHeaders;
+    }
+
+    /**
+     * The status line, Content-Length and {@link #entityHeaders} of a 200 with the whole file, as the
+     * bytes a response built header by header has: made once per open file, not per request (shared:
+     * read it, never write it).
      */
     public byte[] wholeHead() {
         return wholeHead;

@@ -13,7 +13,7 @@ public final class HttpDates {
                     "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
             .withZone(ZoneOffset.UTC);
 
-    private static volatile CachedNow now = new CachedNow(-1, "", "");
+    private static volatile CachedNow now = new CachedNow(-1, "");
 
     private HttpDates() {}
 
@@ -31,26 +31,16 @@ public final class HttpDates {
         }
     }
 
-    /** The Date header value, formatted once per second. */
-    public static String now() {
-        return cachedNow().text;
-    }
-
     /** The whole Date header line ("Date: ..."), made once per second. */
     public static String dateHeader() {
-        return cachedNow().header;
-    }
-
-    private static CachedNow cachedNow() {
         long second = System.currentTimeMillis() / 1000;
         CachedNow cached = now;
         if (cached.second != second) {
-            String text = format(second * 1000);
-            cached = new CachedNow(second, text, "Date: " + text);
+            cached = new CachedNow(second, "Date: " + format(second * 1000));
             now = cached;
         }
-        return cached;
+        return cached.header;
     }
 
-    private record CachedNow(long second, String text, String header) {}
+    private record CachedNow(long second, String header) {}
 }

@@ -31,9 +31,12 @@ public final class TlsReadAhead {
         return ENABLED && enable0(socket);
     }
 
-    /** OpenSSL holds bytes of this connection that it read and has not returned yet. */
+    /**
+     * OpenSSL holds bytes of this connection that it read and has not returned yet (for a socket
+     * {@link #enable} turned read-ahead on for).
+     */
     public static boolean buffered(Socket socket) {
-        return ENABLED && buffered0(socket);
+        return buffered0(socket);
     }
 
     private static native boolean linked0();

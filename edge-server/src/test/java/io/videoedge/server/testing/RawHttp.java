@@ -43,6 +43,7 @@ public final class RawHttp implements Closeable {
     public static RawHttp tls(int port) throws IOException {
         CorkedSocket tcp = new CorkedSocket();
         tcp.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        tcp.setSoTimeout(30_000); // a safety net against a hang in the handshake, not a timing assertion
         javax.net.ssl.SSLSocket tls = (javax.net.ssl.SSLSocket)
                 TestCerts.trustingContext().getSocketFactory().createSocket(tcp, "localhost", port, true);
         tls.startHandshake();
@@ -51,6 +52,7 @@ public final class RawHttp implements Closeable {
 
     /** Holds what is sent from now on (TLS connections from {@link #tls} only). */
     public RawHttp cork() {
+        if (corked == null) throw new IllegalStateException("cork() is for connections opened by RawHttp.tls");
         corked.out.corked = true;
         return this;
     }
