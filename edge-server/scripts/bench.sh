@@ -10,7 +10,7 @@
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
 #   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
-#   (perf stat, syscall tracepoints) and samples where its CPU goes (perf record -g, cpu-clock at
+#   (perf stat, syscall tracepoints) and samples where its CPU and wrk's go (perf record -g, cpu-clock at
 #   BENCH_COST_FREQ Hz, 499); scripts/cost-model.py prints per-MiB (per-request) costs at the end
 #   BENCH_NETNS=1 (default as root): run everything in a private network namespace whose TCP settings
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
@@ -297,6 +297,16 @@ run_wrk() { # url conns bytes-per-response server-pid [lua script] -> "value err
       done >> "$dir/cost/$cost_tag.balance" ) &
     cost_pids+=($!)
     perf record -q -F "${BENCH_COST_FREQ:-499}" -e cpu-clock -g -p "$(server_pids "$4")" -o "$dir/cost/$cost_tag.data" >/dev/null 2>&1 &
+    cost_pids+=($!)
+    # and the client's: on one machine work moves between the two sides of the loopback (who runs the
+    # receive softirq, who wakes whom), so the model bounds the whole machine's CPU per unit too
+    # (attached once wrk's threads exist: perf -p follows only the threads there are when it attaches)
+    ( for _ in $(seq 1 150); do
+        c=$(pgrep -n -x wrk) && [ "$(ls "/proc/$c/task" 2>/dev/null | wc -l)" -gt "$threads" ] && break
+        c=""; sleep 0.02
+      done
+      [ -n "$c" ] && exec perf record -q -F "${BENCH_COST_FREQ:-499}" -e cpu-clock -g -p "$c" \
+        -o "$dir/cost/$cost_tag.client.data" >/dev/null 2>&1 ) &
     cost_pids+=($!)
   fi
   # wrk's own user+system time (bash's time keyword): the share of the machine the client took

@@ -3,12 +3,15 @@
 
 Per run the bench leaves: runs.txt (tag duration bytes-per-response rps requests user-ticks system-ticks hz
 client-cpu-s bytes-read origin-cpu-s), <tag>.stat (perf stat -x, of the server's processes: task-clock and syscall tracepoints) and
-<tag>.data (perf record -g, cpu-clock). A tag is case@conns@server@round. This prints, per case and server,
+<tag>.data (perf record -g, cpu-clock), <tag>.client.data (the same of wrk's process). A tag is
+case@conns@server@round. This prints, per case and server,
 medians over rounds of CPU per MiB (user, system), system calls per MiB, and where the CPU went (the
 categories below, from each sample's kernel call chain or the user-space library it was in), then for each
 case the bound: the best edge/nginx throughput ratio any server doing nginx's unavoidable per-byte work
 (page-cache copy, socket copy, TCP send, loopback receive, AES-GCM) and nothing else could reach on the
-same CPUs as the client (and, for misses, the origin).
+same CPUs as the client (and, for misses, the origin); and, with the client's profile, the same bound for the
+whole machine: both sides' least work together, since on one machine work moves between the two ends of the
+loopback.
 
 Usage: cost-model.py COST_DIR
 """
@@ -46,19 +49,29 @@ LABELS = collections.OrderedDict([
     ("crypto", "libcrypto other"),
     ("libssl", "TLS record layer (libssl)"),
     ("memcpy", "user-space memcpy (libc; OpenSSL's record buffer)"),
-    ("tcprecv", "request reading (recv)"),
+    ("recvcopy", "socket buffer -> user copy (in recvmsg/read)"),
+    ("tcprecv", "TCP receive calls (rest)"),
     ("epoll", "epoll"),
     ("files", "open/stat/close"),
     ("sched", "futex/scheduling"),
     ("mm", "page faults, mmap"),
     ("kother", "other kernel (syscall entry/exit, timers)"),
-    ("app", "server code (nginx; Java JIT/interpreter, one-nio JNI)"),
+    ("app", "own code (nginx, wrk; Java JIT/interpreter, one-nio JNI)"),
     ("jvm", "JVM runtime (libjvm: GC, JIT compiler, safepoints)"),
     ("libc", "libc"),
     ("other", "other"),
     ("perf", "measurement: perf's syscall tracepoints"),
 ])
-MINIMUM = ("sockcopy", "tcpsend", "sendfile", "rx", "aesgcm", "tcprecv")
+MINIMUM = ("sockcopy", "tcpsend", "sendfile", "rx", "aesgcm", "tcprecv", "recvcopy")
+# the client's least work per unit: decrypting (AES-GCM), copying the bytes out of its sockets, the
+# loopback receive softirq and the TCP send path (requests, ACKs) that run in its context; not its
+# receive calls' per-call cost, its epoll, its record layer or its HTTP parsing (those a server could
+# in principle make smaller: fewer, larger writes)
+CLIENT_MINIMUM = ("aesgcm", "recvcopy", "rx", "sockcopy", "tcpsend")
+# OpenSSL's work per record beside the cipher (the record layer, libcrypto's per-record parameter handling):
+# TLS caps a record at 16 KiB, so every server and client using this OpenSSL seals or opens at least 64 per
+# MiB (one per small response)
+RECORD = ("libssl", "crypto")
 FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 AES_INSN = re.compile(r"^\s*([0-9a-f]+):.*\s(v?aesenc|v?aesenclast|v?pclmulqdq|vpclmul)")
 _aes = {}
@@ -94,6 +107,8 @@ def classify(frames):
             if names.intersection(funcs):
                 if cat == "tcpsend" and any(COPY.search(s) for s in kernel[:4]):
                     return "sockcopy"
+                if cat == "tcprecv" and any(COPY.search(s) for s in kernel[:4]):
+                    return "recvcopy"
                 return cat
         return "kother"
     if "libcrypto" in dso0:
@@ -106,14 +121,14 @@ def classify(frames):
         return "jvm"
     if re.search(r"libc[.-]", dso0):
         return "memcpy" if re.search(r"memcpy|memmove", sym0) else "libc"
-    if "nginx" in dso0 or "perf-" in dso0 or "JIT" in dso0 or "libonenio" in dso0 or dso0 == "[unknown]" \
+    if "nginx" in dso0 or os.path.basename(dso0) == "wrk" or "perf-" in dso0 or "JIT" in dso0 or "libonenio" in dso0 or dso0 == "[unknown]" \
             or "libjava" in dso0 or "libnio" in dso0:
         return "app"
     return "other"
 
 
-def profile(data):
-    """category -> share of samples; comm -> share of samples"""
+def profile(data, min_samples=1):
+    """category -> share of samples; comm -> share of samples (both empty under min_samples samples)"""
     out = subprocess.run(["perf", "script", "-i", data, "-F", "comm,tid,ip,sym,dso"], capture_output=True,
                          text=True, errors="replace").stdout
     cats, comms, total = collections.Counter(), collections.Counter(), 0
@@ -136,7 +151,7 @@ def profile(data):
             flush()
             comm, frames = line.rsplit(None, 1)[0].strip(), []
     flush()
-    if total == 0:
+    if total < min_samples:
         return {}, {}
     return {k: v / total for k, v in cats.items()}, {k: v / total for k, v in comms.items()}
 
@@ -179,6 +194,9 @@ def main(d):
         r["stat"] = stat(sp) if os.path.exists(sp) else {}
         dp = os.path.join(d, tag + ".data")
         r["cats"], r["comms"] = profile(dp) if os.path.exists(dp) else ({}, {})
+        cp = os.path.join(d, tag + ".client.data")
+        # a profile that missed wrk's worker threads has a few samples of its main thread: left out
+        r["ccats"] = profile(cp, min_samples=100)[0] if os.path.exists(cp) else {}
         runs[(case, int(conns), server)].append(r)
 
     keys = sorted({(c, n) for c, n, _ in runs}, key=lambda k: (k[0], k[1]))
@@ -214,13 +232,15 @@ def main(d):
             total_sc = scm.pop("sys_enter", 0.0)
             top = sorted(((v, k) for k, v in scm.items() if v >= 0.5), reverse=True)[:6]
             cats = {c: med([r["cats"].get(c, 0.0) for r in rs]) for c in LABELS}
+            profiled = [r for r in rs if r["ccats"]]
+            ccats = {c: med([r["ccats"].get(c, 0.0) for r in profiled]) for c in LABELS} if profiled else {}
             comms = collections.Counter()
             for r in rs:
                 for k, v in r["comms"].items():
                     comms[k] += v / len(rs)
             summary[(case, conns, server)] = dict(unit=unit, per_s=per_s, cpu=user + sysm, user=user, sys=sysm,
                                                  client=client, origin=origin, sc=total_sc, cats=cats,
-                                                 comms=comms)
+                                                 comms=comms, ccats=ccats)
             print(hdr % (case, conns, server, unit, "%.1f" % per_s, "%.2f" % (user + sysm), "%.2f" % user,
                          "%.2f" % sysm, "%.2f" % client, "%.2f" % origin, "%.0f" % total_sc,
                          " ".join("%s %.1f" % (k, v) for v, k in top)))
@@ -230,13 +250,7 @@ def main(d):
         pair = [summary.get((case, conns, s)) for s in ("edge", "nginx")]
         if not all(pair):
             continue
-        print("%s, %d connections (per %s)" % (case, conns, pair[0]["unit"]))
-        for c, label in LABELS.items():
-            e, n = (p["cats"].get(c, 0.0) for p in pair)
-            if e < 0.005 and n < 0.005:
-                continue
-            print("  %-55s edge %7.3f (%4.1f%%)  nginx %7.3f (%4.1f%%)" % (label, e * pair[0]["cpu"], 100 * e,
-                                                                         n * pair[1]["cpu"], 100 * n))
+        breakdown(case, conns, pair, "cats", "cpu")
         top = ", ".join("%s %.0f%%" % (k, 100 * v) for k, v in pair[0]["comms"].most_common(5))
         print("  edge threads: %s" % top)
     print()
@@ -276,7 +290,64 @@ def main(d):
             case, conns, se, sn, c, "%.2f/%.2f" % (ce, cn), w_same, w_min, both(w_same),
             both(w_min), model, e["per_s"] / n["per_s"] if n["per_s"] else 0, need, floor, reach))
     print("(same, min: bound with the client / CPU-only bound)")
+    machine(keys, summary)
     balance(d)
+
+
+def breakdown(case, conns, pair, cats, cpu):
+    """one case's CPU per unit by category, against the edge and against nginx: the servers' own (cats, cpu)
+    or the client's in the two runs (ccats, client)"""
+    print("%s, %d connections (per %s)" % (case, conns, pair[0]["unit"]))
+    for c, label in LABELS.items():
+        e, n = (p[cats].get(c, 0.0) for p in pair)
+        if e < 0.005 and n < 0.005:
+            continue
+        print("  %-55s edge %7.3f (%4.1f%%)  nginx %7.3f (%4.1f%%)" % (label, e * pair[0][cpu], 100 * e,
+                                                                     n * pair[1][cpu], 100 * n))
+
+
+def machine(keys, summary):
+    """the bound without assuming the client's cost is fixed: the whole machine's CPU per unit (server, client,
+    origin) against the least work of server and client together"""
+    rows = [(c, n) for c, n in keys if summary.get((c, n, "edge"), {}).get("ccats")
+            and summary.get((c, n, "nginx"), {}).get("ccats")]
+    if not rows:
+        return
+    print()
+    print("WHERE THE CLIENT'S CPU GOES (wrk, perf record -g of its process; ms per unit, share in brackets),")
+    print("against the edge and against nginx")
+    for case, conns in rows:
+        breakdown(case, conns, [summary[(case, conns, s)] for s in ("edge", "nginx")], "ccats", "client")
+    print()
+    print("THE WHOLE MACHINE (per unit; T = server + client + origin CPU, the work the two CPUs do per unit, so")
+    print("        the throughput ratio is about T_nginx / T_edge whichever side of the loopback a cost falls on;")
+    print("        F_s = the server floor above, F_c = the least of the client's AES-GCM, socket copy, loopback")
+    print("        receive and TCP send work against either server; R = the least OpenSSL work per record beside")
+    print("        the cipher (libssl, libcrypto other) of either server plus that of the client against either;")
+    print("        best = T_nginx / (F_s + F_c), best+R = T_nginx / (F_s + F_c + R): the ratio a server would reach")
+    print("        if neither it nor the client did anything else. best+R < 1.25x: out of reach for any server")
+    print("        using this OpenSSL on the kernel's TCP with this client, whatever it does to the client's work;")
+    print("        server-only = T_nginx / (F_s + R_s + C): a server doing only its floor and its own records while")
+    print("        the client costs what it was measured to (the lesser of its costs against either server);")
+    print("        under 1.25x: out of reach unless the server also makes the client cheaper)")
+    print("%-19s %5s %7s %7s %7s %7s %7s %6s %6s %7s %11s %s" % (
+        "case", "conns", "T_edge", "T_nginx", "F_s", "F_c", "R", "model", "best", "best+R", "server-only", "1.25x"))
+    for case, conns in rows:
+        e, n = summary[(case, conns, "edge")], summary[(case, conns, "nginx")]
+        t_e = e["cpu"] * (1 - e["cats"].get("perf", 0.0)) + e["client"] + e["origin"]
+        t_n = n["cpu"] * (1 - n["cats"].get("perf", 0.0)) + n["client"] + n["origin"]
+        f_s = min(p["cpu"] * sum(p["cats"].get(k, 0.0) for k in MINIMUM) for p in (e, n))
+        f_c = min(p["client"] * sum(p["ccats"].get(k, 0.0) for k in CLIENT_MINIMUM) for p in (e, n))
+        rec_s = min(p["cpu"] * sum(p["cats"].get(k, 0.0) for k in RECORD) for p in (e, n))
+        rec = rec_s + min(p["client"] * sum(p["ccats"].get(k, 0.0) for k in RECORD) for p in (e, n))
+        c_least = min(p["client"] + p["origin"] for p in (e, n))
+        alone = t_n / (f_s + rec_s + c_least) if f_s + rec_s + c_least > 0 else 0
+        best = t_n / (f_s + f_c) if f_s + f_c > 0 else 0
+        best_r = t_n / (f_s + f_c + rec) if f_s + f_c + rec > 0 else 0
+        reach = ("reached" if e["per_s"] >= 1.25 * n["per_s"] else "out of reach" if best_r < 1.25
+                 else "open; server alone: out of reach" if alone < 1.25 else "open")
+        print("%-19s %5d %7.3f %7.3f %7.3f %7.3f %7.3f %5.2fx %5.2fx %6.2fx %10.2fx %s" % (
+            case, conns, t_e, t_n, f_s, f_c, rec, t_n / t_e if t_e else 0, best, best_r, alone, reach))
 
 
 def balance(d):
