@@ -335,10 +335,7 @@ class CacheIT {
         origin.object("/h/seg.m4s", 1000);
         origin.mode(TestOrigin.Mode.HANG);
         assertThat(get("/h/seg.m4s").statusCode()).isEqualTo(504);
-        // the fill counts its result when it finishes, just after the 504 went out
-        await().atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(edge.metric("videoedge_origin_errors_total{kind=\"timeout\"}"))
-                        .isEqualTo(1));
+        edge.awaitMetric("videoedge_origin_errors_total{kind=\"timeout\"}", 1); // counted just after the 504
         try (RawHttp c = new RawHttp(edge.httpPort)) {
             assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
                             .read()

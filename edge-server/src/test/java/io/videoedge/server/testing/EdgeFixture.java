@@ -375,6 +375,18 @@ public final class EdgeFixture implements AutoCloseable {
         return Metrics.value(metrics(), series);
     }
 
+    /**
+     * Waits up to 5 s for a counter to reach {@code expected}, for counts made just after the response a
+     * test has read (a fill counts its result when it finishes, after its error response went out).
+     */
+    public void awaitMetric(String series, double expected) {
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> org.assertj.core.api.Assertions.assertThat(metric(series))
+                        .as(series)
+                        .isEqualTo(expected));
+    }
+
     /** A sample that must be exposed (gauges, unlabelled counters); fails when it is not. */
     public double gauge(String series) throws IOException, InterruptedException {
         return Metrics.required(metrics(), series);
