@@ -9,7 +9,6 @@ import io.videoedge.server.config.EdgeServerConfig;
 import io.videoedge.server.sample.SampleContent;
 import java.io.IOException;
 import java.net.BindException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -274,9 +273,10 @@ public final class EdgeFixture implements AutoCloseable {
 
     /** Picks free ports and writes the config for them; returns the config file. */
     private Path writeConfigOnFreePorts() throws IOException {
-        httpPort = freePort();
-        httpsPort = freePort();
-        adminPort = freePort();
+        int[] ports = FreePorts.distinct(3);
+        httpPort = ports[0];
+        httpsPort = ports[1];
+        adminPort = ports[2];
         if (!configMapLayout) {
             configFile = dir.resolve("edge-server.yaml");
             Files.writeString(configFile, edit.apply(configText()));
@@ -339,12 +339,6 @@ public final class EdgeFixture implements AutoCloseable {
                         "ticketKeys.source=",
                         "ticketKeys.rotation=1h"));
         return ConfigWriter.write(c, "EdgeFixture: the golden config made local") + extraYaml;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     public URI http(String path) {

@@ -2,11 +2,11 @@ package io.videoedge.server.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,12 +36,7 @@ public final class Nginx implements AutoCloseable {
      */
     public static Nginx start(int portCount, String servers) throws IOException {
         Path dir = Files.createTempDirectory("nginx-it");
-        Object[] ports = new Object[portCount];
-        for (int i = 0; i < portCount; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                ports[i] = s.getLocalPort();
-            }
-        }
+        Object[] ports = Arrays.stream(FreePorts.distinct(portCount)).boxed().toArray();
         String conf = """
                 daemon off;
                 master_process off;

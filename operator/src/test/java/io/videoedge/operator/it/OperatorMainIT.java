@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.videoedge.server.testing.FreePorts;
 import io.videoedge.testing.RealApiServer;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,8 +40,9 @@ class OperatorMainIT {
                     .orElseThrow();
         }
         assertThat(Path.of("target", "lib")).isDirectory();
-        int metricsPort = freePort();
-        int healthPort = freePort();
+        int[] ports = FreePorts.distinct(2);
+        int metricsPort = ports[0];
+        int healthPort = ports[1];
         Path log = Files.createTempFile("operator-main", ".log");
         try (KubernetesClient admin = api.newClient()) {
             admin.namespaces()
@@ -122,11 +123,5 @@ class OperatorMainIT {
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -2,9 +2,9 @@ package io.videoedge.operator.it;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.operator.testing.TestFiles;
+import io.videoedge.server.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -128,8 +128,9 @@ final class OperatorProcess implements AutoCloseable {
                     .orElseThrow(
                             () -> new IllegalStateException("no target/operator-*.jar: package the operator first"));
         }
-        metricsPort = freePort();
-        healthPort = freePort();
+        int[] ports = FreePorts.distinct(2);
+        metricsPort = ports[0];
+        healthPort = ports[1];
         log = workDir.resolve("operator.log");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -286,12 +287,6 @@ final class OperatorProcess implements AutoCloseable {
                         .timeout(Duration.ofSeconds(10))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @Override
