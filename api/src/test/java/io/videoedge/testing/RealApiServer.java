@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -54,16 +55,17 @@ public final class RealApiServer {
             }
         }
         kubectl = binDir.resolve("kubectl");
-        KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig();
-        flags.forEach(config::withApiServerFlag);
-        server = new KubeAPIServer(config.withTestDir(testDir.toString())
-                .withApiServerVersion(version)
-                .withOfflineMode(true)
-                // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
-                .withApiServerFlag("--bind-address", "127.0.0.1")
-                .withStartupTimeout(120_000)
-                .build());
-        server.start();
+        server = startOnFreshPorts(() -> {
+            KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig();
+            flags.forEach(config::withApiServerFlag);
+            return new KubeAPIServer(config.withTestDir(testDir.toString())
+                    .withApiServerVersion(version)
+                    .withOfflineMode(true)
+                    // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
+                    .withApiServerFlag("--bind-address", "127.0.0.1")
+                    .withStartupTimeout(120_000)
+                    .build());
+        });
         kubeconfigYaml = server.getKubeConfigYaml();
         try {
             kubeconfigFile = Files.createTempFile("videoedge-it-kubeconfig", ".yaml");
@@ -73,6 +75,29 @@ public final class RealApiServer {
             throw new UncheckedIOException(e);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "kube-apiserver-stop"));
+    }
+
+    /**
+     * Starts an API server and its etcd, once more on new ports if the first start fails: kube-api-test
+     * picks its three ports by binding and closing a probe each, so another process (or one of the API
+     * server's own connections to etcd) can take one before it is bound.
+     */
+    private static KubeAPIServer startOnFreshPorts(Supplier<KubeAPIServer> create) {
+        KubeAPIServer first = create.get();
+        try {
+            first.start();
+            return first;
+        } catch (RuntimeException e) {
+            try {
+                first.stop();
+            } catch (RuntimeException stopFailed) {
+                e.addSuppressed(stopFailed);
+            }
+            System.err.println("kube-apiserver did not start (" + e + "); once more on new ports");
+            KubeAPIServer second = create.get();
+            second.start();
+            return second;
+        }
     }
 
     /**

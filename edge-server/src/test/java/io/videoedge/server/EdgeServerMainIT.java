@@ -59,9 +59,11 @@ class EdgeServerMainIT {
             Path config = edge.dir.resolve("edge-server.yaml");
             String text = Files.readString(config);
             String sha = ConfigLoader.sha256(text.getBytes(StandardCharsets.UTF_8));
-            assertThat(Files.readString(edge.processLog))
-                    .contains("{\"configChecksum\":\"" + sha + "\"}")
-                    .contains("{\"reloadIntervalMs\":\"200\"}");
+            // logged just after /readyz answers (the fixture's start waits for that), so awaited
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(Files.readString(edge.processLog))
+                            .contains("{\"configChecksum\":\"" + sha + "\"}")
+                            .contains("{\"reloadIntervalMs\":\"200\"}"));
             assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha + "\"} 1");
 
             Path next = edge.dir.resolve("edge-server.yaml.tmp");
@@ -70,9 +72,11 @@ class EdgeServerMainIT {
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
                             .isEqualTo(1));
-            assertThat(Files.readString(edge.processLog))
-                    .contains("config applied live, no restart")
-                    .contains("keepAlive: 120000 -> 60000");
+            // logged just after the reload is counted
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(Files.readString(edge.processLog))
+                            .contains("config applied live, no restart")
+                            .contains("keepAlive: 120000 -> 60000"));
             assertThat(edge.process.isAlive()).isTrue();
         }
     }

@@ -37,7 +37,7 @@ class OriginFailoverIT {
                   url: %s
                   failover:
                     - %s
-                  downFor: 1s
+                  downFor: 3s
                   connectTimeout: 1s
                   readTimeout: 2s
                 cache:
@@ -78,9 +78,10 @@ class OriginFailoverIT {
         assertThat(primary.requests("/b.m4s")).isZero();
         assertThat(backup.requests("/b.m4s")).isEqualTo(1);
 
-        // healthy again and its time over: back to the primary
+        // healthy again and its time over: back to the primary (down for 3 s: long enough for the checks
+        // above on a loaded machine, which must all fall inside it)
         primary.mode(TestOrigin.Mode.NORMAL);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(15))
                 .until(() -> edge.gauge("videoedge_origin_upstream_up{origin=\"" + label(primary) + "\"}") == 1);
         assertThat(edge.get(edge.http("/c.m4s")).statusCode()).isEqualTo(200);
         assertThat(primary.requests("/c.m4s")).isEqualTo(1);

@@ -96,8 +96,9 @@ class SliceCacheIT {
         assertThat(miss.header("ETag")).isEqualTo("\"v1-40000000\"");
         assertThat(miss.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, 0, MIB));
         assertThat(origin.requests(BIG)).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(10)).until(() -> origin.bytesSent(BIG) >= SLICE); // the slice completes
-        Thread.sleep(200);
+        await().atMost(Duration.ofSeconds(10)) // the slice is committed when its 4 MiB are in
+                .untilAsserted(() ->
+                        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(1));
         assertThat(origin.bytesSent(BIG)).isEqualTo(SLICE);
         assertThat(origin.requests(BIG)).isEqualTo(1);
 
@@ -176,8 +177,10 @@ class SliceCacheIT {
                 long from = i * 100_000L;
                 responses.add(clients.submit(() -> get(BIG, "bytes=" + from + "-" + (from + 99_999))));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(BIG) >= 1);
-            Thread.sleep(300); // the others join the fill in flight
+            await("the seven others joined the fill in flight")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> edge.metric("videoedge_cache_coalesced_total") == 7);
+            assertThat(origin.requests(BIG)).isEqualTo(1);
             origin.release();
             for (int i = 0; i < 8; i++) {
                 long from = i * 100_000L;

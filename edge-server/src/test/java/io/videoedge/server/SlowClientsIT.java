@@ -167,9 +167,9 @@ class SlowClientsIT {
     void aCompleteRequestWithinTheDeadlineIsServedOnAKeptConnection() throws Exception {
         try (RawHttp c = new RawHttp(edge.httpPort)) {
             c.send("GET /index.m3u8 HTTP/1.1\r\n");
-            Thread.sleep(800);
+            Thread.sleep(500);
             c.send("Host: x\r\n");
-            Thread.sleep(800);
+            Thread.sleep(500); // 1 s of the 2 s headerTimeout: slack for a loaded machine
             assertThat(c.send("\r\n").read().status()).isEqualTo(200);
             Thread.sleep(1500); // idle between requests is keepAlive's business, not the header deadline's
             assertThat(c.send("GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -203,7 +203,7 @@ class SlowClientsIT {
                         .isTrue();
             }
             long cutMs = (System.nanoTime() - started) / 1_000_000;
-            assertThat(cutMs).as("before the header deadline (2s) could").isLessThan(1900);
+            // the handshake deadline cut every one, the header deadline (2 s) none: counted, not timed
             assertThat(refused("handshake_timeout") - before).isEqualTo(50);
             assertThat(refused("header_timeout")).isEqualTo(headerBefore);
             System.out.printf("stalled TLS handshakes: 50 cut within %d ms (handshakeTimeout 1s)%n", cutMs);

@@ -49,11 +49,12 @@ class AgentFootprintIT {
             "-XX:-UsePerfData",
             "-Xshare:off");
     /**
-     * The budget asked for is 48 MiB; the agent on the Fabric8 client measures 83-85 MiB with these
-     * flags (README, footprint), so the test guards that figure against regressions, a few MiB
-     * above it, instead of claiming the goal.
+     * The budget asked for is 48 MiB; the agent on the Fabric8 client measures 83-87.4 MiB with these
+     * flags (README, footprint; 87.4 on 2026-11-28), so the test guards that figure against
+     * regressions, a few MiB above it and under the 96 MiB the project settled on, instead of claiming
+     * the goal. (88 MiB left 0.6 MiB between a normal run and a red one.)
      */
-    static final long BUDGET_KIB = 88 * 1024;
+    static final long BUDGET_KIB = 92 * 1024;
 
     /** -Dagent.jvm.flags overrides the list, to compare settings. */
     static List<String> flags() {
