@@ -88,7 +88,7 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
             names = "--edge-server-java-options",
             defaultValue = "${env:EDGE_SERVER_JAVA_OPTIONS:-}",
             description =
-                    "JVM flags appended to the ones derived from server.memory (env EDGE_SERVER_JAVA_OPTIONS; the last of a flag wins).")
+                    "JVM flags appended to the ones derived from server.memory (env EDGE_SERVER_JAVA_OPTIONS; the last of a flag wins, a collector replaces G1).")
     String edgeServerJavaOptions;
 
     @Option(

@@ -6,7 +6,8 @@ import java.time.Duration;
  * What the operator was installed with (flags or environment, see {@link OperatorMain}).
  *
  * @param edgeServerImage image of the edge server when a VideoEdge names none
- * @param edgeServerJavaOptions JVM flags appended to the derived ones (the last of a flag wins)
+ * @param edgeServerJavaOptions JVM flags appended to the derived ones (the last of a flag wins; a collector
+ *     replaces G1)
  * @param recheckInterval how soon a VideoEdge refused for something the operator does not watch
  *     (its TLS Secret) is looked at again
  * @param identity this instance's name in Events and in the leader-election Lease
