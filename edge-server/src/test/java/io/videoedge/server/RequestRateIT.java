@@ -27,6 +27,7 @@ class RequestRateIT {
                 int ok = 0;
                 int refused = 0;
                 String retryAfter = null;
+                long started = System.nanoTime();
                 for (int i = 0; i < 30; i++) {
                     RawHttp.Response r = c.send(GET).read();
                     if (r.status() == 200) ok++;
@@ -38,8 +39,10 @@ class RequestRateIT {
                                 .isEqualToIgnoringCase("keep-alive");
                     }
                 }
-                // 30 requests within well under a second: the burst of 10, perhaps one refilled token
-                assertThat(ok).isBetween(10, 12);
+                // the burst of 10 and the tokens refilled (2 a second) while the 30 went by: usually well
+                // under a second, but a loaded machine may take longer
+                double seconds = (System.nanoTime() - started) / 1e9;
+                assertThat(ok).isBetween(10, 11 + (int) (2 * seconds));
                 assertThat(refused).isEqualTo(30 - ok);
                 assertThat(Integer.parseInt(retryAfter)).isBetween(1, 2);
                 assertThat(edge.metric("videoedge_requests_refused_total{reason=\"request_rate\"}"))
