@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.FreePorts;
 import io.videoedge.server.testing.Tools;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -59,11 +60,8 @@ class EdgeServerMainIT {
             Path config = edge.dir.resolve("edge-server.yaml");
             String text = Files.readString(config);
             String sha = ConfigLoader.sha256(text.getBytes(StandardCharsets.UTF_8));
-            // logged just after /readyz answers (the fixture's start waits for that), so awaited
-            await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(Files.readString(edge.processLog))
-                            .contains("{\"configChecksum\":\"" + sha + "\"}")
-                            .contains("{\"reloadIntervalMs\":\"200\"}"));
+            // logged just after /readyz answers (the fixture's start waits for that)
+            awaitLogged(edge, "{\"configChecksum\":\"" + sha + "\"}", "{\"reloadIntervalMs\":\"200\"}");
             assertThat(edge.metrics()).contains("videoedge_config_info{checksum=\"" + sha + "\"} 1");
 
             Path next = edge.dir.resolve("edge-server.yaml.tmp");
@@ -73,20 +71,14 @@ class EdgeServerMainIT {
                     .untilAsserted(() -> assertThat(edge.metric("videoedge_config_reloads_total{result=\"applied\"}"))
                             .isEqualTo(1));
             // logged just after the reload is counted
-            await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(Files.readString(edge.processLog))
-                            .contains("config applied live, no restart")
-                            .contains("keepAlive: 120000 -> 60000"));
+            awaitLogged(edge, "config applied live, no restart", "keepAlive: 120000 -> 60000");
             assertThat(edge.process.isAlive()).isTrue();
         }
     }
 
     @Test
     void aBadConfigExitsWith2NamingFileAndFieldBeforeBindingAnything(@TempDir Path dir) throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = FreePorts.distinct(1)[0];
         Path config = dir.resolve("edge.yaml");
         Files.writeString(config, "acceptors:\n- port: " + port + "\n  sendBuff: 4m\ncontent:\n  root: " + dir + "\n");
         Tools.Result r = main("--config", config.toString());
@@ -108,13 +100,9 @@ class EdgeServerMainIT {
 
     @Test
     void anUnusableDiskCacheDirectoryExitsWith1NamingTheFieldInOneLine(@TempDir Path dir) throws Exception {
-        int port;
-        int adminPort;
-        try (ServerSocket probe = new ServerSocket(0);
-                ServerSocket adminProbe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-            adminPort = adminProbe.getLocalPort();
-        }
+        int[] ports = FreePorts.distinct(2);
+        int port = ports[0];
+        int adminPort = ports[1];
         Path notADirectory = Files.writeString(dir.resolve("cache"), "a file");
         Path config = dir.resolve("edge.yaml");
         Files.writeString(
@@ -130,5 +118,12 @@ class EdgeServerMainIT {
         try (ServerSocket stillFree = new ServerSocket(port)) {
             assertThat(stillFree.getLocalPort()).isEqualTo(port);
         }
+    }
+
+    /** The server's log comes to hold every one of {@code lines} (a line written just after what a test waited for). */
+    private static void awaitLogged(EdgeFixture edge, String... lines) {
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(Files.readString(edge.processLog)).contains(lines));
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.FreePorts;
 import io.videoedge.server.testing.OpenSsl;
 import io.videoedge.server.testing.RawHttp;
 import io.videoedge.server.testing.Tools;
@@ -156,10 +157,7 @@ class LiveReconfigureIT {
     void aChangeOutsideTheLiveSetAppliesNothingAndSaysARestartIsNeeded() throws Exception {
         start(false);
         String running = Files.readString(edge.configFile());
-        int otherPort;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
-            otherPort = probe.getLocalPort();
-        }
+        int otherPort = FreePorts.distinct(1)[0];
         // a live field and a port together: not even the live part may be applied
         String pending = replaceOnce(
                 replaceOnce(running, socket("64k", "64k", "128k"), socket("64k", "96k", "128k")),

@@ -177,9 +177,7 @@ class SliceCacheIT {
                 long from = i * 100_000L;
                 responses.add(clients.submit(() -> get(BIG, "bytes=" + from + "-" + (from + 99_999))));
             }
-            await("the seven others joined the fill in flight")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> edge.metric("videoedge_cache_coalesced_total") == 7);
+            edge.awaitMetric("videoedge_cache_coalesced_total", 7); // the seven others joined the fill
             assertThat(origin.requests(BIG)).isEqualTo(1);
             origin.release();
             for (int i = 0; i < 8; i++) {
