@@ -24,9 +24,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.videoedge.api.CachePurge;
 import io.videoedge.api.CachePurgeSpec;
 import io.videoedge.api.CachePurgeStatus;
+import io.videoedge.server.testing.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -71,12 +71,11 @@ class CachePurgeIT {
         final AtomicInteger repeated = new AtomicInteger();
         HttpServer server;
 
-        StandIn(String node, String ns, String secret) throws IOException {
+        /** @param port free now (see {@link FreePorts}); bound by {@link #up}, given up by {@link #down} */
+        StandIn(String node, String ns, String secret, int port) {
             this.ns = ns;
             this.secret = secret;
-            try (ServerSocket s = new ServerSocket(0)) {
-                port = s.getLocalPort();
-            }
+            this.port = port;
             OperatorHarness.ADMIN_ENDPOINTS.put(node, URI.create("http://127.0.0.1:" + port));
         }
 
@@ -167,8 +166,9 @@ class CachePurgeIT {
                 .singleElement()
                 .satisfies(o -> assertThat(o.getName()).isEqualTo("edge"));
 
-        try (StandIn one = new StandIn("purge-1", ns, "edge-admin-token");
-                StandIn two = new StandIn("purge-2", ns, "edge-admin-token")) {
+        int[] ports = FreePorts.distinct(2); // two probes in a row may be handed the same port
+        try (StandIn one = new StandIn("purge-1", ns, "edge-admin-token", ports[0]);
+                StandIn two = new StandIn("purge-2", ns, "edge-admin-token", ports[1])) {
             one.up(); // purge-2's server is down when the purge is created
             CachePurge cp = purge(ns, "movie", "/vod/movie/init.mp4", null, 120);
             CachePurgeStatus waiting = eventually()
