@@ -216,7 +216,7 @@ install_chart() {
     --set operator.edgeServerImage.repository="${IMAGE_PREFIX}edge-server" \
     --set operator.resources.requests.cpu=20m \
     --set nodeAgent.resources.requests.cpu=10m \
-    --set monitoring.enabled="$mon" --set monitoring.interval=10s \
+    --set monitoring.enabled="$mon" --set monitoring.interval=10s --set monitoring.labels.prometheus=e2e \
     "$@"
   # a rebuilt image under the same tag leaves the pod specs as they were, so helm rolls nothing: restart
   # what runs another image than the one just loaded (digests as the node's containerd knows them)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Monitoring for real: a Prometheus made by the Prometheus Operator (e2e/manifests/prometheus.yaml)
 # scrapes what the chart declares (operator ServiceMonitor, agent PodMonitor) and what the operator
-# creates (edge server PodMonitor); all three targets are up, the edge server's throughput is a series
-# with data after some requests, the chart's alert rules are loaded and every dashboard panel's query
-# returns data.
+# creates (edge server PodMonitor), selecting them by the label the chart's monitoring.labels gives
+# (prometheus=e2e, as kube-prometheus-stack selects by its release label); all three targets are up,
+# the edge server's throughput is a series with data after some requests, the chart's alert rules are
+# loaded and every dashboard panel's query returns data.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 if [ "$E2E_MONITORING" != 1 ] || ! monitoring_present; then
@@ -13,8 +14,9 @@ fi
 scenario "80 monitoring: Prometheus scrapes the edge server, the agent and the operator"
 ip=$(node_ip)
 
-assert_eq "PodMonitor created by the operator" "podmonitor.monitoring.coreos.com/$VE_NAME-edge-server" \
-  "$(k -n "$VE_NS" get podmonitor "$VE_NAME-edge-server" -o name)"
+assert_eq "PodMonitor created by the operator, with the chart's monitoring.labels" \
+  "podmonitor.monitoring.coreos.com/$VE_NAME-edge-server" \
+  "$(k -n "$VE_NS" get podmonitor -l prometheus=e2e -o name)"
 pools=("podMonitor/$VE_NS/$VE_NAME-edge-server/0" "podMonitor/$CHART_NS/$RELEASE-node-agent/0" "serviceMonitor/$CHART_NS/$RELEASE-operator/0")
 for pool in "${pools[@]}"; do
   up() {

@@ -191,6 +191,8 @@ class ChartIT {
                 "operator.replica=2                   | at '/operator': additional properties 'replica' not allowed",
                 "operator.replicas=-1                 | at '/operator/replicas'",
                 "nodeAgent.driftInterval=soon         | at '/nodeAgent/driftInterval': 'soon' does not match pattern",
+                "nodeAgent.driftInterval=500ms        | at '/nodeAgent/driftInterval': '500ms' does not match pattern",
+                "nodeAgent.driftInterval=0s           | at '/nodeAgent/driftInterval': '0s' does not match pattern",
                 "image.pullPolicy=Sometimes           | at '/image/pullPolicy'",
                 "operator.metricsPort=0               | at '/operator/metricsPort'",
                 "nodeAgent.journalDir=relative/path   | at '/nodeAgent/journalDir'",
@@ -200,6 +202,8 @@ class ChartIT {
                 "nodeAgent.maxUnavailable=0           | at '/nodeAgent/maxUnavailable'",
                 "operator.resources.request.cpu=1     | at '/operator/resources': additional properties 'request' not allowed",
                 "monitoring.labels.team=1             | at '/monitoring/labels/team'",
+                "monitoring.labels.team=a b           | at '/monitoring/labels/team': 'a b' does not match pattern",
+                "monitoring.labels.-team=video        | at '/monitoring/labels': additional properties '-team' not allowed",
             })
     void badValuesAreRefusedByTheSchemaNamingTheKey(String value, String message) {
         Result r = run(HELM, "template", "t", CHART.toString(), "--set", value);

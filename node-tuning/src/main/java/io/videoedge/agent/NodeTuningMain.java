@@ -30,6 +30,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -66,9 +68,15 @@ public final class NodeTuningMain implements Runnable {
 
     /** Runs a command with its output on out (tests). */
     public static int run(PrintWriter out, String... args) {
+        return run(out, new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs a command with its output on out and its usage errors on err (tests). */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
         return new CommandLine(new NodeTuningMain())
                 .registerConverter(Duration.class, NodeTuningMain::duration)
                 .setOut(out)
+                .setErr(err)
                 .execute(args);
     }
 
@@ -77,18 +85,23 @@ public final class NodeTuningMain implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** "90s", "5m", "1h" or plain seconds. */
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})([smh]?)");
+
+    /**
+     * "90s", "5m", "1h" or plain seconds, more than zero: the chart's values schema admits the same
+     * ({@code nodeAgent.driftInterval}), so what Helm accepts the agent runs with.
+     */
     static Duration duration(String s) {
-        String v = s.strip();
-        if (v.matches("[0-9]+")) {
-            return Duration.ofSeconds(Long.parseLong(v));
+        Matcher m = DURATION.matcher(s.strip());
+        long n = m.matches() ? Long.parseLong(m.group(1)) : 0;
+        if (n == 0) {
+            throw new CommandLine.TypeConversionException(
+                    "not a duration of 1 second or more (90s, 5m, 1h, or plain seconds): '" + s + "'");
         }
-        long n = Long.parseLong(v.substring(0, v.length() - 1));
-        return switch (v.charAt(v.length() - 1)) {
-            case 's' -> Duration.ofSeconds(n);
-            case 'm' -> Duration.ofMinutes(n);
-            case 'h' -> Duration.ofHours(n);
-            default -> throw new CommandLine.TypeConversionException("not a duration (90s, 5m, 1h): " + s);
+        return switch (m.group(2)) {
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
         };
     }
 

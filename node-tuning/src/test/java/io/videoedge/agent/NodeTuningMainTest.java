@@ -1,6 +1,7 @@
 package io.videoedge.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.videoedge.agent.testing.FakeNode;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +30,31 @@ class NodeTuningMainTest {
     void helpListsTheCommands() {
         assertThat(run(0, "--help")).contains("agent", "plan", "apply", "revert");
         assertThat(run(0, "apply", "--help")).contains("--spec", "--root", "--journal");
+    }
+
+    /** The forms the chart's schema admits for nodeAgent.driftInterval run; the others are refused by both. */
+    @Test
+    void driftIntervalsAreSecondsMinutesOrHoursAboveZero() {
+        assertThat(NodeTuningMain.duration("90s")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(NodeTuningMain.duration("5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(NodeTuningMain.duration("1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(NodeTuningMain.duration(" 45 ")).isEqualTo(Duration.ofSeconds(45));
+        for (String bad : new String[] {"500ms", "0s", "0", "soon", "", "-5s", "1.5m", "99999999999s"}) {
+            assertThatThrownBy(() -> NodeTuningMain.duration(bad))
+                    .as(bad)
+                    .hasMessageContaining("not a duration of 1 second or more");
+        }
+        StringWriter err = new StringWriter();
+        int exit = NodeTuningMain.run(
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true),
+                "agent",
+                "--drift-interval",
+                "500ms",
+                "--node",
+                "n1");
+        assertThat(exit).as(err.toString()).isEqualTo(2); // a usage error: the agent does not start
+        assertThat(err.toString()).contains("--drift-interval", "'500ms'");
     }
 
     @Test

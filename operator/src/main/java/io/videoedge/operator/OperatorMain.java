@@ -10,11 +10,13 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.videoedge.operator.config.LabelList;
 import io.videoedge.operator.config.OperatorSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -97,6 +99,14 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
             converter = DurationConverter.class,
             description = "How soon a VideoEdge refused for an unwatched object (its TLS Secret) is looked at again.")
     Duration recheckInterval;
+
+    @Option(
+            names = "--pod-monitor-labels",
+            defaultValue = "${env:POD_MONITOR_LABELS:-}",
+            description =
+                    "Extra labels on the edge servers' PodMonitors, key=value,... (env POD_MONITOR_LABELS; the chart passes"
+                            + " monitoring.labels): what your Prometheus selects PodMonitors by.")
+    String podMonitorLabels;
 
     @Option(
             names = "--identity",
@@ -184,6 +194,13 @@ public final class OperatorMain implements java.util.concurrent.Callable<Integer
     /** The parsed options as settings; without an identity, a random one. */
     OperatorSettings settings() {
         String id = identity == null || identity.isBlank() ? "videoedge-operator-" + UUID.randomUUID() : identity;
-        return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, recheckInterval, id);
+        Map<String, String> labels;
+        try {
+            labels = LabelList.parse(podMonitorLabels);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--pod-monitor-labels: " + e.getMessage(), e);
+        }
+        return new OperatorSettings(edgeServerImage, edgeServerJavaOptions, recheckInterval, id, labels);
     }
 }

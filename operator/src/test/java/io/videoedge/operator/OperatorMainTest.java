@@ -7,6 +7,7 @@ import io.videoedge.operator.config.OperatorSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -51,6 +52,21 @@ class OperatorMainTest {
         // hold
         assertThat(main.metricsPort).isEqualTo(8080);
         assertThat(main.healthPort).isEqualTo(8081);
+    }
+
+    @Test
+    void podMonitorLabelsAreCheckedAtStart() {
+        OperatorMain main = new OperatorMain();
+        new CommandLine(main).parseArgs("--pod-monitor-labels", "release=kube-prometheus,team=video");
+        assertThat(main.settings().podMonitorLabels())
+                .containsExactly(Map.entry("release", "kube-prometheus"), Map.entry("team", "video"));
+
+        // settings() is the first thing the operator does: a wrong label stops it with a usage error (exit 2)
+        OperatorMain wrong = new OperatorMain();
+        new CommandLine(wrong).parseArgs("--pod-monitor-labels", "release kube-prometheus");
+        assertThatThrownBy(wrong::settings)
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("--pod-monitor-labels: 'release kube-prometheus' is not key=value");
     }
 
     @Test

@@ -244,6 +244,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         EdgePlan edges = server.with(plan.nodes(), excluded, cluster.podsByNode());
         nodeTunings.sync(ve, edges, cluster.tunings(), context);
         edges.putInto(context);
+        EdgePodMonitor.putInto(context, settings);
         context.managedWorkflowAndDependentResourceContext()
                 .reconcileManagedWorkflow()
                 .throwAggregateExceptionIfErrorsPresent();

@@ -573,8 +573,13 @@ class DependentsTest {
     @Test
     void podMonitorScrapesTheAdminPortOfThisVideoEdgesPods() {
         VideoEdge ve = example();
-        PodMonitor pm = EdgePodMonitor.desired(ve);
+        PodMonitor pm = EdgePodMonitor.desired(
+                ve, Map.of("release", "kube-prometheus", VideoEdgeApi.LABEL_OWNER_NAME, "not-this-one"));
         assertThat(pm.getMetadata().getName()).isEqualTo("edge-edge-server");
+        // the operator's extra labels (what a Prometheus selects PodMonitors by) beside its own, which win
+        assertThat(pm.getMetadata().getLabels())
+                .containsEntry("release", "kube-prometheus")
+                .containsAllEntriesOf(Names.ownerLabels(ve, Names.COMPONENT_EDGE_SERVER));
         assertThat(pm.getSpec().selector().getMatchLabels()).isEqualTo(Names.edgeServerSelector(ve));
         assertThat(pm.getSpec().podMetricsEndpoints())
                 .containsExactly(new PodMonitor.Endpoint("admin", "/metrics", "15s"));

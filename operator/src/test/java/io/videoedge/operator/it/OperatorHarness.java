@@ -149,12 +149,16 @@ final class OperatorHarness implements AutoCloseable {
         return operatorClient;
     }
 
+    /** The extra labels the operator puts on the edge servers' PodMonitors (the chart's monitoring.labels). */
+    static final Map<String, String> POD_MONITOR_LABELS = Map.of("prometheus", "it");
+
     /** Starts an operator instance (a new identity each time, as a new pod would have). */
     void start() {
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         String identity = "videoedge-operator-it-" + instances.incrementAndGet();
         OperatorSettings settings = new OperatorSettings(
-                "videoedge/edge-server:it", "-XX:+UseStringDeduplication", Duration.ofSeconds(1), identity);
+                        "videoedge/edge-server:it", "-XX:+UseStringDeduplication", Duration.ofSeconds(1), identity)
+                .withPodMonitorLabels(POD_MONITOR_LABELS);
         operator = EdgeOperator.start(
                 operatorClient,
                 new EdgeOperator.Options(

@@ -684,6 +684,10 @@ class VideoEdgeOperatorIT {
             assertThat(monitor.getMetadata().getOwnerReferences())
                     .singleElement()
                     .satisfies(o -> assertThat(o.getName()).isEqualTo("edge"));
+            // what a Prometheus selects PodMonitors by: the operator's --pod-monitor-labels, beside its own
+            assertThat(monitor.getMetadata().getLabels())
+                    .containsAllEntriesOf(OperatorHarness.POD_MONITOR_LABELS)
+                    .containsEntry(VideoEdgeApi.LABEL_OWNER_NAME, "edge");
         } finally {
             admin.resource(crd).delete();
         }
