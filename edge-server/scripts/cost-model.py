@@ -11,7 +11,8 @@ case the bound: the best edge/nginx throughput ratio any server doing nginx's un
 (page-cache copy, socket copy, TCP send, loopback receive, AES-GCM) and nothing else could reach on the
 same CPUs as the client (and, for misses, the origin); and, with the client's profile, the same bound for the
 whole machine: both sides' least work together, since on one machine work moves between the two ends of the
-loopback.
+loopback; last, how much of the edge's own user-space work (code, JVM, libc) 1.25x would need gone, against
+a server that is nothing but its system calls and OpenSSL.
 
 Usage: cost-model.py COST_DIR
 """
@@ -72,6 +73,8 @@ CLIENT_MINIMUM = ("aesgcm", "recvcopy", "rx", "sockcopy", "tcpsend")
 # TLS caps a record at 16 KiB, so every server and client using this OpenSSL seals or opens at least 64 per
 # MiB (one per small response)
 RECORD = ("libssl", "crypto")
+# a server's own user-space work: its code (HTTP, for the edge also one-nio's JNI), its runtime, libc
+OWN = ("app", "jvm", "libc", "other")
 FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 AES_INSN = re.compile(r"^\s*([0-9a-f]+):.*\s(v?aesenc|v?aesenclast|v?pclmulqdq|vpclmul)")
 _aes = {}
@@ -291,6 +294,7 @@ def main(d):
             both(w_min), model, e["per_s"] / n["per_s"] if n["per_s"] else 0, need, floor, reach))
     print("(same, min: bound with the client / CPU-only bound)")
     machine(keys, summary)
+    own_code(keys, summary)
     balance(d)
 
 
@@ -348,6 +352,42 @@ def machine(keys, summary):
                  else "open; server alone: out of reach" if alone < 1.25 else "open")
         print("%-19s %5d %7.3f %7.3f %7.3f %7.3f %7.3f %5.2fx %5.2fx %6.2fx %10.2fx %s" % (
             case, conns, t_e, t_n, f_s, f_c, rec, t_n / t_e if t_e else 0, best, best_r, alone, reach))
+
+
+def own_code(keys, summary):
+    """how much of the edge's own user-space work (its code, the JVM, libc) 1.25x would take away, against
+    a server that does no user-space work at all and, per category, only the kernel and OpenSSL work the
+    cheaper of the two servers did (its system calls, epoll and scheduling included)"""
+    print()
+    print("THE SERVER'S OWN CODE (per unit; own = the edge's user-space work: its code and one-nio's JNI, the")
+    print("        JVM, libc; kernel+TLS = per category the less of the two servers' kernel and OpenSSL work,")
+    print("        system calls, epoll and scheduling included, with no user-space work: a server that is")
+    print("        nothing but its system calls and OpenSSL; no-code = T_nginx / (kernel+TLS + C), C the least")
+    print("        client (+ origin) cost; shed = the share of own that 1.25x needs gone, with the kernel, TLS")
+    print("        and client work as measured against the edge; no-code < 1.25x: out of reach for any server")
+    print("        making these system calls with this OpenSSL and this client)")
+    print("%-19s %5s %7s %7s %10s %7s %6s %s" % (
+        "case", "conns", "S_edge", "own", "kernel+TLS", "no-code", "shed", "1.25x"))
+    for case, conns in keys:
+        e, n = summary.get((case, conns, "edge")), summary.get((case, conns, "nginx"))
+        if not e or not n or not e["cpu"] or not n["cpu"]:
+            continue
+        s_e = e["cpu"] * (1 - e["cats"].get("perf", 0.0))
+        t_n = n["cpu"] * (1 - n["cats"].get("perf", 0.0)) + n["client"] + n["origin"]
+        own = e["cpu"] * sum(e["cats"].get(k, 0.0) for k in OWN)
+        kernel_tls = sum(min(p["cpu"] * p["cats"].get(k, 0.0) for p in (e, n))
+                         for k in LABELS if k not in OWN and k != "perf")
+        c_least = min(p["client"] + p["origin"] for p in (e, n))
+        no_code = t_n / (kernel_tls + c_least) if kernel_tls + c_least > 0 else 0
+        excess = s_e + e["client"] + e["origin"] - t_n / 1.25  # the machine's work per unit 1.25x needs gone
+        shed = excess / own if own > 0 else float("inf")
+        reach = ("reached" if e["per_s"] >= 1.25 * n["per_s"] or excess <= 0
+                 else "out of reach" if no_code < 1.25
+                 else "open: %.0f%% of own" % (100 * shed) if shed <= 1
+                 else "open: more than own")
+        print("%-19s %5d %7.3f %7.3f %10.3f %6.2fx %6s %s" % (
+            case, conns, s_e, own, kernel_tls, no_code,
+            "%.0f%%" % (100 * max(shed, 0)) if shed <= 1 else ">100%", reach))
 
 
 def balance(d):
