@@ -72,7 +72,7 @@ vm-test: java ## Real-kernel tier: Debian's kernel under qemu (TCG) proves kerne
 	hack/vm/vm-test.sh
 
 .PHONY: tuning-effect
-tuning-effect: java ## What the seed's tuning buys, counted on Debian's kernel under qemu: 200 slow clients, socket memory and NET_RX spread untuned vs tuned (as root; ~10 min; not in CI)
+tuning-effect: java ## What the seed's tuning buys, counted on Debian's kernel under qemu: 200 slow clients, socket memory and NET_RX spread untuned vs tuned (as root; ~6 min; not in CI)
 	@DEPS_SET=vm hack/deps.sh
 	$(MVN_RUN) -q -pl edge-server,node-tuning -am -DskipTests package
 	hack/vm/tuning-effect.sh
