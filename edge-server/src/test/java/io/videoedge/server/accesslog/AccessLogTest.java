@@ -1,16 +1,15 @@
 package io.videoedge.server.accesslog;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AccessLogTest {
@@ -59,12 +58,14 @@ class AccessLogTest {
     @Test
     void aFullQueueDropsAndCountsInsteadOfWaiting() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch writing = new CountDownLatch(1);
         OutputStream stuck = new OutputStream() {
             @Override
             public void write(int b) {}
 
             @Override
             public void write(byte[] b, int off, int len) {
+                writing.countDown();
                 try {
                     release.await(); // a disk that does not answer
                 } catch (InterruptedException e) {
@@ -75,7 +76,11 @@ class AccessLogTest {
         AccessLog log = new AccessLog(1, 4, stuck);
         log.writerStart();
         log.offer(line("/first")); // taken by the writer, which then hangs in write
-        await().atMost(Duration.ofSeconds(10)).until(() -> log.queued() == 0);
+        // in write, not merely taken: until it writes, the writer would also drain what comes next
+        assertThat(writing.await(10, TimeUnit.SECONDS))
+                .as("the writer reached write")
+                .isTrue();
+        assertThat(log.queued()).isZero();
         for (int i = 0; i < 10; i++) {
             log.offer(line("/x" + i)); // never blocks: 4 queued, 6 dropped
         }
