@@ -40,7 +40,8 @@ public record RolloutSpec(
         @JsonPropertyDescription(
                 "When a node fails its change (its agent reports Failed, a setting applied before is now "
                         + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
-                        + "The rollout stays paused either way until the spec changes. A server restart is not undone: revert the spec.")
+                        + "The rollout stays paused until the spec changes, or, with autoRevert false, until the failed node is tuned "
+                        + "and serving again for soakSeconds (fixed on the node). A server restart is not undone: revert the spec.")
         @Default("true")
         Boolean autoRevert,
 
