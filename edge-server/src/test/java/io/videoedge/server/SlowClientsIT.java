@@ -115,12 +115,19 @@ class SlowClientsIT {
                 }
             });
             // connections younger than headerTimeout (2s, less a margin) cannot have been cut yet, however
-            // long the 1,000 connects took on a busy machine: at least those must be open
-            long youngSince = System.nanoTime() - Duration.ofMillis(1800).toNanos();
+            // long the 1,000 connects took on a busy machine: at least those must be open. The gauge counts
+            // what the server accepted, and a connect returns once the kernel queued it, so the last ones
+            // may still wait in the listen backlog (882 of 1,000 counted once in CI): it is read again for up
+            // to a second, each time against the connections still younger than the deadline
+            long young = young(connectedAt);
             double openDuring = edge.gauge("videoedge_connections");
-            long young = java.util.Arrays.stream(connectedAt)
-                    .filter(t -> t > youngSince)
-                    .count();
+            long youngNow = young;
+            for (long until = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+                    openDuring < youngNow * 0.9 && System.nanoTime() < until; ) {
+                Thread.sleep(50);
+                youngNow = young(connectedAt);
+                openDuring = edge.gauge("videoedge_connections");
+            }
             long t0 = System.nanoTime();
             HttpResponse<byte[]> normal = edge.get(edge.http("/index.m3u8"));
             long normalMs = (System.nanoTime() - t0) / 1_000_000;
@@ -130,8 +137,8 @@ class SlowClientsIT {
                     .as("slowloris connections made within the deadline")
                     .isPositive();
             assertThat(openDuring)
-                    .as("the slowloris connections are open before the deadline (%d made within it)", young)
-                    .isGreaterThanOrEqualTo(young * 0.9);
+                    .as("the slowloris connections are open before the deadline (%d made within it)", youngNow)
+                    .isGreaterThanOrEqualTo(youngNow * 0.9);
 
             try {
                 await("every slowloris connection is cut after limits.headerTimeout (2s)")
@@ -312,5 +319,11 @@ class SlowClientsIT {
         await("connections of earlier tests are gone")
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> edge.gauge("videoedge_connections") == 0);
+    }
+
+    /** How many of the connections were made less than 1.8 s ago (headerTimeout 2 s, less a margin). */
+    private static long young(long[] connectedAt) {
+        long since = System.nanoTime() - Duration.ofMillis(1800).toNanos();
+        return java.util.Arrays.stream(connectedAt).filter(t -> t > since).count();
     }
 }
