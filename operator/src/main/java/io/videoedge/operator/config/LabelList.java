@@ -1,5 +1,6 @@
 package io.videoedge.operator.config;
 
+import io.fabric8.kubernetes.client.utils.KubernetesResourceUtil;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -10,10 +11,10 @@ import java.util.regex.Pattern;
  * operator at start with its name rather than failing every PodMonitor write later.
  */
 public final class LabelList {
-    /** An optional DNS-subdomain prefix and a name of up to 63 alphanumerics, '-', '_', '.' (ends alphanumeric). */
-    private static final Pattern KEY = Pattern.compile(
-            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
+    /**
+     * Up to 63 alphanumerics, '-', '_', '.', starting and ending alphanumeric, or empty (Kubernetes allows an
+     * empty value; Fabric8's {@code areLabelsValid} does not, so keys are checked by Fabric8, values here).
+     */
     private static final Pattern VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
     private LabelList() {}
@@ -31,7 +32,7 @@ public final class LabelList {
             }
             String key = item.substring(0, eq).strip();
             String value = item.substring(eq + 1).strip();
-            if (!KEY.matcher(key).matches() || key.indexOf('/') > 253) {
+            if (!KubernetesResourceUtil.isValidKey(key)) {
                 throw new IllegalArgumentException("'" + key + "' is not a label key (prefix/name, name up to 63"
                         + " characters: letters, digits, '-', '_', '.')");
             }
