@@ -197,6 +197,8 @@ class ChartIT {
                 "operator.metricsPort=0               | at '/operator/metricsPort'",
                 "nodeAgent.journalDir=relative/path   | at '/nodeAgent/journalDir'",
                 "monitoring.enabled=yes-please        | at '/monitoring/enabled'",
+                "monitoring.interval=0s               | at '/monitoring/interval': '0s' does not match pattern",
+                "monitoring.interval=1m30s            | at '/monitoring/interval': '1m30s' does not match pattern",
                 "example.name=Not_A_Name              | at '/example/name'",
                 "admissionPolicy.enabled=maybe        | at '/admissionPolicy/enabled'",
                 "nodeAgent.maxUnavailable=0           | at '/nodeAgent/maxUnavailable'",
