@@ -339,6 +339,20 @@ edge_pid() {
     grep -qE 'pod(${uid}|${uid//-/_})' /proc/\$p/cgroup && echo \$p; done" | head -n1
 }
 
+# ---- the edge pods' readiness gate, every change of it (scenarios 60 and f25): a poll can miss a gate
+# that a rollout closes for drainSeconds only, a watch sees each update. Lines "NODE REASON" in
+# $STATE_DIR/gates from gate_watch_start until gate_watch_stop; drained_on NODE: was its gate Draining.
+gate_watch_start() {
+  : >"$STATE_DIR/gates"
+  # exec: GATE_WATCH is kubectl's own PID, so gate_watch_stop ends the watch itself
+  (exec "$BIN_DIR/kubectl" -n "$VE_NS" get pods -l "videoedge.io/videoedge=$VE_NAME,app.kubernetes.io/component=edge-server" \
+    -w -o jsonpath='{.spec.nodeName} {.status.conditions[?(@.type=="videoedge.io/node-tuned")].reason}{"\n"}') \
+    >>"$STATE_DIR/gates" 2>/dev/null &
+  GATE_WATCH=$!
+}
+gate_watch_stop() { kill "$GATE_WATCH" 2>/dev/null || true; wait "$GATE_WATCH" 2>/dev/null || true; }
+drained_on() { grep -q "^$1 Draining\$" "$STATE_DIR/gates"; }
+
 # ---- live reconfigure checks (scenario 60 and the fleet's f40)
 # sockets IP: the edge server's GET /sockets (live sockets' options by getsockopt)
 sockets() { curl -fsS --max-time 5 "http://$1:$ADMIN_PORT/sockets"; }

@@ -11,6 +11,7 @@ uid1=$(pod_on "$w1" .metadata.uid) uid2=$(pod_on "$w2" .metadata.uid)
 sel=$(ve_jsonpath '{.spec.server.selectors}')
 next=1; [ "$sel" != 1 ] || next=2
 sampler_start
+gate_watch_start
 sleep 2
 t0=$(date +%s)
 k -n "$VE_NS" patch ve "$VE_NAME" --type merge -p "{\"spec\":{\"server\":{\"selectors\":$next}}}" >&2
@@ -22,6 +23,7 @@ wait_until "both servers replaced and the rollout complete" "$E2E_TIMEOUT" repla
 t1=$(date +%s)
 sleep 2
 sampler_stop
+gate_watch_stop
 say "       converged $((t1 - t0))s after the change"
 echo "$((t1 - t0))" >"$STATE_DIR/f25-converged-seconds"
 max=$(sampler_max_unready)
@@ -43,6 +45,10 @@ read -r d2 o2 u2 <<<"$(timeline "$w2")"
   printf '%-28s %14s %14s %12s\n' "$w1" "$d1" "$o1" "$u1" "$w2" "$d2" "$o2" "$u2"
 } | tee "$STATE_DIR/f25-timeline.txt" >&2
 [ "$o1" != - ] && [ "$u1" != - ] && [ "$o2" != - ] && [ "$u2" != - ] || fail "timeline incomplete"
+for n in $w1 $w2; do # the sampler polls each second and drainSeconds is 2: the watch sees every gate change
+  drained_on "$n" && pass "$n: its server's gate was Draining before the restart (watched)" \
+    || fail "$n: its server's gate was never Draining (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
+done
 first_up=$u1 second_down=$o2
 if (( o2 < o1 )); then first_up=$u2 second_down=$o1; fi
 if (( second_down >= first_up )); then

@@ -14,7 +14,7 @@ for n in $(fleet_nodes); do
   done
   nolabel() { [ -z "$(k get node "$1" -o jsonpath='{.metadata.labels.videoedge\.io/node-agent}')" ]; }
   wait_until "$n: agent label removed" 60 nolabel "$n"
-  journal=$(nexec "$n" cat /var/lib/videoedge/agent/journal.json 2>/dev/null || echo '{}')
+  journal=$(nexec "$n" cat /var/lib/videoedge/agent/journal.json) || fail "$n: the agent's journal is gone"
   assert_eq "$n: the agent's journal holds no originals any more" 0 \
     "$(jq '[.. | objects | select(has("original"))] | length' <<<"$journal")"
 done

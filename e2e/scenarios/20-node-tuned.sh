@@ -14,6 +14,8 @@ done < <(ve_sysctls)
 assert_eq "vm.swappiness seen from the host (global)" "$(node_sysctl vm.swappiness)" "$(sysctl -n vm.swappiness)"
 if [ "$(sysctl -n net.core.somaxconn)" != "$(node_sysctl net.core.somaxconn)" ]; then
   pass "net.core.somaxconn differs between host ($(sysctl -n net.core.somaxconn)) and node: per network namespace"
+else
+  info "net.core.somaxconn is the same on host and node ($(sysctl -n net.core.somaxconn)): not telling namespaces apart"
 fi
 
 # the cpuset files of the server pod's cgroup (cgroup v1; kubelet cgroupRoot /kubelet, systemd driver in kind)
@@ -23,6 +25,8 @@ if [ -n "$dir" ]; then
   info "server pod cgroup: $dir"
   assert_eq "cpuset.sched_relax_domain_level of the server pod" 1 "$(node_exec cat "$dir/cpuset.sched_relax_domain_level")"
   assert_eq "cpuset.memory_spread_page of the server pod" 1 "$(node_exec cat "$dir/cpuset.memory_spread_page")"
+elif [ "$(nt_json | jq -r '.status.capabilities.cgroup')" = v1 ]; then
+  fail "the node reports cgroup v1 but no cpuset directory of pod $uid was found under /sys/fs/cgroup/cpuset"
 else
   info "no cpuset cgroup v1 directory for pod $uid (cgroup v2 node): cpuset settings are reported Unsupported there"
 fi

@@ -47,7 +47,11 @@ assert_eq "selector log line" 1 "$(k -n "$VE_NS" logs "$(edge_pods -o name | hea
 # and the rest of the node stays off those CPUs: the agent and the operator run on the shared pool (a
 # container started before the server got its CPUs is narrowed by the kubelet's CPU manager reconcile
 # loop, every 10 s by default)
-for p in $(node_exec pgrep -f '^java .*io.videoedge.(agent.NodeTuningMain|operator.OperatorMain)'); do
+agents=$(node_exec pgrep -f '^java .*io.videoedge.agent.NodeTuningMain' || true)
+operators=$(node_exec pgrep -f '^java .*io.videoedge.operator.OperatorMain' || true)
+[ -n "$agents" ] && [ -n "$operators" ] \
+  || fail "the agent's and the operator's JVMs are not both on the node (agent pids '$agents', operator pids '$operators')"
+for p in $agents $operators; do
   on_shared() {
     local a
     a=$(node_exec sh -c "sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status")

@@ -42,6 +42,7 @@ while IFS='=' read -r n v; do
 done <<<"$reported"
 assert_eq "vm.swappiness on this machine (global)" "$(original vm.swappiness)" "$(sysctl -n vm.swappiness)"
 assert_eq "vm.min_free_kbytes on this machine (global)" "$(original vm.min_free_kbytes)" "$(sysctl -n vm.min_free_kbytes)"
-journal=$(node_exec cat /var/lib/videoedge/agent/journal.json 2>/dev/null || echo '{}')
+# the journal stays after a restore (emptied of originals); a missing one would hide what it still held
+journal=$(node_exec cat /var/lib/videoedge/agent/journal.json) || fail "the agent's journal /var/lib/videoedge/agent/journal.json is gone"
 assert_eq "agent journal holds no originals any more" 0 "$(jq '[.. | objects | select(has("original"))] | length' <<<"$journal")"
 info "journal: $(head -c 300 <<<"$journal")"

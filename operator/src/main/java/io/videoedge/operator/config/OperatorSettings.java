@@ -1,6 +1,8 @@
 package io.videoedge.operator.config;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,7 +26,8 @@ public record OperatorSettings(
     public static final String DEFAULT_EDGE_SERVER_IMAGE = "videoedge/edge-server:dev";
 
     public OperatorSettings {
-        podMonitorLabels = Map.copyOf(podMonitorLabels);
+        // in the order given (Map.copyOf would iterate in an order that changes from one JVM to the next)
+        podMonitorLabels = Collections.unmodifiableMap(new LinkedHashMap<>(podMonitorLabels));
     }
 
     public OperatorSettings(

@@ -345,7 +345,9 @@ class RolloutIT {
         String state = tuning("resume-2").getMetadata().getAnnotations().get(Names.ROLLOUT_STATE);
         operator.stop();
         operator.start();
-        // the new instance finds resume-2 in its turn (from the NodeTuning) and starts nobody else
+        // the new instance finds resume-2 in its turn (from the NodeTuning) and starts nobody else: watched
+        // from its first finished pass on (start returns before it has made one)
+        eventually().until(() -> operator.successfulReconciles(ns, "edge") >= 1);
         holdsFor(Duration.ofSeconds(3), () -> {
             assertThat(sysctl(tuning("resume-3"), "net.core.somaxconn")).isNotEqualTo("2048");
             assertThat(tuning("resume-2").getMetadata().getAnnotations().get(Names.ROLLOUT_STATE))

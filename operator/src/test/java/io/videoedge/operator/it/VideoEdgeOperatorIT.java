@@ -27,6 +27,7 @@ import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.operator.dependent.PodMonitor;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.Names;
+import io.videoedge.operator.status.StatusAggregator;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -376,12 +377,15 @@ class VideoEdgeOperatorIT {
         String revision = settled.getMetadata().getAnnotations().get(Names.TUNING_REVISION);
 
         // someone edits the spec and an annotation the operator applies: both are put back
-        admin.resources(NodeTuning.class)
+        assertThat(swappiness).isNotEqualTo("60");
+        NodeTuning edited = admin.resources(NodeTuning.class)
                 .withName("drift-1")
                 .patch(
                         PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{\"" + Names.TUNING_REVISION
                                 + "\":\"by-hand\"}},\"spec\":{\"tuning\":{\"sysctls\":{\"vm.swappiness\":\"60\"}}}}");
+        assertThat(edited.getSpec().tuning().sysctls()).containsEntry("vm.swappiness", "60");
+        assertThat(edited.getMetadata().getAnnotations()).containsEntry(Names.TUNING_REVISION, "by-hand");
         eventually().untilAsserted(() -> {
             NodeTuning nt = tuning("drift-1");
             assertThat(nt.getSpec().tuning().sysctls()).containsEntry("vm.swappiness", swappiness);
@@ -654,8 +658,11 @@ class VideoEdgeOperatorIT {
         node("monitor-1", "monitor");
         create(videoEdge(ns, "edge", "monitor", ItEnv::plainHttp));
         eventually().until(() -> edgeDaemonSet(ns, "edge") != null);
-        // without the CRD the operator just runs: its status is written, no PodMonitor is attempted
-        eventually().until(() -> get(ns, "edge").getStatus() != null);
+        // without the CRD the operator just runs: a reconcile succeeds (a failed PodMonitor write would fail
+        // it, and the error status would be written all the same), no PodMonitor is attempted
+        eventually().until(() -> operator.successfulReconciles(ns, "edge") >= 1);
+        assertThat(get(ns, "edge").getStatus().conditions())
+                .noneSatisfy(c -> assertThat(c.getReason()).isEqualTo(StatusAggregator.RECONCILE_FAILED));
         assertThat(admin.apiextensions()
                         .v1()
                         .customResourceDefinitions()

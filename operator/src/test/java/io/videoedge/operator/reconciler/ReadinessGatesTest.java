@@ -95,9 +95,9 @@ class ReadinessGatesTest {
 
     @Test
     void planModeOpensOnAPlannedNodeOnlyInPlanMode() {
-        assertThat(gate(pod("p1"), tuning("p1", "False", "PlanOnly", TuningMode.PLAN))
-                        .getReason())
-                .isEqualTo(Conditions.PLAN_ONLY);
+        PodCondition planned = gate(pod("p1"), tuning("p1", "False", "PlanOnly", TuningMode.PLAN));
+        assertThat(planned.getStatus()).isEqualTo("True");
+        assertThat(planned.getReason()).isEqualTo(Conditions.PLAN_ONLY);
         assertThat(gate(pod("p1"), tuning("p1", "False", "PlanOnly", TuningMode.APPLY))
                         .getStatus())
                 .isEqualTo("False");

@@ -84,6 +84,9 @@ class EdgeServerConfigRendererTest {
         assertThat(EdgeServerConfigRenderer.restartChecksum("x", off))
                 .as("the access log is set up at start")
                 .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("x", ve.getSpec()));
+        assertThat(EdgeServerConfigRenderer.restartChecksum("x", sampled))
+                .as("its sampling too")
+                .isNotEqualTo(EdgeServerConfigRenderer.restartChecksum("x", ve.getSpec()));
     }
 
     @Test

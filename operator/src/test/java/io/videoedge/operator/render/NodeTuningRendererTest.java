@@ -51,8 +51,8 @@ class NodeTuningRendererTest {
     }
 
     @Test
-    void aNodeTuningIsWhatTheCrdAccepts() {
-        // defaulting by the NodeTuning schema changes nothing: every field rendered is explicit
+    void theNodeTuningSchemasDefaultsChangeNothingRendered() {
+        // every field rendered is explicit (that the API server admits it: the IT tier)
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 3);
         NodeTuning nt = render(ve, POD);
         assertThat(CrdDefaulting.nodeTunings().apply(nt).getSpec()).isEqualTo(nt.getSpec());
