@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -74,14 +75,16 @@ class HttpsOriginIT {
         new SplittableRandom(14).nextBytes(object);
         Files.write(root.resolve("seg.m4s"), object);
         Files.write(root.resolve("next.m4s"), object);
-        StringBuilder servers = new StringBuilder();
+        Files.write(root.resolve("again.m4s"), object);
+        // which connection each origin request came on, and its number on that connection
+        StringBuilder servers = new StringBuilder("log_format conn '$connection $connection_requests $request_uri';\n");
         String[] certs = {"good", "wrongname", "self"};
         for (int i = 0; i < certs.length; i++) {
             servers.append("""
                       server {
                         listen 127.0.0.1:%%%d$d ssl;
                         ssl_certificate %s/%s.crt; ssl_certificate_key %s/%s.key;
-                        access_log %s/access-%s.log;
+                        access_log %s/access-%s.log conn;
                         keepalive_timeout 1s;
                         root %s/root;
                       }
@@ -200,16 +203,42 @@ class HttpsOriginIT {
         fetchesThroughTls();
     }
 
-    /** nginx closes idle keep-alive connections after 1 s: the pooled TLS connection is found stale and replaced. */
+    /**
+     * The TLS connection to the origin is pooled: the next fill reuses it (nginx's log: same connection,
+     * its second request). nginx closes idle keep-alive connections after 1 s: the pooled connection is
+     * then found stale and replaced (a new connection, its first request), and the fill succeeds.
+     */
     @Test
     void aPooledTlsConnectionTheOriginClosedIsReplaced() throws Exception {
+        Path log = dir.resolve("access-good.log");
+        int before = Files.exists(log) ? Files.readAllLines(log).size() : 0;
         startEdge("https://localhost:" + nginx.port(0), dir.resolve("ca.crt").toString());
         fetchesThroughTls();
+        HttpResponse<byte[]> again = edge.get(edge.http("/o/again.m4s"));
+        assertThat(again.statusCode()).isEqualTo(200);
         Thread.sleep(2000);
         HttpResponse<byte[]> next = edge.get(edge.http("/o/next.m4s"));
         assertThat(next.statusCode()).isEqualTo(200);
         assertThat(next.body()).isEqualTo(object);
         assertThat(edge.metric("videoedge_origin_errors_total{kind=\"tls\"}")).isZero();
+
+        // "connection requests uri" per origin request of this test, in order
+        List<String[]> requests = Files.readAllLines(log).stream()
+                .skip(before)
+                .map(l -> l.split(" "))
+                .toList();
+        assertThat(requests)
+                .extracting(r -> r[2])
+                .as("one origin request per miss")
+                .containsExactly("/o/seg.m4s", "/o/again.m4s", "/o/next.m4s");
+        assertThat(requests.get(1)[0])
+                .as("the second fill reused the pooled connection")
+                .isEqualTo(requests.get(0)[0]);
+        assertThat(requests.get(1)[1]).as("... as its second request").isEqualTo("2");
+        assertThat(requests.get(2)[0])
+                .as("after nginx closed it, a new connection")
+                .isNotEqualTo(requests.get(0)[0]);
+        assertThat(requests.get(2)[1]).isEqualTo("1");
     }
 
     @Test

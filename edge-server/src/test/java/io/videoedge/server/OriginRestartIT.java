@@ -44,7 +44,10 @@ class OriginRestartIT {
                 String path = "/warm/" + i;
                 warm.add(pool.submit(() -> edge.get(edge.http(path))));
             }
-            Thread.sleep(500);
+            // all eight at the origin at once, held: eight connections, pooled once answered
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> origin.totalRequests() == 8);
             origin.release();
             for (Future<HttpResponse<byte[]>> f : warm)
                 assertThat(f.get().statusCode()).isEqualTo(200);
