@@ -108,7 +108,8 @@ node_sysctl() { node_exec sysctl -n "$1" | tr -s ' \t' '  '; }
 ve_jsonpath() { k -n "$VE_NS" get ve "$VE_NAME" -o jsonpath="$1"; }
 ve_condition() { ve_jsonpath "{.status.conditions[?(@.type==\"$1\")].status}"; }
 nt_json() { k get nodetuning "$(node_name)" -o json; }
-edge_pods() { k -n "$VE_NS" get pods -l "videoedge.io/videoedge=$VE_NAME,app.kubernetes.io/component=edge-server" "$@"; }
+edge_pods_selector() { echo "videoedge.io/videoedge=$VE_NAME,app.kubernetes.io/component=edge-server"; }
+edge_pods() { k -n "$VE_NS" get pods -l "$(edge_pods_selector)" "$@"; }
 ca_file() { # the TLS certificate (self-signed: its own CA) as a file, read back from the Secret
   local f="$STATE_DIR/tls.crt"
   k -n "$VE_NS" get secret "$TLS_SECRET" -o jsonpath='{.data.tls\.crt}' | base64 -d >"$f"
@@ -345,7 +346,7 @@ edge_pid() {
 gate_watch_start() {
   : >"$STATE_DIR/gates"
   # exec: GATE_WATCH is kubectl's own PID, so gate_watch_stop ends the watch itself
-  (exec "$BIN_DIR/kubectl" -n "$VE_NS" get pods -l "videoedge.io/videoedge=$VE_NAME,app.kubernetes.io/component=edge-server" \
+  (exec "$BIN_DIR/kubectl" -n "$VE_NS" get pods -l "$(edge_pods_selector)" \
     -w -o jsonpath='{.spec.nodeName} {.status.conditions[?(@.type=="videoedge.io/node-tuned")].reason}{"\n"}') \
     >>"$STATE_DIR/gates" 2>/dev/null &
   GATE_WATCH=$!

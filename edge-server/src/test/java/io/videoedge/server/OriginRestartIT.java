@@ -1,11 +1,13 @@
 package io.videoedge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.TestOrigin;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -45,9 +47,7 @@ class OriginRestartIT {
                 warm.add(pool.submit(() -> edge.get(edge.http(path))));
             }
             // all eight at the origin at once, held: eight connections, pooled once answered
-            org.awaitility.Awaitility.await()
-                    .atMost(java.time.Duration.ofSeconds(10))
-                    .until(() -> origin.totalRequests() == 8);
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.totalRequests() == 8);
             origin.release();
             for (Future<HttpResponse<byte[]>> f : warm)
                 assertThat(f.get().statusCode()).isEqualTo(200);
