@@ -10,7 +10,8 @@
 #   AB_PATH       path to fetch (/bench/seg-2m.m4s)   AB_SCHEME https|http (https)
 #   AB_CONNS (64)  AB_ROUNDS (10)  AB_DURATION (s per wrk run, 3)
 # Uses make bench's content, certificate and rendered config (target/bench: run `make bench` once).
-# As root it runs in a private network namespace with tcp_notsent_lowat=524288, as make bench does.
+# As root it runs in a private network namespace with tcp_notsent_lowat=524288 and congestion control
+# BENCH_CC (bbr), as make bench does.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${AB_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
@@ -19,6 +20,8 @@ fi
 if [ -n "${AB_IN_NETNS:-}" ]; then
   ip link set lo up
   sysctl -qw net.ipv4.tcp_notsent_lowat=524288
+  sysctl -qw net.ipv4.tcp_congestion_control="${BENCH_CC:-bbr}" ||
+    echo "ab: keeping congestion control $(sysctl -n net.ipv4.tcp_congestion_control)" >&2
 fi
 module=$(dirname "$here")
 . "$here/jvm-flags.sh"

@@ -16,6 +16,8 @@
 #   both servers share: net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
 #   edge's acceptor setting, and keeps other processes on this machine out of the loopback.
+#   BENCH_CC (bbr, node tuning's default): the namespace's TCP congestion control, one of the host's
+#   net.ipv4.tcp_allowed_congestion_control (e.g. BENCH_CC=reno: no pacing; see the README's cost model)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${BENCH_NETNS:-1}" = 1 ] && [ -z "${BENCH_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
@@ -24,6 +26,13 @@ fi
 if [ -n "${BENCH_IN_NETNS:-}" ]; then
   ip link set lo up
   sysctl -qw net.ipv4.tcp_notsent_lowat="${BENCH_NOTSENT_LOWAT:-524288}"
+  # the congestion control node tuning sets (spec.tuning.congestionControl, bbr by default), not whatever
+  # the host has: on loopback it decides most of the kernel's work per MiB (see the README's cost model)
+  if ! sysctl -qw net.ipv4.tcp_congestion_control="${BENCH_CC:-bbr}" 2>/dev/null; then
+    echo "bench: cannot use congestion control ${BENCH_CC:-bbr} here (a network namespace may only choose from" \
+      "net.ipv4.tcp_allowed_congestion_control: $(sysctl -n net.ipv4.tcp_allowed_congestion_control)); keeping" \
+      "$(sysctl -n net.ipv4.tcp_congestion_control)" >&2
+  fi
   netinfo="private netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) for every socket"
 else
   netinfo="host netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) (edge sets 512k on its sockets, nginx cannot)"
