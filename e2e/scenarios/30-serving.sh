@@ -73,6 +73,10 @@ awk -v b="$tls_bytes" 'BEGIN {exit !(b >= 4194304)}' || fail "TLS body bytes $tl
 pass "videoedge_http_response_body_bytes_total{via=\"tls_copy\"} $tls_bytes"
 assert_eq "native library (one-nio, built here)" 1 "$(grep -c '^videoedge_native_library_info{.*origin="videoedge-built"' <<<"$m")"
 ktls_kernel=$(sed -n 's/^videoedge_ktls_info{kernel="\([a-z]*\)".*/\1/p' <<<"$m")
+case "$ktls_kernel" in
+  available | unavailable) pass "videoedge_ktls_info kernel=\"$ktls_kernel\"" ;;
+  *) fail "videoedge_ktls_info missing or its kernel label unknown: '$ktls_kernel'" ;;
+esac
 if [ "$ktls_kernel" = unavailable ]; then
   assert_eq "TLS sessions with kernel TLS (none: no tls ULP in this kernel, OpenSSL serves)" 0 \
     "$(grep '^videoedge_tls_sessions_total{.*ktls="true"' <<<"$m" | awk '{s += $2} END {print s + 0}')"
