@@ -4,6 +4,8 @@
 # loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
 # A benchmark, not a test: slow results never fail anything.
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
+#   BENCH_WARMUP (s, 3): wrk against both servers before the rounds; BENCH_MISS_WARMUP (s, 20): the same for
+#   a scripted (miss) case, just before its own rounds: the edge's fill path takes its JIT that long at miss rates
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (9)
@@ -370,7 +372,7 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) pri
 
 # warm-up (JIT, page cache, TLS session setup, and the cache cases' objects into both caches), not measured
 while IFS='|' read -r name path scheme size script; do
-  # the miss case needs no warm-up, and would churn both disk caches before the hit cases run
+  # scripted cases (misses) are warmed up just before their own rounds (below)
   if [ -z "$name" ] || [ -n "${script:-}" ]; then continue; fi
   for server in edge nginx; do
     wrk -t"$threads" -c64 -d"${BENCH_WARMUP:-3}s" --timeout 60s "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
@@ -387,6 +389,15 @@ done
 results=()
 while IFS='|' read -r name path scheme size script; do
   [ -z "$name" ] && continue
+  if [ -n "${script:-}" ]; then
+    # a scripted case (misses) is warmed up here, just before its rounds, not with the others: each of its
+    # requests is a new object, which would churn both caches before the hit cases ran. Without it the
+    # first rounds would pay the JIT of the edge's fill path (C2 took 0.5-1.3 CPU-seconds of each 5 s
+    # miss run on a cold edge)
+    for server in edge nginx; do
+      wrk -t"$threads" -c64 -d"${BENCH_MISS_WARMUP:-20}s" --timeout 60s -s "$script" "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
+    done
+  fi
   for conns in $conns_list; do
     edge_runs=() nginx_runs=() edge_eff=() nginx_eff=() ceiling_runs=() client_share=() errs=0
     for round in $(seq 1 "$rounds"); do
