@@ -9,7 +9,8 @@
 #   AB_CLASSES_A / AB_CLASSES_B   class directories of the two variants (default: target/classes)
 #   AB_PATH       path to fetch (/bench/seg-2m.m4s)   AB_SCHEME https|http (https)
 #   AB_CONNS (64)  AB_ROUNDS (10)  AB_DURATION (s per wrk run, 3)
-# Uses make bench's content, certificate and rendered config (target/bench: run `make bench` once).
+# Uses make bench's content, certificate, rendered config and origin (target/bench: run `make bench` once);
+# cached paths (AB_PATH=/cached/bench/manifest-1k.m3u8) are filled from that origin in the warm-up.
 # As root it runs in a private network namespace with tcp_notsent_lowat=524288 and congestion control
 # BENCH_CC (bbr), as make bench does.
 set -euo pipefail
@@ -47,6 +48,11 @@ start() { # variant http-port https-port admin-port jvm-options class-directory 
   echo $!
 }
 mkdir -p "$dir/logs"
+# the bench's origin (its nginx.conf, left by make bench), for paths the edges' caches fill from it (/cached/...)
+if [ -f "$dir/origin/nginx.conf" ]; then
+  nginx -p "$dir/origin" -c "$dir/origin/nginx.conf" -e "$dir/logs/origin-error.log" &
+  pids+=($!)
+fi
 pid_a=$(start a 38080 38443 39400 "${AB_A:-}" "${AB_CLASSES_A:-$module/target/classes}"); pids+=("$pid_a")
 pid_b=$(start b 38081 38444 39401 "${AB_B:-}" "${AB_CLASSES_B:-$module/target/classes}"); pids+=("$pid_b")
 for i in $(seq 1 300); do

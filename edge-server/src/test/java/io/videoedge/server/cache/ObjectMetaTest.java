@@ -1,0 +1,40 @@
+package io.videoedge.server.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.videoedge.server.http.Validators;
+import org.junit.jupiter.api.Test;
+
+class ObjectMetaTest {
+    private static ObjectMeta meta(String lastModified) {
+        return new ObjectMeta("v/a.m3u8", "application/vnd.apple.mpegurl", "\"e\"", lastModified, 10, 1, 2, 7);
+    }
+
+    @Test
+    void lastModifiedIsParsedOnceAndAnsweredTheSameEveryTime() {
+        ObjectMeta m = meta("Sun, 06 Nov 1994 08:49:37 GMT");
+        Validators first = m.validators();
+        assertThat(first).isEqualTo(new Validators(10, 784111777000L, "\"e\""));
+        assertThat(m.validators()).isEqualTo(first);
+    }
+
+    @Test
+    void withoutAnImfFixdateNoDateValidates() {
+        for (String value : new String[] {null, "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT"}) {
+            ObjectMeta m = meta(value);
+            assertThat(m.validators().lastModifiedMillis()).as(value).isEqualTo(-1);
+            assertThat(m.validators().hasLastModified()).as(value).isFalse();
+        }
+    }
+
+    @Test
+    void equalityIsTheStoredFieldsNotWhatWasAskedOfIt() {
+        ObjectMeta asked = meta("Sun, 06 Nov 1994 08:49:37 GMT");
+        asked.validators();
+        ObjectMeta fresh = meta("Sun, 06 Nov 1994 08:49:37 GMT");
+        assertThat(asked).isEqualTo(fresh).hasSameHashCodeAs(fresh);
+        assertThat(asked).isNotEqualTo(meta("Mon, 07 Nov 1994 08:49:37 GMT"));
+        assertThat(asked.withExpiry(99).validators()).isEqualTo(asked.validators());
+        assertThat(asked.withExpiry(99).expiresAt()).isEqualTo(99);
+    }
+}
