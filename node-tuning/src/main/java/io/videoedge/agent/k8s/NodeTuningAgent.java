@@ -53,6 +53,7 @@ public final class NodeTuningAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeTuningAgent.class);
     private static final Duration MIN_RETRY = Duration.ofSeconds(2);
     private static final Duration MAX_RETRY = Duration.ofMinutes(2);
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final KubernetesClient client;
     private final String node;
@@ -410,11 +411,22 @@ public final class NodeTuningAgent implements AutoCloseable {
         backoff = backoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : backoff.multipliedBy(2);
     }
 
+    /**
+     * Stops watching and the worker, and returns once a pass in progress has ended (it is interrupted;
+     * at most {@link #STOP_WAIT}), so that nothing touches the node after this returns.
+     */
     @Override
     public void close() {
         worker.shutdownNow();
         if (informer != null) {
             informer.close();
+        }
+        try {
+            if (!worker.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("a tuning pass was still running {} after stop", STOP_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
