@@ -9,6 +9,7 @@
 #   AB_CLASSES_A / AB_CLASSES_B   class directories of the two variants (default: target/classes)
 #   AB_PATH       path to fetch (/bench/seg-2m.m4s)   AB_SCHEME https|http (https)
 #   AB_CONNS (64)  AB_ROUNDS (10)  AB_DURATION (s per wrk run, 3)
+#   AB_HEADER: one request header for every request (e.g. 'If-Modified-Since: ...'; non-2xx answers count as errors)
 # Uses make bench's content, certificate, rendered config and origin (target/bench: run `make bench` once);
 # cached paths (AB_PATH=/cached/bench/manifest-1k.m3u8) are filled from that origin in the warm-up.
 # As root it runs in a private network namespace with tcp_notsent_lowat=524288 and congestion control
@@ -65,13 +66,13 @@ port_a=$([ "$scheme" = https ] && echo 38443 || echo 38080) port_b=$([ "$scheme"
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 echo "ab: A = '${AB_A:-}' ${AB_CLASSES_A:-}, B = '${AB_B:-}' ${AB_CLASSES_B:-}; $scheme $path, $conns connections, $rounds rounds of ${duration}s, alternating"
-for port in "$port_a" "$port_b"; do wrk -t"$(nproc)" -c"$conns" -d2s "$(url "$port")" >/dev/null; done # warm-up
+for port in "$port_a" "$port_b"; do wrk -t"$(nproc)" -c"$conns" ${AB_HEADER:+-H "$AB_HEADER"} -d2s "$(url "$port")" >/dev/null; done # warm-up
 for round in $(seq 1 "$rounds"); do
   if [ $((round % 2)) = 1 ]; then order="a b"; else order="b a"; fi
   for v in $order; do
     if [ "$v" = a ]; then pid=$pid_a port=$port_a; else pid=$pid_b port=$port_b; fi
     before=$(ticks "$pid")
-    out=$( { TIMEFORMAT='%U %S'; time wrk -t"$(nproc)" -c"$conns" -d"${duration}s" "$(url "$port")"; } 2>"$dir/logs/ab-wrk.time")
+    out=$( { TIMEFORMAT='%U %S'; time wrk -t"$(nproc)" -c"$conns" ${AB_HEADER:+-H "$AB_HEADER"} -d"${duration}s" "$(url "$port")"; } 2>"$dir/logs/ab-wrk.time")
     after=$(ticks "$pid")
     # variant round MiB requests server-ticks client-seconds errors
     echo "$v $round $(echo "$out" | awk '/requests in/ {v=$(NF-1); u=v; sub(/[0-9.]+/, "", u); sub(/[A-Z]+$/, "", v);
