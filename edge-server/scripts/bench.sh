@@ -6,7 +6,7 @@
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
 #   BENCH_WARMUP (s, 3): wrk against both servers before the rounds; BENCH_MISS_WARMUP (s, 20): the same for
 #   a scripted (miss) case, just before its own rounds: the edge's fill path takes its JIT that long at miss rates
-#   BENCH_EDGE_JVM: more JVM options for the edge (e.g. a profiler's -agentpath), after the pod's flags
+#   BENCH_EDGE_JVM: more JVM options for both edge instances (e.g. a profiler's -agentpath; use %p in file names), after the pod's flags
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (9)
@@ -114,8 +114,8 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     "acceptors[1].ssl.ticketDir=$dir/tickets-slice" "cache.disk.path=$dir/edge-slice-cache" cache.slice=4m \
     accessLog.enabled=false > "$dir/edge-slice.yaml"
   rm -rf "$dir/edge-slice-cache"
-  # shellcheck disable=SC2046
-  EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-slice.yaml" \
+  # shellcheck disable=SC2046,SC2086
+  EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) ${BENCH_EDGE_JVM:-} -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-slice.yaml" \
     > "$dir/logs/edge-slice.log" 2>&1 &
   pids+=($!)
 fi
