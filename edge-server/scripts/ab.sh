@@ -12,18 +12,16 @@
 #   AB_HEADER: one request header for every request (e.g. 'If-Modified-Since: ...'; non-2xx answers count as errors)
 # Uses make bench's content, certificate, rendered config and origin (target/bench: run `make bench` once);
 # cached paths (AB_PATH=/cached/bench/manifest-1k.m3u8) are filled from that origin in the warm-up.
-# As root it runs in a private network namespace with tcp_notsent_lowat=524288 and congestion control
-# BENCH_CC (bbr), as make bench does.
+# As root it runs in a private network namespace set up as make bench's is (scripts/netns.sh: notsent_lowat,
+# BENCH_CC, the origin's address and BENCH_ORIGIN_CC); make bench's origin must have been rendered the same way.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${AB_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
   exec env AB_IN_NETNS=1 unshare --net "$0" "$@"
 fi
 if [ -n "${AB_IN_NETNS:-}" ]; then
-  ip link set lo up
-  sysctl -qw net.ipv4.tcp_notsent_lowat=524288
-  sysctl -qw net.ipv4.tcp_congestion_control="${BENCH_CC:-bbr}" ||
-    echo "ab: keeping congestion control $(sysctl -n net.ipv4.tcp_congestion_control)" >&2
+  . "$here/netns.sh"
+  bench_netns_setup ab
 fi
 module=$(dirname "$here")
 . "$here/jvm-flags.sh"

@@ -21,24 +21,19 @@
 #   edge's acceptor setting, and keeps other processes on this machine out of the loopback.
 #   BENCH_CC (bbr, node tuning's default): the namespace's TCP congestion control, one of the host's
 #   net.ipv4.tcp_allowed_congestion_control (e.g. BENCH_CC=reno: no pacing; see the README's cost model)
+#   BENCH_ORIGIN_CC (cubic): the origin's, at its own address 127.0.0.2 (scripts/netns.sh says why)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${BENCH_NETNS:-1}" = 1 ] && [ -z "${BENCH_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && unshare --net true 2>/dev/null; then
   exec env BENCH_IN_NETNS=1 unshare --net "$0" "$@"
 fi
+origin_addr=127.0.0.1
 if [ -n "${BENCH_IN_NETNS:-}" ]; then
-  ip link set lo up
-  sysctl -qw net.ipv4.tcp_notsent_lowat="${BENCH_NOTSENT_LOWAT:-524288}"
-  # the congestion control node tuning sets (spec.tuning.congestionControl, bbr by default), not whatever
-  # the host has: on loopback it decides most of the kernel's work per MiB (see the README's cost model)
-  if ! sysctl -qw net.ipv4.tcp_congestion_control="${BENCH_CC:-bbr}" 2>/dev/null; then
-    echo "bench: cannot use congestion control ${BENCH_CC:-bbr} here (a network namespace may only choose from" \
-      "net.ipv4.tcp_allowed_congestion_control: $(sysctl -n net.ipv4.tcp_allowed_congestion_control)); keeping" \
-      "$(sysctl -n net.ipv4.tcp_congestion_control)" >&2
-  fi
-  netinfo="private netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) for every socket"
+  . "$here/netns.sh"
+  bench_netns_setup bench
+  origin_addr=$bench_origin_addr netinfo=$bench_netinfo
 else
-  netinfo="host netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) (edge sets 512k on its sockets, nginx cannot)"
+  netinfo="host netns, tcp_notsent_lowat=$(sysctl -n net.ipv4.tcp_notsent_lowat) (edge sets 512k on its sockets, nginx cannot), congestion control $(sysctl -n net.ipv4.tcp_congestion_control)"
 fi
 module=$(dirname "$here")
 . "$here/jvm-flags.sh"
@@ -94,7 +89,7 @@ gcc -O2 -pthread -o "$dir/loopback" "$here/loopback.c"
     "acceptors[1].ssl.certFile=$dir/tls.crt" "acceptors[1].ssl.privateKeyFile=$dir/tls.key" "acceptors[1].ssl.ticketDir=$dir/tickets" \
     ticketKeys.source= ticketKeys.rotation=1h \
     admin.address=127.0.0.1 "admin.port=$edge_admin" "content.root=$dir/content" \
-    "origin.url=http://127.0.0.1:$origin_port" origin.maxConnections=64 \
+    "origin.url=http://$origin_addr:$origin_port" origin.maxConnections=64 \
     cache.memory=256m "cache.disk.path=$dir/edge-cache" cache.disk.size=1g bufferPool.size=64m drainTimeout=1s \
     "$([ "${BENCH_ACCESS_LOG:-0}" = 1 ] && echo "accessLog.path=$dir/logs/edge-access.log" || echo accessLog.enabled=false)"
   printf '%s\n' "${BENCH_EDGE_EXTRA:-}"
@@ -141,7 +136,7 @@ http {
   ssl_protocols TLSv1.2 TLSv1.3; ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256;
   ssl_conf_command Ciphersuites $cipher_suite;
   ssl_session_tickets on;
-  upstream origin { server 127.0.0.1:$origin_port; keepalive 64; }
+  upstream origin { server $origin_addr:$origin_port; keepalive 64; }
   proxy_cache_path $dir/nginx/cache levels=1:2 keys_zone=edge:64m max_size=1g inactive=1h use_temp_path=off;
   server {
     listen 127.0.0.1:$nginx_http reuseport backlog=4096 sndbuf=4m rcvbuf=64k;
@@ -193,7 +188,7 @@ http {
   client_body_temp_path $dir/origin/body; proxy_temp_path $dir/origin/proxy; fastcgi_temp_path $dir/origin/fastcgi;
   uwsgi_temp_path $dir/origin/uwsgi; scgi_temp_path $dir/origin/scgi;
   server {
-    listen 127.0.0.1:$origin_port reuseport backlog=4096;
+    listen $origin_addr:$origin_port reuseport backlog=4096;
     root $dir/content;
     rewrite ^/cached/(.*)\$ /\$1 break;
     rewrite ^/miss/[^/]+/(.*)\$ /bench/\$1 break;
@@ -214,7 +209,7 @@ probe_port() { if [ "$1" -ge 16777216 ]; then echo $((loop_port - 1)); else echo
 
 for i in $(seq 1 300); do
   curl -fs -o /dev/null "http://127.0.0.1:$edge_admin/readyz" && curl -fs -o /dev/null "http://127.0.0.1:$nginx_http/index.m3u8" \
-    && curl -fs -o /dev/null "http://127.0.0.1:$origin_port/index.m3u8" && break
+    && curl -fs -o /dev/null "http://$origin_addr:$origin_port/index.m3u8" && break
   [ "$i" = 300 ] && { echo "bench: servers did not come up; see $dir/logs" >&2; exit 1; }
   sleep 0.2
 done
@@ -229,7 +224,7 @@ tls_of() { openssl s_client -connect "127.0.0.1:$1" -servername localhost </dev/
 echo "edge  TLS: $(tls_of $edge_https)"
 echo "nginx TLS: $(tls_of $nginx_https)"
 echo "edge  native library: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_native_library_info' | sed 's/.*origin="\([^"]*\)".*/\1/'), kTLS: $(curl -s "http://127.0.0.1:$edge_admin/metrics" | grep '^videoedge_ktls_info' | sed 's/.*kernel="\([^"]*\)".*/kernel \1/')"
-echo "network: $netinfo, congestion control $(sysctl -n net.ipv4.tcp_congestion_control)"
+echo "network: $netinfo"
 echo "machine: $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), kernel $(uname -r); wrk -t$threads, ${duration}s per run, $rounds rounds, alternating"
 echo
 

@@ -26,16 +26,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The disk tier: one file per object ({@link DiskFormat}) under {@code data/xx/}, first in first out
- * within a byte budget. Objects arrive through a temporary file that clients already stream from
- * while it fills; a complete, checksummed file is renamed into place and indexed. On start the
- * directory is re-indexed in fetch order; files whose size does not match their header are dropped
- * at once, and every re-indexed file has its checksum verified before it is first served.
+ * within a byte budget. Objects arrive through a temporary file ({@code .part}) in the directory
+ * they will have, which clients already stream from while it fills; a complete, checksummed file is
+ * renamed into place and indexed. On start the directory is re-indexed in fetch order; files whose
+ * size does not match their header are dropped at once, temporary files of fills that never
+ * completed are deleted, and every re-indexed file has its checksum verified before it is first
+ * served.
+ *
+ * <p>The 256 directories exist from the start, and {@code data/} carries ext4's top-directory flag
+ * ({@link TopDirectory}): the cache's inode churn (a file created and one deleted per object) is
+ * spread over the file system's block groups instead of one.
  */
 public final class DiskTier {
     private static final Logger log = LoggerFactory.getLogger(DiskTier.class);
+    private static final String PART = ".part";
 
     private final Path data;
-    private final Path tmp;
+    /** The directory of the releases before temporary files moved next to their objects: emptied and removed on start. */
+    private final Path legacyTmp;
+
     private final long budget;
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
     private final ArrayDeque<Entry> fifo = new ArrayDeque<>();
@@ -56,26 +65,40 @@ public final class DiskTier {
 
     private DiskTier(Path dir, long budget) {
         this.data = dir.resolve("data");
-        this.tmp = dir.resolve("tmp");
+        this.legacyTmp = dir.resolve("tmp");
         this.budget = budget;
     }
 
     /** Opens (creating) the cache directory and re-indexes what a previous run left. */
     public static DiskTier open(Path dir, long budget, BufferPool buffers) throws IOException {
         DiskTier t = new DiskTier(dir, budget);
+        boolean spread;
         try {
             Files.createDirectories(t.data);
-            Files.createDirectories(t.tmp);
+            spread = TopDirectory.mark(t.data); // before its subdirectories exist, so that they spread
+            for (int i = 0; i < 256; i++) {
+                Files.createDirectories(t.data.resolve(HexFormat.of().toHexDigits((byte) i)));
+            }
         } catch (IOException e) {
             throw new IOException(unusable(dir, e), e);
         }
         t.janitor.start();
-        try (Stream<Path> leftovers = Files.list(t.tmp)) {
-            for (Path p : (Iterable<Path>) leftovers::iterator) {
-                Files.deleteIfExists(p); // fills that never completed
+        if (Files.isDirectory(t.legacyTmp)) {
+            try (Stream<Path> leftovers = Files.list(t.legacyTmp)) {
+                for (Path p : (Iterable<Path>) leftovers::iterator) {
+                    Files.deleteIfExists(p); // fills that never completed
+                }
             }
+            Files.deleteIfExists(t.legacyTmp);
         }
         t.reindex(buffers);
+        log.atInfo()
+                .addKeyValue("dir", t.data.toString())
+                .addKeyValue("topDirectory", spread)
+                .log(
+                        spread
+                                ? "disk cache: files spread over the file system's block groups (ext4 top-directory flag)"
+                                : "disk cache: no top-directory flag here (an ext4 flag); files go where the file system puts them");
         return t;
     }
 
@@ -119,7 +142,12 @@ public final class DiskTier {
         List<Entry> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(data, 2)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                if (!p.getFileName().toString().endsWith(".obj")) continue;
+                String name = p.getFileName().toString();
+                if (name.endsWith(PART)) {
+                    Files.deleteIfExists(p); // a fill that never completed
+                    continue;
+                }
+                if (!name.endsWith(".obj")) continue;
                 Entry e = readEntry(p, buffers);
                 if (e == null) {
                     corrupted.increment();
@@ -177,9 +205,23 @@ public final class DiskTier {
         return index.get(key);
     }
 
-    /** A new temporary file for a fill. */
-    public Path newTempFile() {
-        return tmp.resolve(ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + ".part");
+    /** A new temporary file name for a fill of {@code key}: in the directory its object will have, so the commit is a rename within it. */
+    public Path newTempFile(String key) {
+        return pathFor(key).resolveSibling(ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + PART);
+    }
+
+    /**
+     * Creates the temporary file and opens it for writing; its directory is made again if something
+     * removed it since the start (nothing is checked when it is there, the usual case).
+     */
+    public RandomAccessFile createTempFile(Path temp) throws IOException {
+        try {
+            return new RandomAccessFile(temp.toFile(), "rw");
+        } catch (java.io.FileNotFoundException e) {
+            if (Files.isDirectory(temp.getParent())) throw e;
+            Files.createDirectories(temp.getParent());
+            return new RandomAccessFile(temp.toFile(), "rw");
+        }
     }
 
     /**
@@ -194,8 +236,7 @@ public final class DiskTier {
             return null;
         }
         evictToFit(size);
-        Path target = pathFor(meta.key());
-        Files.createDirectories(target.getParent());
+        Path target = pathFor(meta.key()); // the temporary file's directory
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Entry e = new Entry(target, meta, headerLength, size, true);
         Entry previous = index.put(meta.key(), e);

@@ -360,8 +360,8 @@ public final class Fill implements Runnable, GrowingFile {
 
     private void stream(OriginClient.Exchange x, boolean storable, long length)
             throws IOException, InterruptedException {
-        Path temp = cache.disk().newTempFile();
-        RandomAccessFile raf = new RandomAccessFile(temp.toFile(), "rw");
+        Path temp = cache.disk().newTempFile(key);
+        RandomAccessFile raf = cache.disk().createTempFile(temp);
         file = new SharedFile(raf);
         FileChannel ch = raf.getChannel();
         byte[] header = DiskFormat.encode(meta, false);
