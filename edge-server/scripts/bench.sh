@@ -4,8 +4,9 @@
 # loopback ceiling (a raw sendfile TCP copy between two processes). Prints medians and ratios.
 # A benchmark, not a test: slow results never fail anything.
 #   BENCH_DURATION (s, per wrk run)  BENCH_ROUNDS  BENCH_CONNS ("64 512")  BENCH_THREADS (wrk)  BENCH_CASES
-#   BENCH_WARMUP (s, 3): wrk against both servers before the rounds; BENCH_MISS_WARMUP (s, 20): the same for
-#   a scripted (miss) case, just before its own rounds: the edge's fill path takes its JIT that long at miss rates
+#   BENCH_WARMUP (s, 3): wrk against both servers before the rounds; BENCH_MISS_WARMUP (s, 60): the same for
+#   a scripted (miss) case, just before its own rounds: code run once per fill reaches C2 only after
+#   thousands of fills (at ~350 misses/s, 20 s still left C2 compiling in the measured runs)
 #   BENCH_EDGE_JVM: more JVM options for both edge instances (e.g. a profiler's -agentpath; use %p in file names), after the pod's flags
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
@@ -391,7 +392,7 @@ while IFS='|' read -r name path scheme size script; do
     # first rounds would pay the JIT of the edge's fill path (C2 took 0.5-1.3 CPU-seconds of each 5 s
     # miss run on a cold edge)
     for server in edge nginx; do
-      wrk -t"$threads" -c64 -d"${BENCH_MISS_WARMUP:-20}s" --timeout 60s -s "$script" "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
+      wrk -t"$threads" -c64 -d"${BENCH_MISS_WARMUP:-60}s" --timeout 60s -s "$script" "$(url_of "$server" "$scheme" "$path")" >/dev/null 2>&1 || true
     done
   fi
   for conns in $conns_list; do
