@@ -5,16 +5,12 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,17 +29,12 @@ import org.slf4j.LoggerFactory;
  * completed are deleted, and every re-indexed file has its checksum verified before it is first
  * served.
  *
- * <p>The 256 directories exist from the start, and {@code data/} carries ext4's top-directory flag
- * ({@link TopDirectory}): the cache's inode churn (a file created and one deleted per object) is
- * spread over the file system's block groups instead of one.
+ * <p>Where the files go on disk is {@link DiskLayout}'s.
  */
 public final class DiskTier {
     private static final Logger log = LoggerFactory.getLogger(DiskTier.class);
-    private static final String PART = ".part";
 
-    private final Path data;
-    /** The directory of the releases before temporary files moved next to their objects: emptied and removed on start. */
-    private final Path legacyTmp;
+    private final DiskLayout layout;
 
     private final long budget;
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
@@ -51,99 +42,43 @@ public final class DiskTier {
     private final AtomicLong used = new AtomicLong();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder corrupted = new LongAdder();
-    private final AtomicLong tempSeq = new AtomicLong();
     /**
      * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
      * being written back can block, and a fill releases its last bytes to clients only after its
      * commit (nginx's cache manager deletes in its own process for the same reason).
      */
-    private final java.util.concurrent.LinkedBlockingQueue<Path> toDelete =
+    private final java.util.concurrent.LinkedBlockingQueue<Entry> toDelete =
             new java.util.concurrent.LinkedBlockingQueue<>();
+    /**
+     * Held, per key, while a commit renames a file into place and indexes it, and while an entry's file
+     * is deleted: a key's path is the same for every version, so a deletion of an old version that
+     * comes after a newer one was renamed over it must not remove the newer one.
+     */
+    private final Object[] pathLocks = new Object[64];
 
     private final Thread janitor =
             Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
 
-    private DiskTier(Path dir, long budget) {
-        this.data = dir.resolve("data");
-        this.legacyTmp = dir.resolve("tmp");
+    private DiskTier(DiskLayout layout, long budget) {
+        this.layout = layout;
         this.budget = budget;
+        for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
     /** Opens (creating) the cache directory and re-indexes what a previous run left. */
     public static DiskTier open(Path dir, long budget, BufferPool buffers) throws IOException {
-        DiskTier t = new DiskTier(dir, budget);
-        boolean spread;
-        try {
-            Files.createDirectories(t.data);
-            spread = TopDirectory.mark(t.data); // before its subdirectories exist, so that they spread
-            for (int i = 0; i < 256; i++) {
-                Files.createDirectories(t.data.resolve(HexFormat.of().toHexDigits((byte) i)));
-            }
-        } catch (IOException e) {
-            throw new IOException(unusable(dir, e), e);
-        }
+        DiskTier t = new DiskTier(DiskLayout.prepare(dir), budget);
         t.janitor.start();
-        if (Files.isDirectory(t.legacyTmp)) {
-            try (Stream<Path> leftovers = Files.list(t.legacyTmp)) {
-                for (Path p : (Iterable<Path>) leftovers::iterator) {
-                    Files.deleteIfExists(p); // fills that never completed
-                }
-            }
-            Files.deleteIfExists(t.legacyTmp);
-        }
         t.reindex(buffers);
-        log.atInfo()
-                .addKeyValue("dir", t.data.toString())
-                .addKeyValue("topDirectory", spread)
-                .log(
-                        spread
-                                ? "disk cache: files spread over the file system's block groups (ext4 top-directory flag)"
-                                : "disk cache: no top-directory flag here (an ext4 flag); files go where the file system puts them");
         return t;
-    }
-
-    /**
-     * Why the cache directory cannot be used, naming the config field and what to fix; e.g. a hostPath the
-     * kubelet created for root while the server runs as another user.
-     */
-    static String unusable(Path dir, IOException e) {
-        StringBuilder sb = new StringBuilder("cache.disk.path ").append(dir).append(": ");
-        if (e instanceof java.nio.file.AccessDeniedException denied) {
-            sb.append("not writable by this process (uid ").append(uid()).append(')');
-            try {
-                sb.append("; the directory is owned by ")
-                        .append(Files.getOwner(dir).getName())
-                        .append(" with mode ")
-                        .append(java.nio.file.attribute.PosixFilePermissions.toString(
-                                Files.getPosixFilePermissions(dir)));
-            } catch (IOException | UnsupportedOperationException ignored) {
-                // the owner is only a hint
-            }
-            sb.append(": make it writable by the server's user (")
-                    .append(denied.getFile())
-                    .append(')');
-        } else if (e instanceof java.nio.file.FileSystemException f) {
-            sb.append("cannot create ").append(f.getFile()).append(f.getReason() == null ? "" : ": " + f.getReason());
-        } else {
-            sb.append("cannot create the cache directories: ").append(e);
-        }
-        return sb.toString();
-    }
-
-    private static String uid() {
-        try {
-            return String.valueOf(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return "?";
-        }
     }
 
     private void reindex(BufferPool buffers) throws IOException {
         List<Entry> found = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(data, 2)) {
+        try (Stream<Path> files = Files.walk(layout.data(), 2)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String name = p.getFileName().toString();
-                if (name.endsWith(PART)) {
+                if (DiskLayout.isTemporary(name)) {
                     Files.deleteIfExists(p); // a fill that never completed
                     continue;
                 }
@@ -173,7 +108,7 @@ public final class DiskTier {
         log.atInfo()
                 .addKeyValue("entries", index.size())
                 .addKeyValue("bytes", used.get())
-                .addKeyValue("dir", data.toString())
+                .addKeyValue("dir", layout.data().toString())
                 .log("disk cache re-indexed (checksums are verified before first use)");
     }
 
@@ -205,23 +140,14 @@ public final class DiskTier {
         return index.get(key);
     }
 
-    /** A new temporary file name for a fill of {@code key}: in the directory its object will have, so the commit is a rename within it. */
+    /** A new temporary file for a fill of {@code key}: in the directory its object will have, so the commit is a rename within it. */
     public Path newTempFile(String key) {
-        return pathFor(key).resolveSibling(ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + PART);
+        return layout.newTempFile(key);
     }
 
-    /**
-     * Creates the temporary file and opens it for writing; its directory is made again if something
-     * removed it since the start (nothing is checked when it is there, the usual case).
-     */
+    /** Creates the temporary file and opens it for writing ({@link DiskLayout#createTempFile}). */
     public RandomAccessFile createTempFile(Path temp) throws IOException {
-        try {
-            return new RandomAccessFile(temp.toFile(), "rw");
-        } catch (java.io.FileNotFoundException e) {
-            if (Files.isDirectory(temp.getParent())) throw e;
-            Files.createDirectories(temp.getParent());
-            return new RandomAccessFile(temp.toFile(), "rw");
-        }
+        return layout.createTempFile(temp);
     }
 
     /**
@@ -237,9 +163,12 @@ public final class DiskTier {
         }
         evictToFit(size);
         Path target = pathFor(meta.key()); // the temporary file's directory
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Entry e = new Entry(target, meta, headerLength, size, true);
-        Entry previous = index.put(meta.key(), e);
+        Entry previous;
+        synchronized (pathLock(meta.key())) {
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            previous = index.put(meta.key(), e);
+        }
         if (previous != null) {
             removeFromFifo(previous); // same path, already replaced on disk
             used.addAndGet(-previous.fileSize);
@@ -261,7 +190,7 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                toDelete.add(oldest.file); // responses still sending it keep their open descriptor
+                toDelete.add(oldest); // responses still sending it keep their open descriptor
             }
         }
     }
@@ -271,7 +200,7 @@ public final class DiskTier {
         if (index.remove(e.meta.key(), e)) {
             removeFromFifo(e);
             used.addAndGet(-e.fileSize);
-            deleteQuietly(e.file);
+            deleteFile(e);
             if (reason != null) {
                 corrupted.increment();
                 log.atWarn()
@@ -293,7 +222,7 @@ public final class DiskTier {
             if (matches.test(e.meta.key()) && index.remove(e.meta.key(), e)) {
                 removed.add(e);
                 used.addAndGet(-e.fileSize);
-                deleteQuietly(e.file);
+                deleteFile(e);
             }
         }
         if (!removed.isEmpty()) {
@@ -365,22 +294,29 @@ public final class DiskTier {
     }
 
     Path pathFor(String key) {
-        try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            String hex = HexFormat.of().formatHex(h);
-            return data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return layout.pathFor(key);
     }
 
     private void deleteLoop() {
         while (true) {
             try {
-                deleteQuietly(toDelete.take());
+                deleteFile(toDelete.take());
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    private Object pathLock(String key) {
+        return pathLocks[Math.floorMod(key.hashCode(), pathLocks.length)];
+    }
+
+    /** Deletes a removed entry's file unless a newer version of its key has been renamed over it since. */
+    private void deleteFile(Entry removed) {
+        synchronized (pathLock(removed.meta.key())) {
+            Entry current = index.get(removed.meta.key());
+            if (current != null && current.file.equals(removed.file)) return;
+            deleteQuietly(removed.file);
         }
     }
 

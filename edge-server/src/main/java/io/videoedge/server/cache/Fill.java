@@ -360,14 +360,20 @@ public final class Fill implements Runnable, GrowingFile {
 
     private void stream(OriginClient.Exchange x, boolean storable, long length)
             throws IOException, InterruptedException {
+        BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
+        if (scratch == null) throw new IOException("no buffer free for a cache write");
         Path temp = cache.disk().newTempFile(key);
-        RandomAccessFile raf = cache.disk().createTempFile(temp);
+        RandomAccessFile raf;
+        try {
+            raf = cache.disk().createTempFile(temp);
+        } catch (IOException | RuntimeException e) {
+            cache.buffers().release(scratch);
+            throw e;
+        }
         file = new SharedFile(raf);
         FileChannel ch = raf.getChannel();
         byte[] header = DiskFormat.encode(meta, false);
         headerLength = header.length;
-        BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
-        if (scratch == null) throw new IOException("no buffer free for a cache write");
         MemoryTier.Entry memory =
                 storable && cache.memory() != null && cache.memory().admitsOnFill(length)
                         ? cache.memory().allocate(meta)
