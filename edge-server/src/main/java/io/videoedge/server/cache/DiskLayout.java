@@ -51,6 +51,12 @@ final class DiskLayout {
                 Path sub = data.resolve(HexFormat.of().toHexDigits((byte) i));
                 Path fresh = sub.resolveSibling(sub.getFileName() + REMADE);
                 if (Files.isDirectory(fresh) || (spread && !wasMarked && Files.isDirectory(sub))) {
+                    if (remade == 0) {
+                        log.atInfo()
+                                .addKeyValue("dir", data.toString())
+                                .log("disk cache: making its 256 directories again under the top-directory flag"
+                                        + " (once; every stored file is renamed, none is copied)");
+                    }
                     remake(sub, fresh);
                     remade++;
                 }
