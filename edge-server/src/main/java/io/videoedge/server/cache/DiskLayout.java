@@ -45,12 +45,12 @@ final class DiskLayout {
         int remade = 0;
         try {
             Files.createDirectories(data);
-            boolean wasMarked = TopDirectory.isMarked(data);
-            spread = wasMarked || TopDirectory.mark(data); // before its subdirectories exist, so that they spread
+            TopDirectory.Mark mark = TopDirectory.mark(data); // before its subdirectories exist, so that they spread
+            spread = mark != TopDirectory.Mark.UNAVAILABLE;
             for (int i = 0; i < 256; i++) {
                 Path sub = data.resolve(HexFormat.of().toHexDigits((byte) i));
                 Path fresh = sub.resolveSibling(sub.getFileName() + REMADE);
-                if (Files.isDirectory(fresh) || (spread && !wasMarked && Files.isDirectory(sub))) {
+                if (Files.isDirectory(fresh) || (mark == TopDirectory.Mark.NOW && Files.isDirectory(sub))) {
                     if (remade == 0) {
                         log.atInfo()
                                 .addKeyValue("dir", data.toString())

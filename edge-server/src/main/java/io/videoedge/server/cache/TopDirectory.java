@@ -40,17 +40,29 @@ final class TopDirectory {
 
     private TopDirectory() {}
 
-    /** Sets the flag on {@code dir}; true when it is set (now or before), false where it cannot be. */
-    static boolean mark(Path dir) {
+    /** What {@link #mark} found or did. */
+    enum Mark {
+        /** The flag was there already. */
+        ALREADY,
+        /** Set by this call: only directories made from now on are spread. */
+        NOW,
+        /** Flags readable, the flag absent, and not asked to set it ({@link #isMarked}). */
+        ABSENT,
+        /** Not ext4, no permission, or no native access: nothing changed. */
+        UNAVAILABLE
+    }
+
+    /** Sets the flag on {@code dir} unless it is there: one open, one or two ioctls. */
+    static Mark mark(Path dir) {
         return update(dir, true);
     }
 
     /** Whether {@code dir} has the flag (false where flags cannot be read). */
     static boolean isMarked(Path dir) {
-        return update(dir, false);
+        return update(dir, false) == Mark.ALREADY;
     }
 
-    private static boolean update(Path dir, boolean set) {
+    private static Mark update(Path dir, boolean set) {
         try (Arena arena = Arena.ofConfined()) {
             Linker linker = Linker.nativeLinker();
             SymbolLookup libc = linker.defaultLookup();
@@ -66,20 +78,20 @@ final class TopDirectory {
                     linker.downcallHandle(libc.find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
             int fd = (int) open.invokeExact(
                     arena.allocateFrom(dir.toAbsolutePath().toString()), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (fd < 0) return false;
+            if (fd < 0) return Mark.UNAVAILABLE;
             try {
                 MemorySegment flags = arena.allocate(JAVA_LONG); // room for a long, read as an int
-                if ((int) ioctl.invokeExact(fd, FS_IOC_GETFLAGS, flags) != 0) return false;
+                if ((int) ioctl.invokeExact(fd, FS_IOC_GETFLAGS, flags) != 0) return Mark.UNAVAILABLE;
                 int current = flags.get(JAVA_INT, 0);
-                if ((current & FS_TOPDIR_FL) != 0) return true;
-                if (!set) return false;
+                if ((current & FS_TOPDIR_FL) != 0) return Mark.ALREADY;
+                if (!set) return Mark.ABSENT;
                 flags.set(JAVA_INT, 0, current | FS_TOPDIR_FL);
-                return (int) ioctl.invokeExact(fd, FS_IOC_SETFLAGS, flags) == 0;
+                return (int) ioctl.invokeExact(fd, FS_IOC_SETFLAGS, flags) == 0 ? Mark.NOW : Mark.UNAVAILABLE;
             } finally {
                 int ignored = (int) close.invokeExact(fd);
             }
         } catch (Throwable e) {
-            return false; // no native access, no such symbol: only a placement hint is lost
+            return Mark.UNAVAILABLE; // no native access, no such symbol: only a placement hint is lost
         }
     }
 }
