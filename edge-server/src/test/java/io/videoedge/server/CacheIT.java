@@ -242,6 +242,32 @@ class CacheIT {
         assertThat(edge.gauge("videoedge_cache_disk_used_bytes")).isLessThanOrEqualTo(1 << 20);
     }
 
+    @Test
+    void evictedFilesAreWrittenOverByLaterFillsAndEveryObjectReadsBackWhole() throws Exception {
+        start("1m", "16k", "1m", "", ""); // out of memory; the disk holds about 50 of them
+        java.util.Map<String, byte[]> bodies = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 80; i++) {
+            String path = "/reuse/" + i + ".m4s";
+            bodies.put(path, origin.object(path, 15_000 + 97 * (i * 37 % 80))); // some shorter than the spare they get
+        }
+        for (var e : bodies.entrySet()) assertThat(get(e.getKey()).body()).isEqualTo(e.getValue());
+
+        assertThat(edge.metric("videoedge_cache_disk_evictions_total")).isGreaterThan(20);
+        assertThat(edge.metric("videoedge_cache_disk_reused_files_total"))
+                .as("fills that wrote over an evicted file")
+                .isGreaterThan(10);
+        int hits = 0;
+        var newestFirst = new java.util.ArrayList<>(bodies.entrySet());
+        java.util.Collections.reverse(newestFirst); // in fetch order, FIFO would miss every one
+        for (var e : newestFirst) {
+            HttpResponse<byte[]> again = get(e.getKey());
+            assertThat(again.body()).as(e.getKey()).isEqualTo(e.getValue());
+            if (xcache(again).equals("hit-disk")) hits++;
+        }
+        assertThat(hits).as("objects still on disk, many in reused files").isGreaterThan(20);
+        assertThat(edge.metric("videoedge_cache_corrupted_total")).isZero();
+    }
+
     private Path cacheFile(String key) throws Exception {
         Path data = diskDir.resolve("data");
         String hex = java.util.HexFormat.of()

@@ -8,7 +8,6 @@ import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -215,19 +214,18 @@ public final class CacheHandler {
     /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
     private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache)
             throws IOException {
-        RandomAccessFile f = e.openChecked();
+        FileSource f = e.open();
         if (f == null) {
-            cache.disk().drop(e, "file missing or not its recorded size");
+            cache.disk().drop(e, "file missing or not its recorded size"); // nothing if it was evicted
             return false;
         }
         ObjectMeta meta = e.meta();
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
-            body = new Body.FileRegion(
-                    FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
+            body = new Body.FileRegion(f, e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
         } else {
-            f.close();
+            f.release();
         }
         session.sendResponse(head(d, meta, body, xcache));
         return true;
@@ -261,12 +259,14 @@ public final class CacheHandler {
         }
         cache.submit(() -> {
             MemoryTier.Entry m = null;
-            try (RandomAccessFile f = d.openChecked()) {
+            FileSource f = null;
+            try {
+                f = d.open();
                 if (f == null || memory.contains(meta.key())) return;
                 m = memory.allocate(meta);
                 if (m == null) return;
                 ByteBuffer view = DirectMemory.wrap(m.address(), (int) meta.length());
-                FileChannel ch = f.getChannel();
+                FileChannel ch = f.file().getChannel();
                 while (view.hasRemaining()) {
                     if (ch.read(view, d.headerLength() + view.position()) < 0) return;
                 }
@@ -277,6 +277,7 @@ public final class CacheHandler {
                         .addKeyValue("error", e.toString())
                         .log("promotion to memory failed");
             } finally {
+                if (f != null) f.release();
                 if (m != null) m.release();
                 promoting.remove(meta.key());
             }

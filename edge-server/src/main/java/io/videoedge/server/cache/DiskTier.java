@@ -1,6 +1,7 @@
 package io.videoedge.server.cache;
 
 import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.FileSource;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * completed are deleted, and every re-indexed file has its checksum verified before it is first
  * served.
  *
- * <p>Where the files go on disk is {@link DiskLayout}'s.
+ * <p>An evicted file is not deleted while a response reads it (each open pins its entry), and once
+ * none does it is kept, within bounds, for a later fill to write over ({@link SpareFiles}); deleted
+ * otherwise. Where the files go on disk is {@link DiskLayout}'s.
  */
 public final class DiskTier {
     private static final Logger log = LoggerFactory.getLogger(DiskTier.class);
@@ -42,12 +45,15 @@ public final class DiskTier {
     private final AtomicLong used = new AtomicLong();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder corrupted = new LongAdder();
+    private final LongAdder reused = new LongAdder();
+    private final SpareFiles spares;
     /**
-     * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
-     * being written back can block, and a fill releases its last bytes to clients only after its
-     * commit (nginx's cache manager deletes in its own process for the same reason).
+     * Evicted entries no response reads any more: their files are kept as spares or unlinked here, off
+     * the fill and selector threads: unlinking a file whose pages are still being written back can
+     * block, and a fill releases its last bytes to clients only after its commit (nginx's cache manager
+     * deletes in its own process for the same reason).
      */
-    private final java.util.concurrent.LinkedBlockingQueue<Entry> toDelete =
+    private final java.util.concurrent.LinkedBlockingQueue<Entry> retired =
             new java.util.concurrent.LinkedBlockingQueue<>();
     /**
      * Held, per key, while a commit renames a file into place and indexes it, and while an entry's file
@@ -57,11 +63,12 @@ public final class DiskTier {
     private final Object[] pathLocks = new Object[64];
 
     private final Thread janitor =
-            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
+            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::retireLoop);
 
     private DiskTier(DiskLayout layout, long budget) {
         this.layout = layout;
         this.budget = budget;
+        this.spares = new SpareFiles(budget);
         for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
@@ -130,7 +137,7 @@ public final class DiskTier {
             if (meta == null || size != headerLength + meta.length() || !p.equals(pathFor(meta.key()))) {
                 return null;
             }
-            return new Entry(p, meta, headerLength, size, false);
+            return new Entry(this, p, meta, headerLength, size, false, 1);
         } finally {
             buffers.release(c);
         }
@@ -145,25 +152,44 @@ public final class DiskTier {
         return layout.newTempFile(key);
     }
 
-    /** Creates the temporary file and opens it for writing ({@link DiskLayout#createTempFile}). */
+    /**
+     * Opens the temporary file for writing: a spare (an evicted file, renamed to {@code temp}) when
+     * there is one, else a new file ({@link DiskLayout#createTempFile}). A spare holds an old object's
+     * bytes past what the fill writes: readers read only what was written, and {@link #commit} cuts
+     * the file to its object's length.
+     */
     public RandomAccessFile createTempFile(Path temp) throws IOException {
+        SpareFiles.Spare spare = spares.poll();
+        if (spare != null) {
+            try {
+                Files.move(spare.path(), temp, StandardCopyOption.ATOMIC_MOVE);
+                RandomAccessFile f = new RandomAccessFile(temp.toFile(), "rw");
+                reused.increment();
+                return f;
+            } catch (IOException e) {
+                deleteQuietly(spare.path()); // e.g. its directory was removed by hand: a new file, then
+            }
+        }
         return layout.createTempFile(temp);
     }
 
     /**
-     * Moves a complete temporary file into place and indexes it (its checksum was computed while it
-     * was written, so it is verified). Older entries go first-in-first-out until it fits; an object
-     * larger than the whole budget is not kept.
+     * Cuts a complete temporary file to its object's length (a spare may have been longer), moves it
+     * into place and indexes it (its checksum was computed while it was written, so it is verified).
+     * Older entries go first-in-first-out until it fits; an object larger than the whole budget is not
+     * kept. The entry returned is pinned once for the caller, who unpins it when it no longer reads
+     * the file through {@code written} ({@link Entry#unpin}).
      */
-    public Entry commit(Path temp, ObjectMeta meta, int headerLength) throws IOException {
+    public Entry commit(Path temp, FileChannel written, ObjectMeta meta, int headerLength) throws IOException {
         long size = headerLength + meta.length();
         if (size > budget) {
             Files.deleteIfExists(temp);
             return null;
         }
+        if (written.size() > size) written.truncate(size);
         evictToFit(size);
         Path target = pathFor(meta.key()); // the temporary file's directory
-        Entry e = new Entry(target, meta, headerLength, size, true);
+        Entry e = new Entry(this, target, meta, headerLength, size, true, 2);
         Entry previous;
         synchronized (pathLock(meta.key())) {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -172,6 +198,7 @@ public final class DiskTier {
         if (previous != null) {
             removeFromFifo(previous); // same path, already replaced on disk
             used.addAndGet(-previous.fileSize);
+            previous.unpin();
         }
         synchronized (fifo) {
             fifo.addLast(e);
@@ -190,7 +217,8 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                toDelete.add(oldest); // responses still sending it keep their open descriptor
+                moveAside(oldest);
+                oldest.unpin(); // the index's pin: retired now, or by the last response reading it
             }
         }
     }
@@ -201,6 +229,7 @@ public final class DiskTier {
             removeFromFifo(e);
             used.addAndGet(-e.fileSize);
             deleteFile(e);
+            e.unpin();
             if (reason != null) {
                 corrupted.increment();
                 log.atWarn()
@@ -223,6 +252,7 @@ public final class DiskTier {
                 removed.add(e);
                 used.addAndGet(-e.fileSize);
                 deleteFile(e);
+                e.unpin();
             }
         }
         if (!removed.isEmpty()) {
@@ -244,8 +274,12 @@ public final class DiskTier {
      * restart; blocking, so it runs on a fill thread.
      */
     public boolean verify(Entry e, BufferPool buffers) throws IOException, InterruptedException {
+        if (!e.pin()) return false; // evicted meanwhile
         BufferPool.Chunk c = buffers.acquire(10_000);
-        if (c == null) throw new IOException("no buffer to verify a cache entry");
+        if (c == null) {
+            e.unpin();
+            throw new IOException("no buffer to verify a cache entry");
+        }
         try (FileChannel ch = FileChannel.open(e.file)) {
             if (ch.size() != e.fileSize) return false;
             CRC32C crc = new CRC32C();
@@ -267,6 +301,7 @@ public final class DiskTier {
             return false;
         } finally {
             buffers.release(c);
+            e.unpin();
         }
     }
 
@@ -280,16 +315,21 @@ public final class DiskTier {
     /** Records a new expiry after the origin confirmed the object (304), in memory and in the file. */
     public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
         e.meta = meta;
+        if (!e.pin()) return; // evicted meanwhile: its file may be another object's by now
         BufferPool.Chunk c = buffers.tryAcquire();
-        if (c == null) return; // the in-memory expiry is what counts until the next restart
+        if (c == null) { // the in-memory expiry is what counts until the next restart
+            e.unpin();
+            return;
+        }
         try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
             ByteBuffer b = c.buffer();
             b.clear().putLong(meta.expiresAt()).flip();
             ch.write(b, DiskFormat.EXPIRES_OFFSET);
         } catch (IOException ignored) {
-            // evicted meanwhile
+            // removed meanwhile
         } finally {
             buffers.release(c);
+            e.unpin();
         }
     }
 
@@ -297,13 +337,47 @@ public final class DiskTier {
         return layout.pathFor(key);
     }
 
-    private void deleteLoop() {
+    private void retireLoop() {
         while (true) {
             try {
-                deleteFile(toDelete.take());
+                retire(retired.take());
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /** An evicted entry's file, read by no response any more: kept as a spare while there is room, else deleted. */
+    private void retire(Entry evicted) {
+        Path aside = evicted.aside;
+        if (aside == null) {
+            deleteFile(evicted); // not moved aside (see moveAside)
+        } else if (spares.hasRoom(evicted.fileSize)) {
+            spares.add(aside, evicted.fileSize);
+        } else {
+            deleteQuietly(aside);
+        }
+    }
+
+    /**
+     * Moves an evicted entry's file off its object's path at once, to a spare's name (responses reading
+     * it keep their descriptors): a restart must not find it there and index it again (a purge that
+     * comes later no longer sees the entry), and it waits there, read by nobody new, until it is
+     * retired. Nothing is moved if a newer version of the key has been renamed over it since.
+     */
+    private void moveAside(Entry evicted) {
+        synchronized (pathLock(evicted.meta.key())) {
+            Entry current = index.get(evicted.meta.key());
+            if (current == null || !current.file.equals(evicted.file)) {
+                Path aside = layout.newSpareFile(evicted.file);
+                try {
+                    Files.move(evicted.file, aside, StandardCopyOption.ATOMIC_MOVE);
+                    evicted.aside = aside;
+                } catch (IOException e) {
+                    // gone already, or not movable: deleted when retired (best effort)
+                }
+            }
+            evicted.evicted = true;
         }
     }
 
@@ -348,20 +422,54 @@ public final class DiskTier {
         return corrupted.sum();
     }
 
-    /** One object on disk; its body starts at {@code headerLength}. */
+    /** Fills that wrote over an evicted file instead of creating one. */
+    public long reusedFiles() {
+        return reused.sum();
+    }
+
+    /** Evicted files waiting to be written over (outside the budget: {@link SpareFiles}). */
+    public int spareFiles() {
+        return spares.count();
+    }
+
+    /**
+     * One object on disk; its body starts at {@code headerLength}. Pinned by the index while it is
+     * indexed and by each response reading its file ({@link #open}); the last unpin of an evicted
+     * entry retires its file (reused or deleted), which is then never another object's while a
+     * response still reads it.
+     */
     public static final class Entry {
+        private final DiskTier tier;
         final Path file;
         volatile ObjectMeta meta;
         final int headerLength;
         final long fileSize;
         volatile boolean verified;
+        volatile boolean evicted;
+        volatile Path aside; // where an evicted entry's file was moved (a spare's name), if it was
+        private final java.util.concurrent.atomic.AtomicInteger pins;
 
-        Entry(Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified) {
+        Entry(DiskTier tier, Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified, int pins) {
+            this.tier = tier;
             this.file = file;
             this.meta = meta;
             this.headerLength = headerLength;
             this.fileSize = fileSize;
             this.verified = verified;
+            this.pins = new java.util.concurrent.atomic.AtomicInteger(pins);
+        }
+
+        /** Takes a pin; false once the entry is retired (evicted and read by nobody). */
+        boolean pin() {
+            for (int p = pins.get(); p > 0; p = pins.get()) {
+                if (pins.compareAndSet(p, p + 1)) return true;
+            }
+            return false;
+        }
+
+        /** Gives a pin back; the last one of an evicted entry hands its file to the janitor. Never blocks. */
+        public void unpin() {
+            if (pins.decrementAndGet() == 0 && evicted) tier.retired.add(this);
         }
 
         public ObjectMeta meta() {
@@ -376,19 +484,37 @@ public final class DiskTier {
             return verified;
         }
 
-        /** Opens the file for one response and checks it still has its full size (a truncated file is never served). */
-        public RandomAccessFile openChecked() throws IOException {
-            RandomAccessFile f;
+        /**
+         * Opens the file for one response, pinned until the response releases it, and checks it still
+         * has its full size (a truncated file is never served). Null when the file is gone, not its
+         * size, or the entry was evicted and retired meanwhile.
+         */
+        public FileSource open() throws IOException {
+            if (!pin()) return null;
+            RandomAccessFile f = null;
+            boolean handedOver = false;
             try {
                 f = new RandomAccessFile(file.toFile(), "r");
+                if (f.length() != fileSize) return null;
+                handedOver = true;
+                return new PinnedFile(this, f);
             } catch (java.io.FileNotFoundException gone) {
                 return null;
+            } finally {
+                if (!handedOver) {
+                    if (f != null) io.videoedge.server.resources.Files.closeQuietly(f);
+                    unpin();
+                }
             }
-            if (f.length() != fileSize) {
-                f.close();
-                return null;
-            }
-            return f;
+        }
+    }
+
+    /** A file opened for one response: released, it closes and unpins its entry. */
+    private record PinnedFile(Entry entry, RandomAccessFile file) implements FileSource {
+        @Override
+        public void release() {
+            io.videoedge.server.resources.Files.closeQuietly(file);
+            entry.unpin();
         }
     }
 }

@@ -3,7 +3,6 @@ package io.videoedge.server.cache;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
-import java.io.RandomAccessFile;
 
 /**
  * One slice found for a response: in memory, on disk, or arriving from the origin. It holds one
@@ -38,18 +37,18 @@ sealed interface SliceSource {
         }
     }
 
-    record Disk(DiskTier.Entry entry, RandomAccessFile file) implements SliceSource {
+    /** A slice on disk, opened (and pinned) for this request: {@link #region} takes the file over, else {@link #release}. */
+    record Disk(DiskTier.Entry entry, FileSource file) implements SliceSource {
         public ObjectMeta meta() {
             return entry.meta();
         }
 
         public Body region(long offset, long length) {
-            return new Body.FileRegion(
-                    FileSource.owned(file), entry.headerLength() + offset, length, EdgeMetrics.Source.DISK);
+            return new Body.FileRegion(file, entry.headerLength() + offset, length, EdgeMetrics.Source.DISK);
         }
 
         public void release() {
-            FileSource.owned(file).release();
+            file.release();
         }
 
         public String label() {

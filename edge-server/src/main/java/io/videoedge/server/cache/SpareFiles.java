@@ -1,0 +1,49 @@
+package io.videoedge.server.cache;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+
+/**
+ * Evicted files kept for the next fills to write over, instead of deleting each one and creating a new
+ * one. A file written over keeps its inode, its blocks and (while they are cached) its pages: no inode
+ * or block allocation, no page-cache insertion, no unlink. Held outside the byte budget, so bounded:
+ * at most {@link #MAX_FILES} files and a 32nd of the budget. Their names end in {@code .spare}; a
+ * restart deletes them.
+ */
+final class SpareFiles {
+    static final int MAX_FILES = 32;
+
+    record Spare(Path path, long size) {}
+
+    private final ArrayDeque<Spare> spares = new ArrayDeque<>();
+    private final long maxBytes;
+    private long bytes;
+
+    SpareFiles(long budget) {
+        this.maxBytes = budget / 32;
+    }
+
+    synchronized boolean hasRoom(long size) {
+        return spares.size() < MAX_FILES && bytes + size <= maxBytes;
+    }
+
+    synchronized void add(Path path, long size) {
+        spares.addLast(new Spare(path, size));
+        bytes += size;
+    }
+
+    /** The oldest spare, or null when there is none. */
+    synchronized Spare poll() {
+        Spare s = spares.pollFirst();
+        if (s != null) bytes -= s.size();
+        return s;
+    }
+
+    synchronized int count() {
+        return spares.size();
+    }
+
+    synchronized long bytes() {
+        return bytes;
+    }
+}
