@@ -7,7 +7,6 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
@@ -48,17 +47,19 @@ public final class DiskTier {
     private final LongAdder reused = new LongAdder();
     private final SpareFiles spares;
     /**
-     * Evicted entries no response reads any more: their files are kept as spares or unlinked here, off
+     * Evicted entries no response reads any more: their files become spares or are unlinked here, off
      * the fill and selector threads: unlinking a file whose pages are still being written back can
      * block, and a fill releases its last bytes to clients only after its commit (nginx's cache manager
-     * deletes in its own process for the same reason).
+     * deletes in its own process for the same reason). (A commit's cut of a longer spare frees only
+     * that spare's tail, written long before: the oldest objects are the ones evicted.)
      */
     private final java.util.concurrent.LinkedBlockingQueue<Entry> retired =
             new java.util.concurrent.LinkedBlockingQueue<>();
     /**
-     * Held, per key, while a commit renames a file into place and indexes it, and while an entry's file
-     * is deleted: a key's path is the same for every version, so a deletion of an old version that
-     * comes after a newer one was renamed over it must not remove the newer one.
+     * Held, per key, while a commit renames a file into place and indexes it, while an evicted entry's
+     * file is moved aside or deleted, and while an entry's file is opened: a key's path is the same for
+     * every version, so neither a deletion of an old version nor an open through it may reach a newer
+     * one renamed over it.
      */
     private final Object[] pathLocks = new Object[64];
 
@@ -167,7 +168,9 @@ public final class DiskTier {
                 reused.increment();
                 return f;
             } catch (IOException e) {
-                deleteQuietly(spare.path()); // e.g. its directory was removed by hand: a new file, then
+                // e.g. its directory was removed by hand: a new file, then
+                deleteQuietly(spare.path());
+                deleteQuietly(temp);
             }
         }
         return layout.createTempFile(temp);
@@ -274,14 +277,12 @@ public final class DiskTier {
      * restart; blocking, so it runs on a fill thread.
      */
     public boolean verify(Entry e, BufferPool buffers) throws IOException, InterruptedException {
-        if (!e.pin()) return false; // evicted meanwhile
         BufferPool.Chunk c = buffers.acquire(10_000);
-        if (c == null) {
-            e.unpin();
-            throw new IOException("no buffer to verify a cache entry");
-        }
-        try (FileChannel ch = FileChannel.open(e.file)) {
-            if (ch.size() != e.fileSize) return false;
+        if (c == null) throw new IOException("no buffer to verify a cache entry");
+        FileChannel ch = null;
+        try {
+            ch = e.openPinned(FileChannel::open);
+            if (ch == null || ch.size() != e.fileSize) return false;
             CRC32C crc = new CRC32C();
             ByteBuffer b = c.buffer();
             long pos = e.headerLength;
@@ -297,11 +298,9 @@ public final class DiskTier {
             boolean ok = (int) crc.getValue() == e.meta.crc32c();
             if (ok) e.verified = true;
             return ok;
-        } catch (NoSuchFileException gone) {
-            return false;
         } finally {
             buffers.release(c);
-            e.unpin();
+            if (ch != null) e.closeAndUnpin(ch);
         }
     }
 
@@ -315,21 +314,20 @@ public final class DiskTier {
     /** Records a new expiry after the origin confirmed the object (304), in memory and in the file. */
     public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
         e.meta = meta;
-        if (!e.pin()) return; // evicted meanwhile: its file may be another object's by now
         BufferPool.Chunk c = buffers.tryAcquire();
-        if (c == null) { // the in-memory expiry is what counts until the next restart
-            e.unpin();
-            return;
-        }
-        try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
+        if (c == null) return; // the in-memory expiry is what counts until the next restart
+        FileChannel ch = null;
+        try {
+            ch = e.openPinned(p -> FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE));
+            if (ch == null) return; // no longer indexed: its path may hold a newer version now
             ByteBuffer b = c.buffer();
             b.clear().putLong(meta.expiresAt()).flip();
             ch.write(b, DiskFormat.EXPIRES_OFFSET);
         } catch (IOException ignored) {
-            // removed meanwhile
+            // the in-memory expiry still counts
         } finally {
             buffers.release(c);
-            e.unpin();
+            if (ch != null) e.closeAndUnpin(ch);
         }
     }
 
@@ -361,9 +359,10 @@ public final class DiskTier {
 
     /**
      * Moves an evicted entry's file off its object's path at once, to a spare's name (responses reading
-     * it keep their descriptors): a restart must not find it there and index it again (a purge that
-     * comes later no longer sees the entry), and it waits there, read by nobody new, until it is
-     * retired. Nothing is moved if a newer version of the key has been renamed over it since.
+     * it keep their descriptors), so that a restart does not find it there and index it again (a purge
+     * that comes later no longer sees the entry); it waits there, opened by nobody new, until it is
+     * retired. Nothing is moved if a newer version of the key has been renamed over it since. Should
+     * the rename fail, the file stays at its path until it is retired (then deleted).
      */
     private void moveAside(Entry evicted) {
         synchronized (pathLock(evicted.meta.key())) {
@@ -434,9 +433,10 @@ public final class DiskTier {
 
     /**
      * One object on disk; its body starts at {@code headerLength}. Pinned by the index while it is
-     * indexed and by each response reading its file ({@link #open}); the last unpin of an evicted
-     * entry retires its file (reused or deleted), which is then never another object's while a
-     * response still reads it.
+     * indexed, by the fill that wrote it until the fill's descriptor closes, and by each open of its
+     * file ({@link #open}, verification, refresh), which succeeds only while it is indexed (its path
+     * may hold a newer version afterwards). The last unpin of an evicted entry retires its file (a
+     * spare or deleted): a file is written over only once nothing that opened it reads it.
      */
     public static final class Entry {
         private final DiskTier tier;
@@ -486,35 +486,65 @@ public final class DiskTier {
 
         /**
          * Opens the file for one response, pinned until the response releases it, and checks it still
-         * has its full size (a truncated file is never served). Null when the file is gone, not its
-         * size, or the entry was evicted and retired meanwhile.
+         * has its full size (a truncated file is never served). Null when the entry is no longer
+         * indexed (evicted, replaced, dropped or purged), or its file is gone or not its size.
          */
         public FileSource open() throws IOException {
-            if (!pin()) return null;
-            RandomAccessFile f = null;
-            boolean handedOver = false;
-            try {
-                f = new RandomAccessFile(file.toFile(), "r");
-                if (f.length() != fileSize) return null;
-                handedOver = true;
-                return new PinnedFile(this, f);
-            } catch (java.io.FileNotFoundException gone) {
-                return null;
-            } finally {
-                if (!handedOver) {
-                    if (f != null) io.videoedge.server.resources.Files.closeQuietly(f);
+            RandomAccessFile f = openPinned(p -> new RandomAccessFile(p.toFile(), "r"));
+            if (f == null) return null;
+            if (f.length() == fileSize) return new PinnedFile(this, f);
+            closeAndUnpin(f);
+            return null;
+        }
+
+        /**
+         * This entry's own file, opened and pinned (the caller gives both back: {@link #closeAndUnpin}),
+         * or null when the entry is no longer indexed or the file is gone. Checked and opened under the
+         * key's path lock, so that what opens is this version's file, not a newer one renamed over it.
+         */
+        <T extends java.io.Closeable> T openPinned(Opener<T> opener) {
+            synchronized (tier.pathLock(meta.key())) {
+                if (tier.index.get(meta.key()) != this || !pin()) return null;
+                try {
+                    return opener.open(file);
+                } catch (IOException gone) {
                     unpin();
+                    return null;
                 }
             }
         }
+
+        void closeAndUnpin(java.io.Closeable opened) {
+            io.videoedge.server.resources.Files.closeQuietly(opened);
+            unpin();
+        }
     }
 
-    /** A file opened for one response: released, it closes and unpins its entry. */
-    private record PinnedFile(Entry entry, RandomAccessFile file) implements FileSource {
+    /** How {@link Entry#openPinned} opens a file. */
+    interface Opener<T> {
+        T open(Path file) throws IOException;
+    }
+
+    /** A file opened for one response: released (once), it closes and unpins its entry. */
+    private static final class PinnedFile implements FileSource {
+        private final Entry entry;
+        private final RandomAccessFile file;
+        private final java.util.concurrent.atomic.AtomicBoolean released =
+                new java.util.concurrent.atomic.AtomicBoolean();
+
+        PinnedFile(Entry entry, RandomAccessFile file) {
+            this.entry = entry;
+            this.file = file;
+        }
+
+        @Override
+        public RandomAccessFile file() {
+            return file;
+        }
+
         @Override
         public void release() {
-            io.videoedge.server.resources.Files.closeQuietly(file);
-            entry.unpin();
+            if (released.compareAndSet(false, true)) entry.closeAndUnpin(file);
         }
     }
 }

@@ -6,9 +6,10 @@ import java.util.ArrayDeque;
 /**
  * Evicted files kept for the next fills to write over, instead of deleting each one and creating a new
  * one. A file written over keeps its inode, its blocks and (while they are cached) its pages: no inode
- * or block allocation, no page-cache insertion, no unlink. Held outside the byte budget, so bounded:
- * at most {@link #MAX_FILES} files and a 32nd of the budget. Their names end in {@code .spare}; a
- * restart deletes them.
+ * allocation and no unlink, and no block allocation or page-cache insertion for the part of the new
+ * object the old one covered. Held outside the byte budget, so bounded: at most {@link #MAX_FILES}
+ * files and a 32nd of the budget (files evicted while responses still read them wait outside the
+ * pool, as unlinked open files did). Their names end in {@code .spare}; a restart deletes them.
  */
 final class SpareFiles {
     static final int MAX_FILES = 32;
@@ -32,9 +33,9 @@ final class SpareFiles {
         bytes += size;
     }
 
-    /** The oldest spare, or null when there is none. */
+    /** The spare retired last (its pages the likeliest to be cached still), or null when there is none. */
     synchronized Spare poll() {
-        Spare s = spares.pollFirst();
+        Spare s = spares.pollLast();
         if (s != null) bytes -= s.size();
         return s;
     }

@@ -181,9 +181,12 @@ class DiskTierIT {
         DiskTier tier = DiskTier.open(dir, budget, buffers);
         DiskTier.Entry old = commit(tier, tier.newTempFile("/old.m4s"), "/old.m4s", "o".repeat(1_000));
         FileSource reading = old.open();
+        FileSource done = old.open();
         assertThat(reading).isNotNull();
         commit(tier, tier.newTempFile("/new.m4s"), "/new.m4s", "n".repeat(130_000)); // evicts /old.m4s
         assertThat(tier.get("/old.m4s")).isNull();
+        done.release();
+        done.release(); // released twice by mistake: still one pin given back
         Thread.sleep(200); // the janitor's turn, had the entry been retired
 
         assertThat(tier.spareFiles()).isZero();
@@ -202,6 +205,31 @@ class DiskTierIT {
         reading.release();
         awaitSpares(tier, 1);
         assertThat(old.open()).as("a retired entry opens no more").isNull();
+    }
+
+    @Test
+    void anEntryReplacedByANewerVersionOpensNothingAndRefreshesNothingEvenWhileStillRead() throws Exception {
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        DiskTier.Entry v1 = commit(tier, tier.newTempFile("/k.m4s"), "/k.m4s", "version 1");
+        FileSource reading = v1.open(); // a response still sending version 1 keeps it pinned
+        DiskTier.Entry v2 = commit(tier, tier.newTempFile("/k.m4s"), "/k.m4s", "version 2"); // same size, same path
+        byte[] v2Before = Files.readAllBytes(tier.pathFor("/k.m4s"));
+
+        assertThat(v1.open()).as("version 1's path holds version 2 now").isNull();
+        tier.refresh(v1, v1.meta().withExpiry(12_345), buffers); // a late 304 for version 1
+        assertThat(Files.readAllBytes(tier.pathFor("/k.m4s")))
+                .as("version 2's header untouched")
+                .isEqualTo(v2Before);
+        assertThat(tier.verify(v1, buffers)).isFalse();
+        byte[] read = new byte[9];
+        reading.file().seek(v1.headerLength());
+        reading.file().readFully(read);
+        assertThat(new String(read, StandardCharsets.UTF_8)).isEqualTo("version 1");
+        reading.release();
+        reading.release(); // a second release gives nothing back twice
+        FileSource current = v2.open();
+        assertThat(current).isNotNull();
+        current.release();
     }
 
     @Test
