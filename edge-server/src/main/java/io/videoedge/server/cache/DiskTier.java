@@ -350,9 +350,7 @@ public final class DiskTier {
         Path aside = evicted.aside;
         if (aside == null) {
             deleteFile(evicted); // not moved aside (see moveAside)
-        } else if (spares.hasRoom(evicted.fileSize)) {
-            spares.add(aside, evicted.fileSize);
-        } else {
+        } else if (!spares.offer(aside, evicted.fileSize)) {
             deleteQuietly(aside);
         }
     }

@@ -24,13 +24,12 @@ final class SpareFiles {
         this.maxBytes = budget / 32;
     }
 
-    synchronized boolean hasRoom(long size) {
-        return spares.size() < MAX_FILES && bytes + size <= maxBytes;
-    }
-
-    synchronized void add(Path path, long size) {
+    /** Keeps the file if the pool has room for it; false when it has not (the caller deletes it). */
+    synchronized boolean offer(Path path, long size) {
+        if (spares.size() >= MAX_FILES || bytes + size > maxBytes) return false;
         spares.addLast(new Spare(path, size));
         bytes += size;
+        return true;
     }
 
     /** The spare retired last (its pages the likeliest to be cached still), or null when there is none. */
