@@ -242,30 +242,40 @@ class CacheIT {
         assertThat(edge.gauge("videoedge_cache_disk_used_bytes")).isLessThanOrEqualTo(1 << 20);
     }
 
+    /**
+     * sendfile queues references to the file's cached pages, not copies: they sit in the server's send
+     * queue until acknowledged (and, on loopback, in the client's receive queue until it reads them), so
+     * writing over a file changes what its earlier responses still have to deliver. Here a client stops
+     * reading after the head, the server has queued the whole body, then the object is evicted and
+     * more fills follow: the body it reads afterwards must still be its own object's. (It failed when
+     * evicted files were kept and written over by later fills, README "Misses: writing over evicted
+     * files, tried and withdrawn".)
+     */
     @Test
-    void evictedFilesAreWrittenOverByLaterFillsAndEveryObjectReadsBackWhole() throws Exception {
-        start("1m", "16k", "1m", "", ""); // out of memory; the disk holds about 50 of them
-        java.util.Map<String, byte[]> bodies = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < 80; i++) {
-            String path = "/reuse/" + i + ".m4s";
-            bodies.put(path, origin.object(path, 15_000 + 97 * (i * 37 % 80))); // some shorter than the spare they get
+    void aBodyStillInTheSocketQueuesKeepsItsBytesWhenItsFileIsEvictedAndFilledAgain() throws Exception {
+        start("1m", "16k", "4m", "", ""); // about 130 objects of 30 kB on disk
+        byte[] slow = origin.object("/queued/slow.m4s", 30_000);
+        get("/queued/slow.m4s"); // stored on disk
+        try (RawHttp client = new RawHttp(edge.httpPort)) {
+            String sent = "videoedge_http_response_body_bytes_total{via=\"sendfile\"}";
+            double sentBefore = edge.metric(sent);
+            client.send("GET /queued/slow.m4s HTTP/1.1\r\nHost: edge\r\n\r\n");
+            // the body fits the two queues: the response ends (its file released) with nothing read
+            await().atMost(Duration.ofSeconds(10)).until(() -> edge.metric(sent) - sentBefore >= slow.length);
+            double evictedBefore = edge.metric("videoedge_cache_disk_evictions_total");
+            for (int i = 0; i < 200; i++) { // 6 MB through a 4 MiB tier: the slow object's file goes
+                byte[] other = origin.object("/queued/other-" + i + ".m4s", 30_000);
+                assertThat(get("/queued/other-" + i + ".m4s").body()).isEqualTo(other);
+            }
+            assertThat(edge.metric("videoedge_cache_disk_evictions_total") - evictedBefore)
+                    .as("objects evicted, the slow one first")
+                    .isGreaterThan(50);
+            RawHttp.Response r = client.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(Arrays.equals(r.body(), slow))
+                    .as("the queued body is the slow object's own bytes")
+                    .isTrue();
         }
-        for (var e : bodies.entrySet()) assertThat(get(e.getKey()).body()).isEqualTo(e.getValue());
-
-        assertThat(edge.metric("videoedge_cache_disk_evictions_total")).isGreaterThan(20);
-        assertThat(edge.metric("videoedge_cache_disk_reused_files_total"))
-                .as("fills that wrote over an evicted file")
-                .isGreaterThan(10);
-        int hits = 0;
-        var newestFirst = new java.util.ArrayList<>(bodies.entrySet());
-        java.util.Collections.reverse(newestFirst); // in fetch order, FIFO would miss every one
-        for (var e : newestFirst) {
-            HttpResponse<byte[]> again = get(e.getKey());
-            assertThat(again.body()).as(e.getKey()).isEqualTo(e.getValue());
-            if (xcache(again).equals("hit-disk")) hits++;
-        }
-        assertThat(hits).as("objects still on disk, many in reused files").isGreaterThan(20);
-        assertThat(edge.metric("videoedge_cache_corrupted_total")).isZero();
     }
 
     private Path cacheFile(String key) throws Exception {

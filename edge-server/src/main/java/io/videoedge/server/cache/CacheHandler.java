@@ -8,6 +8,7 @@ import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -214,18 +215,19 @@ public final class CacheHandler {
     /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
     private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache)
             throws IOException {
-        FileSource f = e.open();
+        RandomAccessFile f = e.openChecked();
         if (f == null) {
-            cache.disk().drop(e, "file missing or not its recorded size"); // nothing if it was evicted
+            cache.disk().drop(e, "file missing or not its recorded size");
             return false;
         }
         ObjectMeta meta = e.meta();
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
-            body = new Body.FileRegion(f, e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
+            body = new Body.FileRegion(
+                    FileSource.owned(f), e.headerLength() + d.offset(), d.length(), EdgeMetrics.Source.DISK);
         } else {
-            f.release();
+            f.close();
         }
         session.sendResponse(head(d, meta, body, xcache));
         return true;
@@ -259,14 +261,12 @@ public final class CacheHandler {
         }
         cache.submit(() -> {
             MemoryTier.Entry m = null;
-            FileSource f = null;
-            try {
-                f = d.open();
+            try (RandomAccessFile f = d.openChecked()) {
                 if (f == null || memory.contains(meta.key())) return;
                 m = memory.allocate(meta);
                 if (m == null) return;
                 ByteBuffer view = DirectMemory.wrap(m.address(), (int) meta.length());
-                FileChannel ch = f.file().getChannel();
+                FileChannel ch = f.getChannel();
                 while (view.hasRemaining()) {
                     if (ch.read(view, d.headerLength() + view.position()) < 0) return;
                 }
@@ -277,7 +277,6 @@ public final class CacheHandler {
                         .addKeyValue("error", e.toString())
                         .log("promotion to memory failed");
             } finally {
-                if (f != null) f.release();
                 if (m != null) m.release();
                 promoting.remove(meta.key());
             }

@@ -15,10 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where the disk tier's files live: {@code data/xx/<sha256 of the key>.obj}, a fill's temporary
+ * Where the disk tier's files live: {@code data/xx/<sha256 of the key>.obj}, and a fill's temporary
  * file ({@code <pid>-<n>.part}) in the directory its object will have, so that the commit is a rename
- * within one directory, and an evicted file kept for reuse ({@code <pid>-<n>.spare}, {@link SpareFiles})
- * in the directory it was evicted from.
+ * within one directory.
  *
  * <p>The 256 directories are made at start, and {@code data/} carries ext4's top-directory flag
  * ({@link TopDirectory}), so that they, and with them the cache's constant creating and deleting of
@@ -30,7 +29,6 @@ import org.slf4j.LoggerFactory;
 final class DiskLayout {
     private static final Logger log = LoggerFactory.getLogger(DiskLayout.class);
     private static final String PART = ".part";
-    private static final String SPARE = ".spare";
     private static final String REMADE = ".new";
 
     private final Path data;
@@ -149,9 +147,9 @@ final class DiskLayout {
         return data;
     }
 
-    /** A file name a fill left behind, or an evicted file kept for reuse (both deleted on start). */
+    /** A file name a fill left behind (deleted on start). */
     static boolean isTemporary(String fileName) {
-        return fileName.endsWith(PART) || fileName.endsWith(SPARE);
+        return fileName.endsWith(PART);
     }
 
     Path pathFor(String key) {
@@ -165,16 +163,7 @@ final class DiskLayout {
     }
 
     Path newTempFile(String key) {
-        return pathFor(key).resolveSibling(uniqueName(PART));
-    }
-
-    /** The name an evicted file takes, in its directory, while it waits to be written over. */
-    Path newSpareFile(Path evicted) {
-        return evicted.resolveSibling(uniqueName(SPARE));
-    }
-
-    private String uniqueName(String suffix) {
-        return ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + suffix;
+        return pathFor(key).resolveSibling(ProcessHandle.current().pid() + "-" + tempSeq.incrementAndGet() + PART);
     }
 
     /**

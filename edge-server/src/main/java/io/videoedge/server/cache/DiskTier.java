@@ -1,12 +1,12 @@
 package io.videoedge.server.cache;
 
 import io.videoedge.server.resources.BufferPool;
-import io.videoedge.server.resources.FileSource;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
@@ -29,9 +29,7 @@ import org.slf4j.LoggerFactory;
  * completed are deleted, and every re-indexed file has its checksum verified before it is first
  * served.
  *
- * <p>An evicted file is not deleted while a response reads it (each open pins its entry), and once
- * none does it is kept, within bounds, for a later fill to write over ({@link SpareFiles}); deleted
- * otherwise. Where the files go on disk is {@link DiskLayout}'s.
+ * <p>Where the files go on disk is {@link DiskLayout}'s.
  */
 public final class DiskTier {
     private static final Logger log = LoggerFactory.getLogger(DiskTier.class);
@@ -44,32 +42,26 @@ public final class DiskTier {
     private final AtomicLong used = new AtomicLong();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder corrupted = new LongAdder();
-    private final LongAdder reused = new LongAdder();
-    private final SpareFiles spares;
     /**
-     * Evicted entries no response reads any more: their files become spares or are unlinked here, off
-     * the fill and selector threads: unlinking a file whose pages are still being written back can
-     * block, and a fill releases its last bytes to clients only after its commit (nginx's cache manager
-     * deletes in its own process for the same reason). (A commit's cut of a longer spare frees only
-     * that spare's tail, written long before: the oldest objects are the ones evicted.)
+     * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
+     * being written back can block, and a fill releases its last bytes to clients only after its
+     * commit (nginx's cache manager deletes in its own process for the same reason).
      */
-    private final java.util.concurrent.LinkedBlockingQueue<Entry> retired =
+    private final java.util.concurrent.LinkedBlockingQueue<Entry> toDelete =
             new java.util.concurrent.LinkedBlockingQueue<>();
     /**
-     * Held, per key, while a commit renames a file into place and indexes it, while an evicted entry's
-     * file is moved aside or deleted, and while an entry's file is opened: a key's path is the same for
-     * every version, so neither a deletion of an old version nor an open through it may reach a newer
-     * one renamed over it.
+     * Held, per key, while a commit renames a file into place and indexes it, and while an entry's file
+     * is deleted: a key's path is the same for every version, so a deletion of an old version that
+     * comes after a newer one was renamed over it must not remove the newer one.
      */
     private final Object[] pathLocks = new Object[64];
 
     private final Thread janitor =
-            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::retireLoop);
+            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
 
     private DiskTier(DiskLayout layout, long budget) {
         this.layout = layout;
         this.budget = budget;
-        this.spares = new SpareFiles(budget);
         for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
@@ -138,7 +130,7 @@ public final class DiskTier {
             if (meta == null || size != headerLength + meta.length() || !p.equals(pathFor(meta.key()))) {
                 return null;
             }
-            return new Entry(this, p, meta, headerLength, size, false, 1);
+            return new Entry(p, meta, headerLength, size, false);
         } finally {
             buffers.release(c);
         }
@@ -153,46 +145,25 @@ public final class DiskTier {
         return layout.newTempFile(key);
     }
 
-    /**
-     * Opens the temporary file for writing: a spare (an evicted file, renamed to {@code temp}) when
-     * there is one, else a new file ({@link DiskLayout#createTempFile}). A spare holds an old object's
-     * bytes past what the fill writes: readers read only what was written, and {@link #commit} cuts
-     * the file to its object's length.
-     */
+    /** Creates the temporary file and opens it for writing ({@link DiskLayout#createTempFile}). */
     public RandomAccessFile createTempFile(Path temp) throws IOException {
-        SpareFiles.Spare spare = spares.poll();
-        if (spare != null) {
-            try {
-                Files.move(spare.path(), temp, StandardCopyOption.ATOMIC_MOVE);
-                RandomAccessFile f = new RandomAccessFile(temp.toFile(), "rw");
-                reused.increment();
-                return f;
-            } catch (IOException e) {
-                // e.g. its directory was removed by hand: a new file, then
-                deleteQuietly(spare.path());
-                deleteQuietly(temp);
-            }
-        }
         return layout.createTempFile(temp);
     }
 
     /**
-     * Cuts a complete temporary file to its object's length (a spare may have been longer), moves it
-     * into place and indexes it (its checksum was computed while it was written, so it is verified).
-     * Older entries go first-in-first-out until it fits; an object larger than the whole budget is not
-     * kept. The entry returned is pinned once for the caller, who unpins it when it no longer reads
-     * the file through {@code written} ({@link Entry#unpin}).
+     * Moves a complete temporary file into place and indexes it (its checksum was computed while it
+     * was written, so it is verified). Older entries go first-in-first-out until it fits; an object
+     * larger than the whole budget is not kept.
      */
-    public Entry commit(Path temp, FileChannel written, ObjectMeta meta, int headerLength) throws IOException {
+    public Entry commit(Path temp, ObjectMeta meta, int headerLength) throws IOException {
         long size = headerLength + meta.length();
         if (size > budget) {
             Files.deleteIfExists(temp);
             return null;
         }
-        if (written.size() > size) written.truncate(size);
         evictToFit(size);
         Path target = pathFor(meta.key()); // the temporary file's directory
-        Entry e = new Entry(this, target, meta, headerLength, size, true, 2);
+        Entry e = new Entry(target, meta, headerLength, size, true);
         Entry previous;
         synchronized (pathLock(meta.key())) {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -201,7 +172,6 @@ public final class DiskTier {
         if (previous != null) {
             removeFromFifo(previous); // same path, already replaced on disk
             used.addAndGet(-previous.fileSize);
-            previous.unpin();
         }
         synchronized (fifo) {
             fifo.addLast(e);
@@ -220,8 +190,7 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                moveAside(oldest);
-                oldest.unpin(); // the index's pin: retired now, or by the last response reading it
+                toDelete.add(oldest); // responses still sending it keep their open descriptor
             }
         }
     }
@@ -232,7 +201,6 @@ public final class DiskTier {
             removeFromFifo(e);
             used.addAndGet(-e.fileSize);
             deleteFile(e);
-            e.unpin();
             if (reason != null) {
                 corrupted.increment();
                 log.atWarn()
@@ -255,7 +223,6 @@ public final class DiskTier {
                 removed.add(e);
                 used.addAndGet(-e.fileSize);
                 deleteFile(e);
-                e.unpin();
             }
         }
         if (!removed.isEmpty()) {
@@ -279,10 +246,8 @@ public final class DiskTier {
     public boolean verify(Entry e, BufferPool buffers) throws IOException, InterruptedException {
         BufferPool.Chunk c = buffers.acquire(10_000);
         if (c == null) throw new IOException("no buffer to verify a cache entry");
-        FileChannel ch = null;
-        try {
-            ch = e.openPinned(FileChannel::open);
-            if (ch == null || ch.size() != e.fileSize) return false;
+        try (FileChannel ch = FileChannel.open(e.file)) {
+            if (ch.size() != e.fileSize) return false;
             CRC32C crc = new CRC32C();
             ByteBuffer b = c.buffer();
             long pos = e.headerLength;
@@ -298,9 +263,10 @@ public final class DiskTier {
             boolean ok = (int) crc.getValue() == e.meta.crc32c();
             if (ok) e.verified = true;
             return ok;
+        } catch (NoSuchFileException gone) {
+            return false;
         } finally {
             buffers.release(c);
-            if (ch != null) e.closeAndUnpin(ch);
         }
     }
 
@@ -316,18 +282,14 @@ public final class DiskTier {
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
         if (c == null) return; // the in-memory expiry is what counts until the next restart
-        FileChannel ch = null;
-        try {
-            ch = e.openPinned(p -> FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE));
-            if (ch == null) return; // no longer indexed: its path may hold a newer version now
+        try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
             ByteBuffer b = c.buffer();
             b.clear().putLong(meta.expiresAt()).flip();
             ch.write(b, DiskFormat.EXPIRES_OFFSET);
         } catch (IOException ignored) {
-            // the in-memory expiry still counts
+            // evicted meanwhile
         } finally {
             buffers.release(c);
-            if (ch != null) e.closeAndUnpin(ch);
         }
     }
 
@@ -335,46 +297,13 @@ public final class DiskTier {
         return layout.pathFor(key);
     }
 
-    private void retireLoop() {
+    private void deleteLoop() {
         while (true) {
             try {
-                retire(retired.take());
+                deleteFile(toDelete.take());
             } catch (InterruptedException e) {
                 return;
             }
-        }
-    }
-
-    /** An evicted entry's file, read by no response any more: kept as a spare while there is room, else deleted. */
-    private void retire(Entry evicted) {
-        Path aside = evicted.aside;
-        if (aside == null) {
-            deleteFile(evicted); // not moved aside (see moveAside)
-        } else if (!spares.offer(aside, evicted.fileSize)) {
-            deleteQuietly(aside);
-        }
-    }
-
-    /**
-     * Moves an evicted entry's file off its object's path at once, to a spare's name (responses reading
-     * it keep their descriptors), so that a restart does not find it there and index it again (a purge
-     * that comes later no longer sees the entry); it waits there, opened by nobody new, until it is
-     * retired. Nothing is moved if a newer version of the key has been renamed over it since. Should
-     * the rename fail, the file stays at its path until it is retired (then deleted).
-     */
-    private void moveAside(Entry evicted) {
-        synchronized (pathLock(evicted.meta.key())) {
-            Entry current = index.get(evicted.meta.key());
-            if (current == null || !current.file.equals(evicted.file)) {
-                Path aside = layout.newSpareFile(evicted.file);
-                try {
-                    Files.move(evicted.file, aside, StandardCopyOption.ATOMIC_MOVE);
-                    evicted.aside = aside;
-                } catch (IOException e) {
-                    // gone already, or not movable: deleted when retired (best effort)
-                }
-            }
-            evicted.evicted = true;
         }
     }
 
@@ -419,55 +348,20 @@ public final class DiskTier {
         return corrupted.sum();
     }
 
-    /** Fills that wrote over an evicted file instead of creating one. */
-    public long reusedFiles() {
-        return reused.sum();
-    }
-
-    /** Evicted files waiting to be written over (outside the budget: {@link SpareFiles}). */
-    public int spareFiles() {
-        return spares.count();
-    }
-
-    /**
-     * One object on disk; its body starts at {@code headerLength}. Pinned by the index while it is
-     * indexed, by the fill that wrote it until the fill's descriptor closes, and by each open of its
-     * file ({@link #open}, verification, refresh), which succeeds only while it is indexed (its path
-     * may hold a newer version afterwards). The last unpin of an evicted entry retires its file (a
-     * spare or deleted): a file is written over only once nothing that opened it reads it.
-     */
+    /** One object on disk; its body starts at {@code headerLength}. */
     public static final class Entry {
-        private final DiskTier tier;
         final Path file;
         volatile ObjectMeta meta;
         final int headerLength;
         final long fileSize;
         volatile boolean verified;
-        volatile boolean evicted;
-        volatile Path aside; // where an evicted entry's file was moved (a spare's name), if it was
-        private final java.util.concurrent.atomic.AtomicInteger pins;
 
-        Entry(DiskTier tier, Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified, int pins) {
-            this.tier = tier;
+        Entry(Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified) {
             this.file = file;
             this.meta = meta;
             this.headerLength = headerLength;
             this.fileSize = fileSize;
             this.verified = verified;
-            this.pins = new java.util.concurrent.atomic.AtomicInteger(pins);
-        }
-
-        /** Takes a pin; false once the entry is retired (evicted and read by nobody). */
-        boolean pin() {
-            for (int p = pins.get(); p > 0; p = pins.get()) {
-                if (pins.compareAndSet(p, p + 1)) return true;
-            }
-            return false;
-        }
-
-        /** Gives a pin back; the last one of an evicted entry hands its file to the janitor. Never blocks. */
-        public void unpin() {
-            if (pins.decrementAndGet() == 0 && evicted) tier.retired.add(this);
         }
 
         public ObjectMeta meta() {
@@ -482,67 +376,19 @@ public final class DiskTier {
             return verified;
         }
 
-        /**
-         * Opens the file for one response, pinned until the response releases it, and checks it still
-         * has its full size (a truncated file is never served). Null when the entry is no longer
-         * indexed (evicted, replaced, dropped or purged), or its file is gone or not its size.
-         */
-        public FileSource open() throws IOException {
-            RandomAccessFile f = openPinned(p -> new RandomAccessFile(p.toFile(), "r"));
-            if (f == null) return null;
-            if (f.length() == fileSize) return new PinnedFile(this, f);
-            closeAndUnpin(f);
-            return null;
-        }
-
-        /**
-         * This entry's own file, opened and pinned (the caller gives both back: {@link #closeAndUnpin}),
-         * or null when the entry is no longer indexed or the file is gone. Checked and opened under the
-         * key's path lock, so that what opens is this version's file, not a newer one renamed over it.
-         */
-        <T extends java.io.Closeable> T openPinned(Opener<T> opener) {
-            synchronized (tier.pathLock(meta.key())) {
-                if (tier.index.get(meta.key()) != this || !pin()) return null;
-                try {
-                    return opener.open(file);
-                } catch (IOException gone) {
-                    unpin();
-                    return null;
-                }
+        /** Opens the file for one response and checks it still has its full size (a truncated file is never served). */
+        public RandomAccessFile openChecked() throws IOException {
+            RandomAccessFile f;
+            try {
+                f = new RandomAccessFile(file.toFile(), "r");
+            } catch (java.io.FileNotFoundException gone) {
+                return null;
             }
-        }
-
-        void closeAndUnpin(java.io.Closeable opened) {
-            io.videoedge.server.resources.Files.closeQuietly(opened);
-            unpin();
-        }
-    }
-
-    /** How {@link Entry#openPinned} opens a file. */
-    interface Opener<T> {
-        T open(Path file) throws IOException;
-    }
-
-    /** A file opened for one response: released (once), it closes and unpins its entry. */
-    private static final class PinnedFile implements FileSource {
-        private final Entry entry;
-        private final RandomAccessFile file;
-        private final java.util.concurrent.atomic.AtomicBoolean released =
-                new java.util.concurrent.atomic.AtomicBoolean();
-
-        PinnedFile(Entry entry, RandomAccessFile file) {
-            this.entry = entry;
-            this.file = file;
-        }
-
-        @Override
-        public RandomAccessFile file() {
-            return file;
-        }
-
-        @Override
-        public void release() {
-            if (released.compareAndSet(false, true)) entry.closeAndUnpin(file);
+            if (f.length() != fileSize) {
+                f.close();
+                return null;
+            }
+            return f;
         }
     }
 }

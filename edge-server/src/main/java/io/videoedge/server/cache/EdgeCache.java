@@ -177,11 +177,7 @@ public final class EdgeCache implements AutoCloseable {
         try {
             if (fill.purged()) return false;
             ObjectMeta meta = fill.meta();
-            DiskTier.Entry committed = disk.commit(temp, fill.file().file().getChannel(), meta, fill.headerLength());
-            if (committed != null) {
-                // responses still streaming it read through the fill's descriptor: pinned until it closes
-                fill.file().afterClose(committed::unpin);
-            }
+            DiskTier.Entry committed = disk.commit(temp, meta, fill.headerLength());
             if (memoryEntry != null) {
                 memoryEntry.refresh(meta);
                 memory.publish(memoryEntry);
@@ -335,15 +331,6 @@ public final class EdgeCache implements AutoCloseable {
                 "videoedge_cache_disk_evictions_total",
                 "Disk tier: oldest objects evicted for space (FIFO)",
                 disk::evictions);
-        m.gauge(
-                "videoedge_cache_disk_spare_files",
-                "Disk tier: evicted files kept for fills to write over (outside cache.disk.size: at most 32 files"
-                        + " and a 32nd of it)",
-                disk::spareFiles);
-        m.counter(
-                "videoedge_cache_disk_reused_files_total",
-                "Disk tier: fills that wrote over an evicted file instead of creating a new one",
-                disk::reusedFiles);
         m.counter(
                 "videoedge_cache_corrupted_total",
                 "Disk entries dropped because of a size or checksum mismatch (fetched again)",

@@ -2,9 +2,9 @@ package io.videoedge.server.cache;
 
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
-import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.util.function.Consumer;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -41,7 +41,7 @@ final class SliceHandler {
         /** The copy as a slice source (taking over the memory reference), or null if its file is gone. */
         SliceSource open() throws IOException {
             if (memory != null) return new SliceSource.Memory(memory);
-            FileSource f = disk.open();
+            RandomAccessFile f = disk.openChecked();
             return f == null ? null : new SliceSource.Disk(disk, f);
         }
 
@@ -149,7 +149,7 @@ final class SliceHandler {
             if (!sameVersion(d.meta(), expected)) {
                 cache.disk().drop(d, null);
             } else if (d.meta().fresh(now)) {
-                FileSource f = d.open();
+                RandomAccessFile f = d.openChecked();
                 if (f != null) {
                     if (staleInMemory != null) staleInMemory.release();
                     responses.promote(d);

@@ -3,6 +3,7 @@ package io.videoedge.server.cache;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
+import java.io.RandomAccessFile;
 
 /**
  * One slice found for a response: in memory, on disk, or arriving from the origin. It holds one
@@ -37,18 +38,18 @@ sealed interface SliceSource {
         }
     }
 
-    /** A slice on disk, opened (and pinned) for this request: {@link #region} takes the file over, else {@link #release}. */
-    record Disk(DiskTier.Entry entry, FileSource file) implements SliceSource {
+    record Disk(DiskTier.Entry entry, RandomAccessFile file) implements SliceSource {
         public ObjectMeta meta() {
             return entry.meta();
         }
 
         public Body region(long offset, long length) {
-            return new Body.FileRegion(file, entry.headerLength() + offset, length, EdgeMetrics.Source.DISK);
+            return new Body.FileRegion(
+                    FileSource.owned(file), entry.headerLength() + offset, length, EdgeMetrics.Source.DISK);
         }
 
         public void release() {
-            file.release();
+            FileSource.owned(file).release();
         }
 
         public String label() {

@@ -8,18 +8,9 @@ import java.io.RandomAccessFile;
  */
 public class SharedFile extends RefCounted implements FileSource {
     private final RandomAccessFile file;
-    private volatile Runnable afterClose;
 
     public SharedFile(RandomAccessFile file) {
         this.file = file;
-    }
-
-    /**
-     * Runs {@code action} once the file is closed (by the last release); set while a reference is held.
-     * It runs on the releasing thread, a selector's too: it must not block.
-     */
-    public final void afterClose(Runnable action) {
-        afterClose = action;
     }
 
     @Override
@@ -30,7 +21,5 @@ public class SharedFile extends RefCounted implements FileSource {
     @Override
     protected final void free() {
         Files.closeQuietly(file); // closed either way
-        Runnable action = afterClose;
-        if (action != null) action.run();
     }
 }

@@ -18,7 +18,7 @@ class TierLookupTest {
     }
 
     static DiskTier.Entry onDisk(long expiresAt, boolean verified) {
-        return new DiskTier.Entry(null, Path.of("/nonexistent/k.obj"), meta(expiresAt), 64, 164, verified, 1);
+        return new DiskTier.Entry(Path.of("/nonexistent/k.obj"), meta(expiresAt), 64, 164, verified);
     }
 
     @Test
