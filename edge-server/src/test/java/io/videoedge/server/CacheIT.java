@@ -278,6 +278,75 @@ class CacheIT {
         }
     }
 
+    /**
+     * A large memory hit on a plain connection goes out from the disk tier's copy with sendfile while
+     * the page cache holds that file (no copy into the socket), and is copied from memory when it does
+     * not (sendfile would wait for the disk on the event loop) and on TLS connections.
+     */
+    @Test
+    void largeMemoryHitsGoOutFromThePageCacheWhenItHoldsTheirFileElseFromMemory() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                pageCacheCheckable(),
+                "cachestat(2) came with Linux 6.5; this kernel is " + System.getProperty("os.version"));
+        start();
+        byte[] object = origin.object("/pc/seg.m4s", 600_000);
+        assertThat(xcache(get("/pc/seg.m4s"))).isEqualTo("miss");
+        assertThat(xcache(get("/pc/seg.m4s"))).isEqualTo("hit-disk"); // the second request promotes it
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> xcache(get("/pc/seg.m4s")).equals("hit-memory"));
+        String sendfile = "videoedge_http_response_body_bytes_total{via=\"sendfile\"}";
+        String copied = "videoedge_http_response_body_bytes_total{via=\"memory\"}";
+
+        double sent = edge.metric(sendfile), copy = edge.metric(copied);
+        HttpResponse<byte[]> fromPageCache = get("/pc/seg.m4s");
+        assertThat(xcache(fromPageCache)).isEqualTo("hit-memory");
+        assertThat(fromPageCache.body()).isEqualTo(object);
+        assertThat(edge.metric(sendfile) - sent).as("bytes sent from the file").isEqualTo(object.length);
+        assertThat(edge.metric(copied) - copy).as("bytes copied from memory").isZero();
+
+        sent = edge.metric(sendfile);
+        HttpResponse<byte[]> range = get("/pc/seg.m4s", "Range", "bytes=300000-599999");
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(Arrays.copyOfRange(object, 300_000, 600_000));
+        assertThat(edge.metric(sendfile) - sent)
+                .as("a range sent from the file")
+                .isEqualTo(300_000);
+
+        io.videoedge.server.testing.PageCacheDrop.drop(cacheFile("pc/seg.m4s"));
+        sent = edge.metric(sendfile);
+        copy = edge.metric(copied);
+        HttpResponse<byte[]> fromMemory = get("/pc/seg.m4s");
+        assertThat(xcache(fromMemory)).isEqualTo("hit-memory");
+        assertThat(fromMemory.body()).isEqualTo(object);
+        assertThat(edge.metric(copied) - copy).as("bytes copied from memory").isEqualTo(object.length);
+        assertThat(edge.metric(sendfile) - sent).as("bytes sent from the file").isZero();
+
+        String tlsCopied = "videoedge_http_response_body_bytes_total{via=\"tls_copy\"}";
+        sent = edge.metric(sendfile);
+        copy = edge.metric(tlsCopied);
+        Files.readAllBytes(cacheFile("pc/seg.m4s")); // in the page cache again
+        HttpResponse<byte[]> overTls = edge.get(edge.https("/pc/seg.m4s"));
+        assertThat(xcache(overTls)).isEqualTo("hit-memory");
+        assertThat(overTls.body()).isEqualTo(object);
+        if (!Files.exists(Path.of("/sys/module/tls"))) { // TLS in user space: encrypted from memory
+            assertThat(edge.metric(tlsCopied) - copy)
+                    .as("bytes encrypted from memory")
+                    .isEqualTo(object.length);
+            assertThat(edge.metric(sendfile) - sent)
+                    .as("bytes sent from the file")
+                    .isZero();
+        } else { // kernel TLS may have taken the session: then the file, encrypted by the kernel
+            assertThat(edge.metric(tlsCopied) - copy + edge.metric(sendfile) - sent)
+                    .isEqualTo(object.length);
+        }
+    }
+
+    private boolean pageCacheCheckable() {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int major = Integer.parseInt(v[0]), minor = Integer.parseInt(v[1]);
+        return major > 6 || (major == 6 && minor >= 5);
+    }
+
     private Path cacheFile(String key) throws Exception {
         Path data = diskDir.resolve("data");
         String hex = java.util.HexFormat.of()

@@ -7,6 +7,7 @@ import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
 import io.videoedge.server.send.BodyResponse;
+import io.videoedge.server.send.FileCopy;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -39,6 +40,13 @@ public final class CacheHandler {
     /** "X-Cache: " and each value, made once (the concatenation per response showed in profiles). */
     private static final Map<String, String> X_CACHE =
             CacheMetrics.RESPONSE_RESULTS.stream().collect(Collectors.toUnmodifiableMap(r -> r, r -> "X-Cache: " + r));
+
+    /**
+     * Memory hits at least this long go out from the disk tier's copy with sendfile when the connection
+     * takes it and the page cache holds the bytes, instead of being copied into the socket (README,
+     * "Memory-cache hits sent from the page cache"). Measured for 2 MiB; smaller bodies keep the copy.
+     */
+    static final long SENDFILE_FROM_DISK_COPY = 256 * 1024;
 
     private final EdgeCache cache;
     private final Set<String> promoting = ConcurrentHashMap.newKeySet();
@@ -205,7 +213,8 @@ public final class CacheHandler {
         Decision d = Negotiation.decide(meta.validators(), request, System.currentTimeMillis());
         Body body = null;
         if (wantsBody(request, d)) {
-            body = new Body.MemoryRegion(m, d.offset(), d.length());
+            FileCopy file = d.length() >= SENDFILE_FROM_DISK_COPY ? cache.disk().cachedCopyOf(meta) : null;
+            body = new Body.MemoryRegion(m, d.offset(), d.length(), file);
         } else {
             m.release();
         }

@@ -1,6 +1,10 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.BufferPool;
+import io.videoedge.server.resources.FileSource;
+import io.videoedge.server.send.Body;
+import io.videoedge.server.send.FileCopy;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -110,6 +114,13 @@ public final class DiskTier {
                 .addKeyValue("bytes", used.get())
                 .addKeyValue("dir", layout.data().toString())
                 .log("disk cache re-indexed (checksums are verified before first use)");
+        String noPageCache = PageCache.unavailable();
+        log.atInfo()
+                .addKeyValue("pageCacheCheck", noPageCache == null ? "cachestat" : noPageCache)
+                .log(
+                        noPageCache == null
+                                ? "large memory hits on connections that take sendfile go out from this tier's files when the page cache holds them"
+                                : "large memory hits are copied into the socket: the page cache cannot be asked");
     }
 
     private Entry readEntry(Path p, BufferPool buffers) throws IOException {
@@ -138,6 +149,30 @@ public final class DiskTier {
 
     public Entry get(String key) {
         return index.get(key);
+    }
+
+    /**
+     * This tier's copy of an object the memory tier holds, for a memory hit to be sent from the page
+     * cache ({@link FileCopy}): null when this tier has no verified copy of the same bytes, or the
+     * kernel cannot say what the page cache holds ({@link PageCache}).
+     */
+    public FileCopy cachedCopyOf(ObjectMeta inMemory) {
+        Entry e = index.get(inMemory.key());
+        if (e == null || !e.verified || !e.meta.sameBytes(inMemory) || PageCache.unavailable() != null) return null;
+        return (offset, length) -> {
+            try {
+                RandomAccessFile f = e.openChecked();
+                if (f == null) return null;
+                long at = e.headerLength + offset;
+                if (PageCache.holds(f, at, length)) {
+                    return new Body.FileRegion(FileSource.owned(f), at, length, EdgeMetrics.Source.MEMORY);
+                }
+                f.close();
+                return null;
+            } catch (IOException gone) {
+                return null;
+            }
+        };
     }
 
     /** A new temporary file for a fill of {@code key}: in the directory its object will have, so the commit is a rename within it. */

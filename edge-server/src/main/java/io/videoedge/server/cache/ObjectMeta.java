@@ -129,6 +129,17 @@ public final class ObjectMeta {
                 && Objects.equals(lastModified, other.lastModified);
     }
 
+    /** Whether {@code other} describes the same stored bytes (one fetch, one checksum), whatever the expiry of each. */
+    public boolean sameBytes(ObjectMeta other) {
+        return length == other.length
+                && fetchedAt == other.fetchedAt
+                && crc32c == other.crc32c
+                && objectLength == other.objectLength
+                && Objects.equals(key, other.key)
+                && Objects.equals(etag, other.etag)
+                && Objects.equals(lastModified, other.lastModified);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ObjectMeta m

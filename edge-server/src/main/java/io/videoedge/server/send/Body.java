@@ -64,9 +64,21 @@ public sealed interface Body permits Body.FileRegion, Body.MemoryRegion, Body.Fi
     }
 
     /** A region of an object in the memory tier; the body holds one reference to the entry. */
-    record MemoryRegion(OffHeapBytes entry, long offset, long length) implements Body {
+    record MemoryRegion(OffHeapBytes entry, long offset, long length, FileCopy file) implements Body {
+        public MemoryRegion(OffHeapBytes entry, long offset, long length) {
+            this(entry, offset, length, null);
+        }
+
+        /** From the file with sendfile when the connection takes it and the page cache holds the range, else copied. */
         @Override
         public Session.QueueItem toQueueItem(boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
+            if (kernelSend && file != null) {
+                FileRegion cached = file.openIfCached(offset, length);
+                if (cached != null) {
+                    entry.release();
+                    return cached.toQueueItem(true, pool, metrics);
+                }
+            }
             return new MemoryItem(entry, offset, length, !kernelSend, metrics);
         }
 

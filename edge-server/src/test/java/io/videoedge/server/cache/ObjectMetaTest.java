@@ -37,4 +37,19 @@ class ObjectMetaTest {
         assertThat(asked.withExpiry(99).validators()).isEqualTo(asked.validators());
         assertThat(asked.withExpiry(99).expiresAt()).isEqualTo(99);
     }
+
+    @Test
+    void theSameBytesAreOneFetchWithOneChecksumWhateverTheirExpiry() {
+        ObjectMeta m = new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1, 2, 7);
+        assertThat(m.sameBytes(m.withExpiry(99))).as("refreshed by a 304").isTrue();
+        assertThat(m.sameBytes(new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1, 2, 8)))
+                .as("another checksum")
+                .isFalse();
+        assertThat(m.sameBytes(new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 5, 2, 7)))
+                .as("fetched again")
+                .isFalse();
+        assertThat(m.sameBytes(new ObjectMeta("v/t.m4s", "video/iso.segment", "\"e\"", null, 10, 1, 2, 7)))
+                .as("another key")
+                .isFalse();
+    }
 }
