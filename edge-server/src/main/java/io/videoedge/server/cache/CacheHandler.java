@@ -221,10 +221,10 @@ public final class CacheHandler {
         session.sendResponse(head(d, meta, body, xcache));
     }
 
-    /** False when the file is gone or no longer has its full size (it is dropped and fetched again). */
+    /** False when the file is gone or no longer has its full size (it is dropped), or the entry was replaced or removed meanwhile: fetched again. */
     private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache)
             throws IOException {
-        RandomAccessFile f = e.openChecked();
+        RandomAccessFile f = cache.disk().open(e);
         if (f == null) {
             cache.disk().drop(e, "file missing or not its recorded size");
             return false;
@@ -270,7 +270,7 @@ public final class CacheHandler {
         }
         cache.submit(() -> {
             MemoryTier.Entry m = null;
-            try (RandomAccessFile f = d.openChecked()) {
+            try (RandomAccessFile f = cache.disk().open(d)) {
                 if (f == null || memory.contains(meta.key())) return;
                 m = memory.allocate(meta);
                 if (m == null) return;

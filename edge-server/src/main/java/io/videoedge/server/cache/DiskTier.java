@@ -114,7 +114,7 @@ public final class DiskTier {
                 .addKeyValue("bytes", used.get())
                 .addKeyValue("dir", layout.data().toString())
                 .log("disk cache re-indexed (checksums are verified before first use)");
-        String noPageCache = PageCache.unavailable();
+        String noPageCache = PageCache.probe(layout.data());
         log.atInfo()
                 .addKeyValue("pageCacheCheck", noPageCache == null ? "cachestat" : noPageCache)
                 .log(
@@ -152,6 +152,19 @@ public final class DiskTier {
     }
 
     /**
+     * Opens an entry's file for reading while the entry is still the indexed version of its key: under
+     * the key's path lock, which a commit of a newer version (renamed over the same path) and the
+     * deletion of a removed entry's file also take, so the file opened is this entry's. Null when the
+     * entry is no longer indexed (evicted, purged, dropped, replaced) or its file is missing or not its
+     * recorded size. The descriptor keeps the data readable whatever happens to the path afterwards.
+     */
+    public RandomAccessFile open(Entry e) throws IOException {
+        synchronized (pathLock(e.meta.key())) {
+            return index.get(e.meta.key()) == e ? e.openChecked() : null;
+        }
+    }
+
+    /**
      * This tier's copy of an object the memory tier holds, for a memory hit to be sent from the page
      * cache ({@link FileCopy}): null when this tier has no verified copy of the same bytes, or the
      * kernel cannot say what the page cache holds ({@link PageCache}).
@@ -161,7 +174,7 @@ public final class DiskTier {
         if (e == null || !e.verified || !e.meta.sameBytes(inMemory) || PageCache.unavailable() != null) return null;
         return (offset, length) -> {
             try {
-                RandomAccessFile f = e.openChecked();
+                RandomAccessFile f = open(e);
                 if (f == null) return null;
                 long at = e.headerLength + offset;
                 if (PageCache.holds(f, at, length)) {
@@ -411,8 +424,8 @@ public final class DiskTier {
             return verified;
         }
 
-        /** Opens the file for one response and checks it still has its full size (a truncated file is never served). */
-        public RandomAccessFile openChecked() throws IOException {
+        /** Opens the file and checks it still has its full size (a truncated file is never served); see {@link DiskTier#open}. */
+        private RandomAccessFile openChecked() throws IOException {
             RandomAccessFile f;
             try {
                 f = new RandomAccessFile(file.toFile(), "r");

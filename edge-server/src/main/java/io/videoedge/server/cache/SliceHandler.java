@@ -39,9 +39,9 @@ final class SliceHandler {
         }
 
         /** The copy as a slice source (taking over the memory reference), or null if its file is gone. */
-        SliceSource open() throws IOException {
+        SliceSource open(DiskTier tier) throws IOException {
             if (memory != null) return new SliceSource.Memory(memory);
-            RandomAccessFile f = disk.openChecked();
+            RandomAccessFile f = tier.open(disk);
             return f == null ? null : new SliceSource.Disk(disk, f);
         }
 
@@ -149,7 +149,7 @@ final class SliceHandler {
             if (!sameVersion(d.meta(), expected)) {
                 cache.disk().drop(d, null);
             } else if (d.meta().fresh(now)) {
-                RandomAccessFile f = d.openChecked();
+                RandomAccessFile f = cache.disk().open(d);
                 if (f != null) {
                     if (staleInMemory != null) staleInMemory.release();
                     responses.promote(d);
@@ -220,9 +220,9 @@ final class SliceHandler {
         });
     }
 
-    private static SliceSource openQuietly(StaleCopy stale) {
+    private SliceSource openQuietly(StaleCopy stale) {
         try {
-            return stale.open();
+            return stale.open(cache.disk());
         } catch (IOException e) {
             return null;
         }

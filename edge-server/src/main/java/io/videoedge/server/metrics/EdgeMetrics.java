@@ -95,7 +95,7 @@ public final class EdgeMetrics {
         Counter bytes = Counter.builder()
                 .name("videoedge_http_response_body_bytes_total")
                 .help(
-                        "Response body bytes written to sockets, by path: sendfile (kernel copy), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache; memory hits of 256 KiB or more go out with sendfile from the disk cache's file while the page cache holds it)")
+                        "Response body bytes written to sockets, by path: sendfile (kernel copy; memory-cache hits of 256 KiB or more too, sent from the disk cache's file while the page cache holds it), copy (a small body sent with its head from one pooled buffer), tls_copy (read into a pooled buffer or the cache's memory and encrypted by OpenSSL), memory (plain send from the off-heap cache)")
                 .labelNames("via")
                 .register(registry);
         for (Via via : Via.values()) {

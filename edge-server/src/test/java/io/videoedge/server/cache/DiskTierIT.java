@@ -111,6 +111,34 @@ class DiskTierIT {
     }
 
     @Test
+    void anEntryOpensOnlyWhileIndexedSoANewerVersionRenamedOverItsPathIsNeverReadForIt() throws Exception {
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        DiskTier.Entry v1 = commit(tier, tier.newTempFile("/v.m4s"), "/v.m4s", "version 1");
+        try (RandomAccessFile f = tier.open(v1)) {
+            assertThat(f).isNotNull();
+        }
+        long size = Files.size(tier.pathFor("/v.m4s"));
+        DiskTier.Entry v2 = commit(tier, tier.newTempFile("/v.m4s"), "/v.m4s", "version 2");
+        assertThat(Files.size(tier.pathFor("/v.m4s")))
+                .as("a size check alone would pass")
+                .isEqualTo(size);
+
+        assertThat(tier.open(v1)).as("the replaced version").isNull();
+        try (RandomAccessFile f = tier.open(v2)) {
+            byte[] body = new byte[9];
+            f.seek(f.length() - body.length);
+            f.readFully(body);
+            assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("version 2");
+        }
+        assertThat(tier.cachedCopyOf(v1.meta()))
+                .as("bytes the disk tier no longer has")
+                .isNull();
+        if (PageCache.unavailable() == null) {
+            assertThat(tier.cachedCopyOf(v2.meta())).as("the bytes it has").isNotNull();
+        }
+    }
+
+    @Test
     void aFillWritesNextToItsObjectAndCommitsByARenameWithinThatDirectory() throws Exception {
         DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
         Path temp = tier.newTempFile("/a/seg.m4s");
