@@ -166,13 +166,14 @@ public final class DiskTier {
 
     /**
      * This tier's copy of an object the memory tier holds, for a memory hit to be sent from the page
-     * cache ({@link FileCopy}): null when this tier has no verified copy of the same bytes, or the
-     * kernel cannot say what the page cache holds ({@link PageCache}).
+     * cache ({@link FileCopy}): null when the kernel cannot say what the page cache holds
+     * ({@link PageCache}); the copy opens nothing when this tier has no verified copy of the same bytes.
      */
     public FileCopy cachedCopyOf(ObjectMeta inMemory) {
-        Entry e = index.get(inMemory.key());
-        if (e == null || !e.verified || !e.meta.sameBytes(inMemory) || PageCache.unavailable() != null) return null;
-        return (offset, length) -> {
+        if (PageCache.unavailable() != null) return null;
+        return (offset, length) -> { // looked up only when the body is queued on a connection that takes sendfile
+            Entry e = index.get(inMemory.key());
+            if (e == null || !e.verified || !e.meta.sameBytes(inMemory)) return null;
             try {
                 RandomAccessFile f = open(e);
                 if (f == null) return null;

@@ -143,15 +143,9 @@ public final class ObjectMeta {
     @Override
     public boolean equals(Object o) {
         return o instanceof ObjectMeta m
-                && length == m.length
-                && fetchedAt == m.fetchedAt
+                && sameBytes(m)
                 && expiresAt == m.expiresAt
-                && crc32c == m.crc32c
-                && objectLength == m.objectLength
-                && Objects.equals(key, m.key)
-                && Objects.equals(contentType, m.contentType)
-                && Objects.equals(etag, m.etag)
-                && Objects.equals(lastModified, m.lastModified);
+                && Objects.equals(contentType, m.contentType);
     }
 
     @Override

@@ -21,11 +21,8 @@ class PageCacheIT {
 
     @BeforeAll
     static void kernelHasCachestat() {
-        String[] v = System.getProperty("os.version").split("[.-]");
-        int major = Integer.parseInt(v[0]);
-        int minor = Integer.parseInt(v[1]);
         assumeTrue(
-                major > 6 || (major == 6 && minor >= 5),
+                PageCacheDrop.kernelHasCachestat(),
                 "cachestat(2) came with Linux 6.5; this kernel is " + System.getProperty("os.version"));
     }
 

@@ -17,6 +17,13 @@ public final class PageCacheDrop {
 
     private PageCacheDrop() {}
 
+    /** Whether the kernel has cachestat(2) (Linux 6.5), which the edge asks before sending memory hits from the page cache. */
+    public static boolean kernelHasCachestat() {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int major = Integer.parseInt(v[0]), minor = Integer.parseInt(v[1]);
+        return major > 6 || (major == 6 && minor >= 5);
+    }
+
     public static void drop(Path file) throws IOException {
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
             f.getChannel().force(true); // dirty pages are not dropped
