@@ -89,6 +89,29 @@ class ContentStoreTest {
     }
 
     @Test
+    void symlinksInsideTheRootResolveAndDanglingOnesAreAbsent(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectory(dir.resolve("root"));
+        Files.createDirectories(root.resolve("v1/hls"));
+        Files.writeString(root.resolve("v1/hls/a.m3u8"), "one");
+        Files.createSymbolicLink(root.resolve("live"), root.resolve("v1"));
+        Files.createSymbolicLink(root.resolve("gone.m3u8"), root.resolve("v1/hls/missing.m3u8"));
+        Files.createSymbolicLink(root.resolve("out"), dir);
+        Files.writeString(dir.resolve("secret.m3u8"), "s");
+        ContentStore store = new ContentStore(root, 60_000);
+        OpenFile viaLink = store.open("live/hls/a.m3u8");
+        assertThat(viaLink).as("a directory symlink inside the root").isNotNull();
+        viaLink.release();
+        assertThat(store.open("gone.m3u8")).as("a dangling symlink").isNull();
+        assertThat(store.open("live/hls/missing.m3u8"))
+                .as("missing behind a symlink")
+                .isNull();
+        assertThat(store.open("out/secret.m3u8"))
+                .as("an existing file outside the root")
+                .isNull();
+        store.close();
+    }
+
+    @Test
     void whatTheFileSystemCannotLookUpIsAbsent(@TempDir Path root) throws Exception {
         Files.writeString(root.resolve("a.m3u8"), "one");
         ContentStore store = new ContentStore(root, 60_000);
