@@ -116,7 +116,9 @@ public final class DiskTier {
                 .log("disk cache re-indexed (checksums are verified before first use)");
         String noPageCache = PageCache.probe(layout.data());
         log.atInfo()
-                .addKeyValue("pageCacheCheck", noPageCache == null ? "cachestat" : noPageCache)
+                .addKeyValue(
+                        "pageCacheCheck",
+                        noPageCache == null ? PageCache.method().name().toLowerCase() : noPageCache)
                 .log(
                         noPageCache == null
                                 ? "large memory hits on connections that take sendfile go out from this tier's files when the page cache holds them"
@@ -178,7 +180,7 @@ public final class DiskTier {
                 RandomAccessFile f = open(e);
                 if (f == null) return null;
                 long at = e.headerLength + offset;
-                if (PageCache.holds(f, at, length)) {
+                if (PageCache.holds(f, at, length, e.fileSize)) {
                     return new Body.FileRegion(FileSource.owned(f), at, length, EdgeMetrics.Source.MEMORY);
                 }
                 f.close();
