@@ -67,7 +67,12 @@ final class EdgeSession extends HttpSession {
     private volatile boolean handshakeDone;
     /** Bytes the socket took from the write loop; read by the guard (slow readers). */
     private volatile long sentBytes;
-    /** The write queue waits for the origin, not the client (see processWrite); read by the guard. */
+    /**
+     * The write queue waits for the origin, not the client (see processWrite); read by the guard. Set
+     * as soon as a write has caught up with the origin, even if that write also filled the socket:
+     * the slow-reader rule then lapses until the origin's next chunk, whose first write finds the
+     * socket full and listens for writability, unparked.
+     */
     private volatile boolean parked;
 
     private long bodyToSkip;

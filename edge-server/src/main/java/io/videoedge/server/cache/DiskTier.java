@@ -115,10 +115,9 @@ public final class DiskTier {
                 .addKeyValue("dir", layout.data().toString())
                 .log("disk cache re-indexed (checksums are verified before first use)");
         String noPageCache = PageCache.probe(layout.data());
+        PageCache.Method check = PageCache.method();
         log.atInfo()
-                .addKeyValue(
-                        "pageCacheCheck",
-                        noPageCache == null ? PageCache.method().name().toLowerCase() : noPageCache)
+                .addKeyValue("pageCacheCheck", check != null ? check.name().toLowerCase() : noPageCache)
                 .log(
                         noPageCache == null
                                 ? "large memory hits on connections that take sendfile go out from this tier's files when the page cache holds them"

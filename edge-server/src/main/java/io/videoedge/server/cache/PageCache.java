@@ -20,8 +20,8 @@ import java.nio.file.Path;
 /**
  * Whether a file's bytes are in the page cache. By {@code cachestat(2)} (Linux 6.5) when the kernel and
  * the seccomp profile allow it: one system call, no mapping. Else by {@code mincore(2)} on a read-only
- * mapping of the range that is never touched (so never a page fault, nor a SIGBUS under a truncated
- * file): mmap, mincore, munmap. Container runtimes' name-based seccomp defaults written before
+ * mapping from the range to a page past the end of the file that is never touched (so never a page
+ * fault, nor a SIGBUS under a truncated file): mmap, mincore twice, munmap. Container runtimes' name-based seccomp defaults written before
  * cachestat refuse it (EPERM) and allow mincore.
  *
  * <p>Both answer only for files the process owns or could write, which the cache's own files are:
@@ -56,8 +56,10 @@ final class PageCache {
 
     private static final String NO_NATIVE;
 
-    private static volatile Method method;
-    private static volatile String unavailable = "not probed yet";
+    /** What the last probe found: a method, or why there is none. One volatile: read together. */
+    private record State(Method method, String unavailable) {}
+
+    private static volatile State state = new State(null, "not probed yet");
 
     static {
         MethodHandle syscall = null, syscallErrno = null, mmap = null, mincore = null, munmap = null;
@@ -102,12 +104,12 @@ final class PageCache {
 
     /** Null when {@link #holds} can answer; else why it cannot (for the start-up log). */
     static String unavailable() {
-        return unavailable;
+        return state.unavailable();
     }
 
     /** How {@link #holds} asks (for the start-up log); null when it cannot. */
     static Method method() {
-        return unavailable == null ? method : null;
+        return state.method();
     }
 
     /**
@@ -139,8 +141,7 @@ final class PageCache {
                 }
             }
         }
-        method = found;
-        unavailable = why;
+        state = new State(found, why);
         return why;
     }
 
@@ -188,9 +189,9 @@ final class PageCache {
      * long, is in the page cache.
      */
     static boolean holds(RandomAccessFile file, long offset, long length, long fileSize) {
-        if (unavailable != null || length <= 0) return false;
-        long cached =
-                method == Method.MINCORE ? mincore(file, offset, length, fileSize) : cachestat(file, offset, length);
+        Method m = state.method();
+        if (m == null || length <= 0) return false;
+        long cached = m == Method.MINCORE ? mincore(file, offset, length, fileSize) : cachestat(file, offset, length);
         return cached == pages(offset, length);
     }
 

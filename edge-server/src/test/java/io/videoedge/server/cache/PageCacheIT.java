@@ -13,7 +13,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,18 +24,11 @@ class PageCacheIT {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void kernelHasCachestat() {
-        assumeTrue(
-                PageCacheDrop.kernelHasCachestat(),
-                "cachestat(2) came with Linux 6.5; this kernel is " + System.getProperty("os.version"));
-    }
-
     @BeforeEach
     void probeWhereTheFilesAre() throws Exception {
         assumeFalse("tmpfs".equals(Files.getFileStore(dir).type()), "tmpfs pages cannot be dropped");
         assertThat(PageCache.probe(dir))
-                .as("on a kernel with cachestat, for a file of our own")
+                .as("cachestat (Linux 6.5) or else mincore, for a file of our own")
                 .isNull();
         assertThat(PageCache.unavailable()).isNull();
     }
@@ -80,7 +72,9 @@ class PageCacheIT {
             throws Exception {
         try {
             assertThat(PageCache.probe(dir, method)).isNull();
-            assertThat(PageCache.method()).isEqualTo(method);
+            assumeTrue(
+                    PageCache.method() == method,
+                    "cachestat is refused here (a kernel before 6.5, or seccomp): mincore answered the probe");
             Path file = dir.resolve("object");
             int size = (32 << 20) + 1234; // much more than one read brings back with read-ahead; a partial last page
             byte[] bytes = new byte[size];
@@ -119,6 +113,9 @@ class PageCacheIT {
 
     @Test
     void theProbePrefersCachestat() {
+        assumeTrue(
+                PageCacheDrop.kernelHasCachestat(),
+                "cachestat(2) came with Linux 6.5; this kernel is " + System.getProperty("os.version"));
         assertThat(PageCache.probe(dir)).isNull();
         assertThat(PageCache.method()).isEqualTo(PageCache.Method.CACHESTAT);
     }
