@@ -38,3 +38,30 @@ info "$(grep -E '^videoedge_cache_(lookups_total|responses_total|disk_entries|me
 hits=$(awk '/^videoedge_cache_lookups_total\{.*result="hit"/ {s += $2} END {print s + 0}' <<<"$m")
 (( ${hits%.*} >= 1 )) || fail "videoedge_cache_lookups_total{result=hit} is $hits"
 pass "videoedge_cache_lookups_total{result=\"hit\"}: $hits"
+
+# A memory hit of 256 KiB or more on a plain connection goes out with sendfile from the disk tier's
+# file while the page cache holds it. The pod runs under the runtime's default seccomp profile: its
+# start-up log says how it can ask the page cache (cachestat, else mincore), and the bytes of such a hit
+# are counted under via="sendfile", none under via="memory" (a copy from the off-heap memory tier).
+pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
+check=$(k -n "$VE_NS" logs "$pod" -c edge-server --tail=-1 | jq -Rr 'fromjson? | .pageCacheCheck? // empty' | tail -1)
+assert_match "the server can ask the page cache (start-up log pageCacheCheck)" '^(cachestat|mincore)$' "$check"
+big=vod/mp4/clip.mp4
+size=$(node_exec curl -fsS --max-time 10 "http://$origin_ip:8080/$big" | wc -c)
+(( size >= 262144 )) || fail "/$big is $size bytes, under the 256 KiB of a page-cache memory hit"
+get_big() { curl -sS --max-time 20 -D "$tmp/hb" -o "$tmp/bb" "http://$ip:$HTTP_PORT/$big" && xcache "$tmp/hb"; }
+assert_eq "GET /$big: a miss" miss "$(get_big)"
+assert_eq "GET /$big again: from disk (a large object enters memory on its second request)" hit-disk "$(get_big)"
+memory_hit() { local x; x=$(get_big); echo "X-Cache: $x"; [ "$x" = hit-memory ]; }
+wait_until "GET /$big: a memory hit" "$E2E_TIMEOUT" memory_hit
+body_bytes() { edge_metrics | awk -v v="via=\"$1\"" 'index($0, "videoedge_http_response_body_bytes_total{" v "}") == 1 {printf "%.0f\n", $2}'; }
+# a response's last bytes are counted after the client may have them: wait for the counters to stop
+settled() { local a b; a=$(body_bytes sendfile) && sleep 1 && b=$(body_bytes sendfile) && echo "$a -> $b" && [ "$a" = "$b" ]; }
+wait_until "body byte counters settled" 20 settled
+sent0=$(body_bytes sendfile) copied0=$(body_bytes memory)
+assert_eq "memory hit: X-Cache" hit-memory "$(get_big)"
+assert_eq "memory hit: the origin's bytes" "$(node_exec curl -fsS --max-time 10 "http://$origin_ip:8080/$big" | sha256sum | cut -d' ' -f1)" \
+  "$(sha256sum <"$tmp/bb" | cut -d' ' -f1)"
+sendfile_delta() { awk -v a="$(body_bytes sendfile)" -v b="$sent0" -v n="$size" 'BEGIN {d = a - b; print d; exit !(d == n)}'; }
+wait_until "the memory hit's $size bytes counted under via=\"sendfile\" (from the page cache)" 20 sendfile_delta
+assert_eq "bytes copied from the memory tier for it (via=\"memory\")" 0 "$(awk -v a="$(body_bytes memory)" -v b="$copied0" 'BEGIN {print a - b}')"
