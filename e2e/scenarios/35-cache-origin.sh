@@ -44,7 +44,7 @@ pass "videoedge_cache_lookups_total{result=\"hit\"}: $hits"
 # start-up log says how it can ask the page cache (cachestat, else mincore), and the bytes of such a hit
 # are counted under via="sendfile", none under via="memory" (a copy from the off-heap memory tier).
 pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
-check=$(k -n "$VE_NS" logs "$pod" -c edge-server --tail=-1 | jq -Rr 'fromjson? | .pageCacheCheck? // empty' | tail -1)
+check=$(k -n "$VE_NS" logs "$pod" -c edge-server --tail=-1 | jq -Rr 'fromjson? | .kvpList[]? | .pageCacheCheck? // empty' | tail -1)
 assert_match "the server can ask the page cache (start-up log pageCacheCheck)" '^(cachestat|mincore)$' "$check"
 big=vod/mp4/clip.mp4
 size=$(node_exec curl -fsS --max-time 10 "http://$origin_ip:8080/$big" | wc -c)
