@@ -11,8 +11,9 @@
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (31),
-#   BENCH_SLICE_WARMUP (200): cold requests to each server before the measured ones, not counted (the
-#   second edge serves nothing else: without them its miss path runs interpreted, 2-3x its warm latency)
+#   BENCH_SLICE_WARMUP (1000): cold requests to each server before the measured ones, not counted (the
+#   second edge serves nothing else: its miss path runs once per request, and reaches its compiled speed
+#   after about 1,000; 4 GiB of slices, so both caches are full and evicting during the rounds)
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
 #   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
@@ -449,7 +450,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     curl -s -o /dev/null -r 0-2097151 -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
       "http://127.0.0.1:$1/slice/$2/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
   }
-  slice_warmup=${BENCH_SLICE_WARMUP:-200}
+  slice_warmup=${BENCH_SLICE_WARMUP:-1000}
   if [ "$slice_warmup" -gt 0 ]; then
     echo "slice miss: $slice_warmup cold requests to each server first (not counted)"
     for i in $(seq 1 "$slice_warmup"); do
@@ -493,7 +494,7 @@ for r in "${results[@]}"; do
 done
 if [ ${#slice_lines[@]} -gt 0 ]; then
   echo
-  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-31} alternating cold requests after ${BENCH_SLICE_WARMUP:-200} each not counted, one at a time, for bytes 0-2097151 of a"
+  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-31} alternating cold requests after ${BENCH_SLICE_WARMUP:-1000} each not counted, one at a time, for bytes 0-2097151 of a"
   echo "            1 GiB object: edge cache.slice=4m, nginx slice 4m + proxy_cache; ratio > 1: the edge is faster)"
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' case "fb-ms" "fb-ms" ratio "MiB/s" "MiB/s" ratio "ms" "ms" errs
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' "" edge nginx "" edge nginx "" edge nginx ""
