@@ -119,7 +119,7 @@ public final class DiskTier {
         log.atInfo()
                 .addKeyValue("pageCacheCheck", check != null ? check.name().toLowerCase() : noPageCache)
                 .log(
-                        noPageCache == null
+                        check != null
                                 ? "large memory hits on connections that take sendfile go out from this tier's files when the page cache holds them"
                                 : "large memory hits are copied into the socket: the page cache cannot be asked");
     }
