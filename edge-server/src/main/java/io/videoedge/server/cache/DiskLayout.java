@@ -31,6 +31,16 @@ final class DiskLayout {
     private static final String PART = ".part";
     private static final String REMADE = ".new";
 
+    private static final MessageDigest SHA_256;
+
+    static {
+        try {
+            SHA_256 = MessageDigest.getInstance("SHA-256"); // every Java platform has it
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Path data;
     private final AtomicLong tempSeq = new AtomicLong();
 
@@ -153,12 +163,24 @@ final class DiskLayout {
     }
 
     Path pathFor(String key) {
+        byte[] h = sha256().digest(key.getBytes(StandardCharsets.UTF_8));
+        String hex = HexFormat.of().formatHex(h);
+        return data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
+    }
+
+    /**
+     * A SHA-256 digest cloned from one looked up once: {@code MessageDigest.getInstance} searches the
+     * providers on every call, which cost a miss more than hashing its key.
+     */
+    private static MessageDigest sha256() {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            String hex = HexFormat.of().formatHex(h);
-            return data.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".obj");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException impossible) {
+                throw new IllegalStateException(impossible);
+            }
         }
     }
 

@@ -213,10 +213,10 @@ public final class ContentStore {
      */
     private static boolean missing(Path candidate) {
         try {
-            Files.readAttributes(candidate, BasicFileAttributes.class);
-            return false;
-        } catch (NoSuchFileException e) {
-            return true;
+            // null for ENOENT without an exception: a miss in the content root (every new path of a
+            // caching edge) no longer pays for NoSuchFileException's stack trace
+            return candidate.getFileSystem().provider().readAttributesIfExists(candidate, BasicFileAttributes.class)
+                    == null;
         } catch (IOException e) {
             return false; // ENOTDIR, EACCES, ...: resolved (and answered) as before
         }

@@ -24,26 +24,36 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
         if (end < 0) {
             return null;
         }
-        String[] lines = new String(b, 0, end - 4, StandardCharsets.ISO_8859_1).split("\r\n");
-        String statusLine = lines[0];
+        String head = new String(b, 0, end - 4, StandardCharsets.ISO_8859_1);
+        int lineEnd = lineEnd(head, 0);
+        String statusLine = head.substring(0, lineEnd);
         if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
             throw new ProtocolException("bad status line from origin: " + statusLine);
         }
         int status;
         try {
-            status = Integer.parseInt(statusLine.substring(9, 12));
+            status = Integer.parseInt(statusLine, 9, 12, 10);
         } catch (NumberFormatException e) {
             throw new ProtocolException("bad status from origin: " + statusLine);
         }
         Map<String, String> headers = new HashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon <= 0) throw new ProtocolException("bad header from origin: " + lines[i]);
-            String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
-            String value = lines[i].substring(colon + 1).trim();
+        for (int from = lineEnd + 2; from < head.length(); from = lineEnd + 2) {
+            lineEnd = lineEnd(head, from);
+            int colon = head.indexOf(':', from);
+            if (colon <= from || colon >= lineEnd) {
+                throw new ProtocolException("bad header from origin: " + head.substring(from, lineEnd));
+            }
+            String name = head.substring(from, colon).trim().toLowerCase(Locale.ROOT);
+            String value = head.substring(colon + 1, lineEnd).trim();
             headers.merge(name, value, (a, v) -> a + ", " + v);
         }
         return new OriginHead(status, headers, end);
+    }
+
+    /** Where the line starting at {@code from} ends: its CR LF, or the end of the head (no regex: split's was compiled per call). */
+    private static int lineEnd(String head, int from) {
+        int crlf = head.indexOf("\r\n", from);
+        return crlf < 0 ? head.length() : crlf;
     }
 
     public String header(String lowerCaseName) {

@@ -9,8 +9,13 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
@@ -137,6 +142,30 @@ class DiskTierIT {
             var copy = tier.cachedCopyOf(v2.meta()).openIfCached(0, 9);
             assertThat(copy).as("the bytes it has").isNotNull();
             copy.discard();
+        }
+    }
+
+    @Test
+    void anObjectsFileIsNamedBySha256OfItsKeyOnEveryThread() throws Exception {
+        // a restart finds the files of earlier releases under these names: they must not change
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        Path data = dir.resolve("data");
+        assertThat(tier.pathFor("/a/seg.m4s"))
+                .isEqualTo(data.resolve("4d/8ed93e1d0b7924cca41623f9f40b7af956afcb439b1b8b79e6bdb478103a16.obj"));
+        assertThat(tier.pathFor("/v/в.mp4"))
+                .isEqualTo(data.resolve("89/927090d4145c728a8a6c62927548108421029f260a25cc5d33e1c6c37ded45.obj"));
+        ExecutorService pool = Executors.newFixedThreadPool(4); // one digest shared wrongly would mix keys
+        try {
+            List<Future<Path>> paths = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                String key = "/k/" + (i % 7);
+                paths.add(pool.submit(() -> tier.pathFor(key)));
+            }
+            for (int i = 0; i < paths.size(); i++) {
+                assertThat(paths.get(i).get()).isEqualTo(tier.pathFor("/k/" + (i % 7)));
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

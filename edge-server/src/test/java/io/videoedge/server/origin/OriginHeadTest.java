@@ -27,6 +27,19 @@ class OriginHeadTest {
     }
 
     @Test
+    void aHeadWithoutHeadersAndValuesWithColons() throws Exception {
+        OriginHead bare = parse("HTTP/1.1 204 No Content\r\n\r\n");
+        assertThat(bare.status()).isEqualTo(204);
+        assertThat(bare.headers()).isEmpty();
+        assertThat(bare.headLength()).isEqualTo(27);
+        OriginHead h = parse("HTTP/1.1 301 Moved\r\nLocation:  http://o:8080/a  \r\nX-A:\r\nServer: x\r\n\r\n");
+        assertThat(h.header("location")).isEqualTo("http://o:8080/a");
+        assertThat(h.header("x-a")).isEmpty();
+        assertThat(h.header("server")).isEqualTo("x");
+        assertThat(h.headers()).hasSize(3);
+    }
+
+    @Test
     void anIncompleteHeadIsNull() throws Exception {
         assertThat(parse("HTTP/1.1 200 OK\r\nContent-Le")).isNull();
     }
@@ -44,6 +57,11 @@ class OriginHeadTest {
         assertThatThrownBy(() -> parse("SSH-2.0-OpenSSH\r\n\r\n")).isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() -> parse("HTTP/1.1 2x0 OK\r\n\r\n")).isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nno colon\r\n\r\n")).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nA: 1\r\nno colon\r\nB: 2\r\n\r\n"))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("no colon");
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\n: empty name\r\n\r\n"))
+                .isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() ->
                         parse("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n").contentLength())
                 .isInstanceOf(ProtocolException.class);
