@@ -13,7 +13,10 @@
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (31),
 #   BENCH_SLICE_WARMUP (1000): cold requests to each server before the measured ones, not counted (the
 #   second edge serves nothing else: its miss path runs once per request, and reaches its compiled speed
-#   after about 1,000; 4 GiB of slices, so both caches are full and evicting during the rounds)
+#   after about 1,000; 4 GiB of slices, so both caches are full and evicting during the rounds);
+#   every measured request's first byte and total go to logs/slice-requests.tsv, and the quartiles are
+#   printed (the edge's first byte has two modes on a 2-vCPU machine: see the README);
+#   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g)
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
 #   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
@@ -111,7 +114,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   "$JAVA_HOME/bin/java" -cp "$classpath" io.videoedge.server.config.ConfigOverrides "$dir/edge-server.yaml" \
     "acceptors[0].port=$slice_http" "acceptors[1].port=$slice_https" "admin.port=$slice_admin" \
     "acceptors[1].ssl.ticketDir=$dir/tickets-slice" "cache.disk.path=$dir/edge-slice-cache" cache.slice=4m \
-    accessLog.enabled=false > "$dir/edge-slice.yaml"
+    accessLog.enabled=false ${BENCH_SLICE_OVERRIDES:-} > "$dir/edge-slice.yaml"
   rm -rf "$dir/edge-slice-cache"
   # shellcheck disable=SC2046,SC2086
   EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) ${BENCH_EDGE_JVM:-} -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-slice.yaml" \
@@ -459,6 +462,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     done
   fi
   edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
+  printf 'server\tround\tfirst_byte_ms\ttotal_ms\n' > "$dir/logs/slice-requests.tsv"
   for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-31}"); do
     if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
     for server in $order; do
@@ -466,6 +470,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
       read -r fb tot bytes code < <(slice_once "$port" "r$round-$RANDOM")
       [ "$code" = 206 ] && [ "$bytes" = 2097152 ] || { slice_errs=$((slice_errs + 1)); echo "slice miss: $server answered $code with $bytes bytes" >&2; }
       if [ "$server" = edge ]; then edge_fb+=("$fb"); edge_tot+=("$tot"); else nginx_fb+=("$fb"); nginx_tot+=("$tot"); fi
+      printf '%s\t%s\t%s\t%s\n' "$server" "$round" "$fb" "$tot" >> "$dir/logs/slice-requests.tsv"
     done
   done
   efb=$(printf '%s\n' "${edge_fb[@]}" | median) nfb=$(printf '%s\n' "${nginx_fb[@]}" | median)
@@ -478,6 +483,9 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     "$(awk -v t="$ntot" 'BEGIN {if (t>0) printf "%.1f", 2000/t}')" \
     "$(awk -v a="$etot" -v b="$ntot" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" \
     "$etot" "$ntot" "$slice_errs")")
+  quartiles() { sort -n | awk '{v[NR] = $1} END {printf "%s / %s / %s", v[int((NR + 3) / 4)], v[int((NR + 1) / 2)], v[int((3 * NR + 1) / 4)]}'; }
+  echo "slice miss: first byte quartiles (ms, 25th / median / 75th): edge $(printf '%s\n' "${edge_fb[@]}" | quartiles)," \
+    "nginx $(printf '%s\n' "${nginx_fb[@]}" | quartiles); every request: logs/slice-requests.tsv"
   echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup)) cold requests (4 MiB each; warm-up included)"
 fi
 
