@@ -24,6 +24,9 @@ import one.nio.pool.SocketPool;
  * Blocking; runs on the fill threads, never on a selector.
  */
 public final class OriginClient {
+    /** The longest response head taken from an origin (nginx's default proxy buffer is 4-8 KiB). */
+    static final int MAX_HEAD = 64 * 1024;
+
     private final SocketPool pool;
     private final SslContext tls; // null for http://
     private final String hostHeader;
@@ -100,25 +103,28 @@ public final class OriginClient {
 
         private void readHead(boolean lastAttempt) throws IOException {
             ByteBuffer b = chunk.buffer();
-            byte[] copy = new byte[Math.min(b.capacity(), 64 * 1024)];
+            int limit = Math.min(b.capacity(), MAX_HEAD);
             int n = 0;
             while (true) {
                 int r;
                 try {
-                    r = socket.readRaw(chunk.address() + n, copy.length - n, 0);
+                    r = socket.readRaw(chunk.address() + n, limit - n, 0);
                 } catch (SocketClosedException e) {
                     if (n == 0 && !lastAttempt) throw new StaleConnection();
                     throw new ProtocolException("origin closed the connection before a full response head");
                 }
-                b.get(n, copy, n, r); // only the head bytes are parsed on the heap
+                int scanned = n;
                 n += r;
-                head = OriginHead.parse(copy, n);
-                if (head != null) {
-                    bufferedFrom = head.headLength();
+                int end = OriginHead.endOfHead(b, scanned, n);
+                if (end >= 0) {
+                    byte[] copy = new byte[end]; // only the head is parsed on the heap, not the body bytes after it
+                    b.get(0, copy);
+                    head = OriginHead.parse(copy, end);
+                    bufferedFrom = end;
                     bufferedTo = n;
                     return;
                 }
-                if (n == copy.length) throw new ProtocolException("origin response head larger than " + copy.length);
+                if (n == limit) throw new ProtocolException("origin response head larger than " + limit);
             }
         }
 

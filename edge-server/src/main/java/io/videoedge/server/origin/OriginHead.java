@@ -1,6 +1,7 @@
 package io.videoedge.server.origin;
 
 import java.net.ProtocolException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
@@ -12,15 +13,22 @@ import java.util.Map;
  */
 public record OriginHead(int status, Map<String, String> headers, int headLength) {
 
-    /** The head from the first {@code length} bytes, or null when the blank line has not arrived yet. */
-    public static OriginHead parse(byte[] b, int length) throws ProtocolException {
-        int end = -1;
-        for (int i = 3; i < length; i++) {
-            if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
-                end = i + 1;
-                break;
+    /**
+     * Where the head in {@code b[0, to)} ends (just past its blank line), or -1 when the blank line is not
+     * there yet. {@code scanned}: bytes an earlier call already looked at (the line may straddle them).
+     */
+    public static int endOfHead(ByteBuffer b, int scanned, int to) {
+        for (int i = Math.max(3, scanned); i < to; i++) {
+            if (b.get(i) == '\n' && b.get(i - 1) == '\r' && b.get(i - 2) == '\n' && b.get(i - 3) == '\r') {
+                return i + 1;
             }
         }
+        return -1;
+    }
+
+    /** The head from the first {@code length} bytes, or null when the blank line has not arrived yet. */
+    public static OriginHead parse(byte[] b, int length) throws ProtocolException {
+        int end = endOfHead(ByteBuffer.wrap(b), 0, length);
         if (end < 0) {
             return null;
         }

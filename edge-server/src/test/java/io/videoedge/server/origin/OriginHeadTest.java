@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ProtocolException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,19 @@ class OriginHeadTest {
         assertThat(h.header("x-a")).isEmpty();
         assertThat(h.header("server")).isEqualTo("x");
         assertThat(h.headers()).hasSize(3);
+    }
+
+    @Test
+    void theEndOfAHeadIsFoundWhereverTheReadsSplitIt() {
+        byte[] bytes = "HTTP/1.1 200 OK\r\nA: 1\r\n\r\n\r\nbody".getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer b = ByteBuffer.allocateDirect(bytes.length).put(0, bytes);
+        for (int split = 0; split <= bytes.length; split++) {
+            // two reads, as the origin client scans them: the first split bytes, then the rest
+            int first = OriginHead.endOfHead(b, 0, split);
+            int end = first >= 0 ? first : OriginHead.endOfHead(b, split, bytes.length);
+            assertThat(end).as("split after %d bytes", split).isEqualTo(25);
+        }
+        assertThat(OriginHead.endOfHead(b, 0, 24)).isEqualTo(-1);
     }
 
     @Test
