@@ -16,7 +16,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,18 +41,13 @@ class OriginClientIT {
     void aHeadThatArrivesAByteAtATimeIsParsedAndTheBodyFollowsIntact() throws Exception {
         byte[] body = bytes(100_000);
         start(
-                (head, out) -> {
-                    try {
-                        for (byte b : head) {
-                            out.write(b);
-                            out.flush();
-                            Thread.sleep(1); // separate segments: the client reads the head in many pieces
-                        }
-                        out.write(body);
+                (out, head) -> {
+                    for (byte b : head) {
+                        out.write(b);
                         out.flush();
-                    } catch (IOException | InterruptedException e) {
-                        throw new IllegalStateException(e);
+                        Thread.sleep(1); // separate segments: the client reads the head in many pieces
                     }
+                    out.write(body);
                 },
                 "HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\nETag: \"v1\"\r\n\r\n");
         try (OriginClient.Exchange x = client.get("/a.m4s", List.of())) {
@@ -67,16 +61,11 @@ class OriginClientIT {
     void bodyBytesThatCameWithTheHeadAreTheBodysFirst() throws Exception {
         byte[] body = bytes(3_000);
         start(
-                (head, out) -> {
-                    try {
-                        byte[] all = new byte[head.length + body.length];
-                        System.arraycopy(head, 0, all, 0, head.length);
-                        System.arraycopy(body, 0, all, head.length, body.length);
-                        out.write(all); // one write: head and body in one read of the client
-                        out.flush();
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
+                (out, head) -> {
+                    byte[] all = new byte[head.length + body.length];
+                    System.arraycopy(head, 0, all, 0, head.length);
+                    System.arraycopy(body, 0, all, head.length, body.length);
+                    out.write(all); // one write: head and body in one read of the client
                 },
                 "HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\n\r\n");
         try (OriginClient.Exchange x = client.get("/b.m4s", List.of())) {
@@ -88,33 +77,32 @@ class OriginClientIT {
     @Test
     void aHeadLargerThanTheLimitIsAProtocolError() throws Exception {
         String huge = "HTTP/1.1 200 OK\r\nX-Pad: " + "p".repeat(OriginClient.MAX_HEAD) + "\r\n\r\n";
-        start(
-                (head, out) -> {
-                    try {
-                        out.write(head);
-                        out.flush();
-                    } catch (IOException e) {
-                        // the client gave up reading: expected
-                    }
-                },
-                huge);
+        start(OutputStream::write, huge); // the client stops reading at the limit and closes
         assertThatThrownBy(() -> client.get("/c.m4s", List.of()))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("larger than " + OriginClient.MAX_HEAD);
     }
 
-    private void start(BiConsumer<byte[], OutputStream> respond, String head) throws IOException {
+    /** What the origin writes after the request head: the response head it is given, and more. */
+    @FunctionalInterface
+    private interface Response {
+        void write(OutputStream out, byte[] head) throws IOException, InterruptedException;
+    }
+
+    private void start(Response respond, String head) throws IOException {
         listener = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
         byte[] headBytes = head.getBytes(StandardCharsets.ISO_8859_1);
         origin = Thread.ofPlatform().name("test-origin").start(() -> {
             try (Socket s = listener.accept()) {
                 s.setTcpNoDelay(true);
                 readRequestHead(s.getInputStream());
-                respond.accept(headBytes, s.getOutputStream());
+                OutputStream out = s.getOutputStream();
+                respond.write(out, headBytes);
+                out.flush();
                 s.shutdownOutput();
                 s.getInputStream().transferTo(OutputStream.nullOutputStream()); // until the client closes
-            } catch (IOException | RuntimeException e) {
-                // the listener closed at the end of a test
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                // the client closed first (the over-long head), or the listener at the end of a test
             }
         });
         OriginConfig config = new OriginConfig();
