@@ -372,6 +372,7 @@ ratio_stats() {
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+quartiles() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else printf "%s / %s / %s", a[int((NR+3)/4)], a[int((NR+1)/2)], a[int((3*NR+1)/4)]}'; }
 
 # warm-up (JIT, page cache, TLS session setup, and the cache cases' objects into both caches), not measured
 while IFS='|' read -r name path scheme size script; do
@@ -483,7 +484,6 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     "$(awk -v t="$ntot" 'BEGIN {if (t>0) printf "%.1f", 2000/t}')" \
     "$(awk -v a="$etot" -v b="$ntot" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" \
     "$etot" "$ntot" "$slice_errs")")
-  quartiles() { sort -n | awk '{v[NR] = $1} END {printf "%s / %s / %s", v[int((NR + 3) / 4)], v[int((NR + 1) / 2)], v[int((3 * NR + 1) / 4)]}'; }
   echo "slice miss: first byte quartiles (ms, 25th / median / 75th): edge $(printf '%s\n' "${edge_fb[@]}" | quartiles)," \
     "nginx $(printf '%s\n' "${nginx_fb[@]}" | quartiles); every request: logs/slice-requests.tsv"
   echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup)) cold requests (4 MiB each; warm-up included)"

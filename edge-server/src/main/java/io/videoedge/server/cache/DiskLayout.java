@@ -176,11 +176,7 @@ final class DiskLayout {
         try {
             return (MessageDigest) SHA_256.clone();
         } catch (CloneNotSupportedException e) {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException impossible) {
-                throw new IllegalStateException(impossible);
-            }
+            throw new IllegalStateException("the platform's SHA-256 digest cannot be cloned", e);
         }
     }
 

@@ -26,12 +26,8 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
         return -1;
     }
 
-    /** The head from the first {@code length} bytes, or null when the blank line has not arrived yet. */
-    public static OriginHead parse(byte[] b, int length) throws ProtocolException {
-        int end = endOfHead(ByteBuffer.wrap(b), 0, length);
-        if (end < 0) {
-            return null;
-        }
+    /** The head in {@code b[0, end)}, which ends with its blank line ({@link #endOfHead} found it). */
+    static OriginHead parse(byte[] b, int end) throws ProtocolException {
         String head = new String(b, 0, end - 4, StandardCharsets.ISO_8859_1);
         int lineEnd = lineEnd(head, 0);
         String statusLine = head.substring(0, lineEnd);

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class OriginHeadTest {
     private static OriginHead parse(String s) throws ProtocolException {
         byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        return OriginHead.parse(b, b.length);
+        int end = OriginHead.endOfHead(ByteBuffer.wrap(b), 0, b.length); // as the origin client reads: find, then parse
+        return end < 0 ? null : OriginHead.parse(b, end);
     }
 
     @Test
