@@ -9,7 +9,7 @@ set -euo pipefail
 
 test_pkgs="curl openssl libssl3 libssl-dev gcc libc6-dev iproute2 kmod ethtool jq procps nginx-light"
 vm_pkgs="$test_pkgs qemu-system-x86 busybox-static cpio"
-all_pkgs="$vm_pkgs wrk docker.io debootstrap zstd numactl"
+all_pkgs="$vm_pkgs wrk tcpdump docker.io debootstrap zstd numactl"
 case "${DEPS_SET:-test}" in
   test) pkgs=$test_pkgs ;;
   vm) pkgs=$vm_pkgs ;;

@@ -12,11 +12,14 @@
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (31),
 #   BENCH_SLICE_WARMUP (1000): cold requests to each server before the measured ones, not counted (the
-#   second edge serves nothing else: its miss path runs once per request, and reaches its compiled speed
-#   after about 1,000; 4 GiB of slices, so both caches are full and evicting during the rounds);
-#   every measured request's first byte and total go to logs/slice-requests.tsv, and the quartiles are
-#   printed (the edge's first byte has two modes on a 2-vCPU machine: see the README);
-#   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g)
+#   second edge serves nothing else: its miss path runs once per request; after 1,000 C2 still compiles
+#   now and then, but 4,000 measured the same first byte; 4 GiB of slices, so both caches are full and
+#   evicting during the rounds); every measured request's first byte and total go to
+#   logs/slice-requests.tsv, and the quartiles are printed (curl's first byte has a slow group on a
+#   2-vCPU machine, its own wait for a CPU: see the README);
+#   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g);
+#   as root with tcpdump (DEPS_SET=all), the measured rounds are captured (logs/slice.pcap) and the first
+#   byte is also given as it left each server (scripts/first-byte.py): curl's includes its own wait for a CPU
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
 #   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
@@ -464,6 +467,17 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   fi
   edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
   printf 'server\tround\tfirst_byte_ms\ttotal_ms\n' > "$dir/logs/slice-requests.tsv"
+  # the first byte as it left each server, from a packet capture (curl's also holds its own wait for a CPU)
+  capture_pid=
+  if command -v tcpdump >/dev/null && [ "$(id -u)" = 0 ]; then
+    rm -f "$dir/logs/slice.pcap"
+    tcpdump -i lo -nn -s 128 -Z root -U -w "$dir/logs/slice.pcap" "tcp port $slice_http or tcp port $nginx_http" \
+      > "$dir/logs/tcpdump.log" 2>&1 &
+    capture_pid=$!
+    for i in $(seq 1 50); do grep -q listening "$dir/logs/tcpdump.log" && break; sleep 0.1; done
+  else
+    echo "slice miss: no packet capture (needs root and tcpdump: DEPS_SET=all make deps); curl's first byte only"
+  fi
   for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-31}"); do
     if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
     for server in $order; do
@@ -474,6 +488,13 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
       printf '%s\t%s\t%s\t%s\n' "$server" "$round" "$fb" "$tot" >> "$dir/logs/slice-requests.tsv"
     done
   done
+  wire=
+  if [ -n "$capture_pid" ]; then
+    kill -INT "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
+    # lines "edge q25 q50 q75 n" and "nginx ..."
+    wire=$(python3 "$here/first-byte.py" "$dir/logs/slice.pcap" "edge=$slice_http" "nginx=$nginx_http" \
+      --last "${BENCH_SLICE_ROUNDS:-31}" 2>>"$dir/logs/tcpdump.log") || wire=
+  fi
   efb=$(printf '%s\n' "${edge_fb[@]}" | median) nfb=$(printf '%s\n' "${nginx_fb[@]}" | median)
   etot=$(printf '%s\n' "${edge_tot[@]}" | median) ntot=$(printf '%s\n' "${nginx_tot[@]}" | median)
   # what each pulled from the origin for those requests (the origin serves them under /bench/big-1g.mp4)
@@ -486,6 +507,13 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     "$etot" "$ntot" "$slice_errs")")
   echo "slice miss: first byte quartiles (ms, 25th / median / 75th): edge $(printf '%s\n' "${edge_fb[@]}" | quartiles)," \
     "nginx $(printf '%s\n' "${nginx_fb[@]}" | quartiles); every request: logs/slice-requests.tsv"
+  if [ -n "$wire" ]; then
+    ewire=$(awk '$1=="edge" {print $3}' <<<"$wire") nwire=$(awk '$1=="nginx" {print $3}' <<<"$wire")
+    echo "slice miss: first byte on the wire, request to first response byte (packet capture, ms, 25th / median / 75th):" \
+      "$(awk '{printf "%s%s %s / %s / %s (n=%s)", (NR>1?", ":""), $1, $2, $3, $4, $5}' <<<"$wire"); logs/slice.pcap"
+    slice_lines+=("$(printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s' "  on the wire" "$ewire" "$nwire" \
+      "$(awk -v a="$ewire" -v b="$nwire" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" "" "" "" "" "" "")")
+  fi
   echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup)) cold requests (4 MiB each; warm-up included)"
 fi
 

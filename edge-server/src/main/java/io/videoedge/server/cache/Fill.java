@@ -76,6 +76,8 @@ public final class Fill implements Runnable, GrowingFile {
     private volatile boolean superseded; // the origin has another version now: not stored
     private int headerLength;
     private SharedFile file; // the fill's and every streaming request's reference
+    private Path preparedTemp; // the cache file, created while the origin answered (prepareTempFile)
+    private RandomAccessFile prepared;
     private volatile boolean purged; // a purge matched it: it stores nothing (EdgeCache#store)
 
     Fill(String key, String originPath, ObjectMeta revalidating, EdgeCache cache) {
@@ -151,7 +153,9 @@ public final class Fill implements Runnable, GrowingFile {
             if (filled > position || complete || broken) {
                 return false;
             }
-            dataWaiters.add(waker);
+            if (!dataWaiters.contains(waker)) {
+                dataWaiters.add(waker); // once: a session parks again when a selector wake-up crosses a fill's
+            }
             return true;
         }
     }
@@ -244,7 +248,40 @@ public final class Fill implements Runnable, GrowingFile {
             cache.metrics().originRequest(result, (System.nanoTime() - started) / 1e9);
             cache.finishedFill(this);
             if (file != null) file.release(); // the fill's own reference
+            discardPreparedTempFile(); // the origin sent no body to keep (304, 404, a failure)
         }
+    }
+
+    /**
+     * Creates the cache file while the origin prepares its answer, so that creating it (tens of
+     * microseconds of file system work) is not between the origin's head and the client's first byte.
+     * Not for revalidations, which expect a 304. A failure here is met again, and answered, in
+     * {@link #stream}.
+     */
+    private void prepareTempFile() {
+        if (prepared != null) return; // an earlier attempt's (a stale connection, another origin)
+        Path temp = cache.disk().newTempFile(key);
+        try {
+            prepared = cache.disk().createTempFile(temp);
+            preparedTemp = temp;
+        } catch (IOException | RuntimeException e) {
+            log.atDebug().setCause(e).addKeyValue("key", key).log("cache file not created ahead");
+        }
+    }
+
+    private void discardPreparedTempFile() {
+        if (prepared == null) return;
+        try {
+            prepared.close();
+            Files.deleteIfExists(preparedTemp);
+        } catch (IOException e) {
+            log.atWarn()
+                    .setCause(e)
+                    .addKeyValue("file", preparedTemp.toString())
+                    .log("unused cache file not removed");
+        }
+        prepared = null;
+        preparedTemp = null;
     }
 
     /** Returns the outcome label for the latency metric. */
@@ -258,7 +295,8 @@ public final class Fill implements Runnable, GrowingFile {
         if (slice != null) {
             conditional.add("Range: bytes=" + slice.start() + "-" + (slice.start() + slice.size() - 1));
         }
-        try (OriginClient.Exchange x = cache.origin().get(originPath, conditional)) {
+        Runnable whileWaiting = revalidating == null ? this::prepareTempFile : null;
+        try (OriginClient.Exchange x = cache.origin().get(originPath, conditional, whileWaiting)) {
             OriginHead head = x.head();
             long now = System.currentTimeMillis();
             if (head.status() == 304 && revalidating != null) {
@@ -362,13 +400,18 @@ public final class Fill implements Runnable, GrowingFile {
             throws IOException, InterruptedException {
         BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
         if (scratch == null) throw new IOException("no buffer free for a cache write");
-        Path temp = cache.disk().newTempFile(key);
-        RandomAccessFile raf;
-        try {
-            raf = cache.disk().createTempFile(temp);
-        } catch (IOException | RuntimeException e) {
-            cache.buffers().release(scratch);
-            throw e;
+        Path temp = preparedTemp;
+        RandomAccessFile raf = prepared;
+        prepared = null; // stream owns it now
+        preparedTemp = null;
+        if (raf == null) {
+            temp = cache.disk().newTempFile(key);
+            try {
+                raf = cache.disk().createTempFile(temp);
+            } catch (IOException | RuntimeException e) {
+                cache.buffers().release(scratch);
+                throw e;
+            }
         }
         file = new SharedFile(raf);
         FileChannel ch = raf.getChannel();

@@ -197,6 +197,16 @@ public final class OriginClient {
      * @throws IOException any other failure to get a response (502)
      */
     public Exchange get(String path, List<String> headers) throws IOException, InterruptedException {
+        return get(path, headers, null);
+    }
+
+    /**
+     * As {@link #get(String, List)}; {@code whileWaiting} (null: none) runs after the request is sent
+     * and before its answer is read, once per attempt: work the caller needs anyway, done while the
+     * origin prepares its answer instead of after it. It must not throw.
+     */
+    public Exchange get(String path, List<String> headers, Runnable whileWaiting)
+            throws IOException, InterruptedException {
         BufferPool.Chunk chunk = buffers.acquire(bufferWait);
         if (chunk == null) {
             throw new IOException("no buffer free for an origin request");
@@ -208,6 +218,7 @@ public final class OriginClient {
                 try {
                     byte[] request = request(path, headers);
                     socket.writeFully(request, 0, request.length);
+                    if (whileWaiting != null) whileWaiting.run();
                     x.readHead(attempt > 0);
                     return x;
                 } catch (StaleConnection | java.net.SocketException e) {

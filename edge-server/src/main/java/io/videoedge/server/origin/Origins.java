@@ -82,6 +82,12 @@ public final class Origins implements AutoCloseable {
      * TLS failure or 5xx; the last origin's 5xx is returned as it is, the last failure thrown.
      */
     public OriginClient.Exchange get(String path, List<String> headers) throws IOException, InterruptedException {
+        return get(path, headers, null);
+    }
+
+    /** As above; {@code whileWaiting} as in {@link OriginClient#get(String, List, Runnable)}, on every attempt. */
+    public OriginClient.Exchange get(String path, List<String> headers, Runnable whileWaiting)
+            throws IOException, InterruptedException {
         long now = System.currentTimeMillis();
         List<Upstream> order = new ArrayList<>(upstreams.size());
         for (Upstream u : upstreams) if (u.health().up(now)) order.add(u);
@@ -93,7 +99,7 @@ public final class Origins implements AutoCloseable {
             long started = System.nanoTime();
             OriginClient.Exchange x;
             try {
-                x = u.client().get(path, headers);
+                x = u.client().get(path, headers, whileWaiting);
             } catch (IOException e) {
                 String result = e instanceof SocketTimeoutException
                         ? "timeout"
