@@ -178,6 +178,9 @@ public final class Fill implements Runnable, GrowingFile {
      * that is over (and inheriting, say, its failure).
      */
     private void publish(Outcome o) {
+        if (!(o instanceof Streaming)) {
+            discardPreparedTempFile(); // before anyone hears of it: no file outlives an answer without a body
+        }
         if (o instanceof Failed) {
             cache.finishedFill(this);
         }
@@ -248,7 +251,8 @@ public final class Fill implements Runnable, GrowingFile {
             cache.metrics().originRequest(result, (System.nanoTime() - started) / 1e9);
             cache.finishedFill(this);
             if (file != null) file.release(); // the fill's own reference
-            discardPreparedTempFile(); // the origin sent no body to keep (304, 404, a failure)
+            discardPreparedTempFile(); // a safety net: every outcome above streams into it or discards it as it is
+            // published
         }
     }
 
