@@ -448,17 +448,12 @@ final class EdgeSession extends HttpSession {
             write(item);
             return;
         }
+        // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet (a
+        // miss's too: sent alone, it cost the clients a wake-up per response, README "Misses: the first
+        // byte waited for the selector")
+        super.write(head, 0, head.length, kernelSend && !isSsl() ? Socket.MSG_MORE : 0);
         Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
-        br.handedOver(); // the item owns the body's resources from here
-        boolean bodyArriving = item instanceof Parkable p && p.starved();
-        try {
-            // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet;
-            // not when they are still on their way from the origin: then the head is the first byte
-            super.write(head, 0, head.length, kernelSend && !isSsl() && !bodyArriving ? Socket.MSG_MORE : 0);
-        } catch (IOException e) {
-            item.release();
-            throw e;
-        }
+        br.handedOver();
         bodyItem = item;
         write(item);
         parkIfCaughtUp(item);
@@ -469,8 +464,9 @@ final class EdgeSession extends HttpSession {
      * the head. One-nio's {@code write} leaves an unfinished item listening for writability, so
      * without this the selector would park it only when it next ran; a response written from a fill
      * thread (every miss: the head is known there) would until then find no one to wake, and its
-     * first body bytes would wait for the selector thread to get a CPU: the slice miss's slow
-     * first-byte mode (edge-server/README.md, "Misses: the first byte waited for the selector").
+     * first body bytes, with the head held back for them, would wait for the selector thread to get a
+     * CPU: the slice miss's slow first-byte mode (edge-server/README.md, "Misses: the first byte waited
+     * for the selector").
      */
     private void parkIfCaughtUp(Session.QueueItem item) {
         if (queueHead == item && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {

@@ -464,35 +464,6 @@ class CacheIT {
         }
     }
 
-    /**
-     * The head of a miss leaves as soon as the origin's head is in. Held back for the first body bytes
-     * (MSG_MORE) it would still arrive, once the kernel lets a corked segment go after 200 ms: so the
-     * bound below, far above the few milliseconds a warm miss takes, tells the two apart.
-     */
-    @Test
-    void aMissAnswersWithItsHeadAsSoonAsTheOriginsHeadIsInNotWithTheFirstBodyBytes() throws Exception {
-        start();
-        origin.object("/early/warm.m4s", 300_000);
-        assertThat(get("/early/warm.m4s").statusCode())
-                .isEqualTo(200); // the miss path warm, a pooled origin connection
-        byte[] object = origin.object("/early/seg.m4s", 300_000);
-        origin.holdBodies(); // the origin's body follows only once the client has the edge's head
-        try (RawHttp client = new RawHttp(edge.httpPort)) {
-            long sent = System.nanoTime();
-            client.send("GET /early/seg.m4s HTTP/1.1\r\nHost: edge\r\n\r\n");
-            RawHttp.Response head = client.read(true);
-            long headMillis = (System.nanoTime() - sent) / 1_000_000;
-            assertThat(head.status()).isEqualTo(200);
-            assertThat(head.header("x-cache")).isEqualTo("miss");
-            assertThat(head.header("content-length")).isEqualTo("300000");
-            assertThat(headMillis)
-                    .as("the head waited for the kernel's 200 ms cork ceiling, not for the origin's head")
-                    .isLessThan(150);
-            origin.releaseBodies();
-            assertThat(client.body(object.length)).isEqualTo(object);
-        }
-    }
-
     @Test
     void aMissTheOriginAnswers404LeavesNoFileInTheCacheDirectory() throws Exception {
         start();

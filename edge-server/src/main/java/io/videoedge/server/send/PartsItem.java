@@ -18,7 +18,6 @@ final class PartsItem extends Session.QueueItem implements Parkable {
     private final EdgeMetrics metrics;
     private long remaining;
     private Session.QueueItem current;
-    private IOException failure; // met by starved(), thrown by the next write
 
     PartsItem(BodyParts parts, long length, boolean kernelSend, BufferPool pool, EdgeMetrics metrics) {
         this.parts = parts;
@@ -35,7 +34,6 @@ final class PartsItem extends Session.QueueItem implements Parkable {
 
     @Override
     public int write(Socket socket) throws IOException {
-        if (failure != null) throw failure;
         int total = 0;
         while (remaining > 0) {
             if (current == null) {
@@ -54,25 +52,11 @@ final class PartsItem extends Session.QueueItem implements Parkable {
         return total;
     }
 
-    /**
-     * Takes the next part if it is known (as the next write would), so a part with data is not
-     * starved; a part that will never come is not starved either: the next write throws its failure.
-     */
     @Override
     public boolean starved() {
-        if (remaining <= 0 || failure != null) return false;
-        if (current == null) {
-            Body next;
-            try {
-                next = parts.poll();
-            } catch (IOException e) {
-                failure = e;
-                return false;
-            }
-            if (next == null) return true;
-            current = next.toQueueItem(kernelSend, pool, metrics);
-        }
-        return current instanceof Parkable p && p.starved();
+        if (remaining <= 0) return false;
+        Session.QueueItem c = current;
+        return c == null || (c instanceof Parkable p && p.starved());
     }
 
     @Override

@@ -157,11 +157,6 @@ public final class RawHttp implements Closeable {
         return read(false);
     }
 
-    /** The next {@code length} bytes: a body whose head {@code read(true)} took. */
-    public byte[] body(int length) throws IOException {
-        return in.readNBytes(length);
-    }
-
     /** True when the server has closed the connection (reads end of stream or a reset). */
     public boolean closedByServer() throws IOException {
         try {

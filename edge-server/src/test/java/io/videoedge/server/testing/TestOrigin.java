@@ -36,7 +36,6 @@ public final class TestOrigin implements AutoCloseable {
     private volatile Mode mode = Mode.NORMAL;
     private volatile boolean down;
     private volatile CountDownLatch gate = new CountDownLatch(0);
-    private volatile CountDownLatch bodyGate = new CountDownLatch(0);
     private final CountDownLatch hangForever = new CountDownLatch(1);
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private HttpServer server;
@@ -106,15 +105,6 @@ public final class TestOrigin implements AutoCloseable {
         gate.countDown();
     }
 
-    /** 200 responses send their head, then wait with the body until {@link #releaseBodies()}. */
-    public void holdBodies() {
-        bodyGate = new CountDownLatch(1);
-    }
-
-    public void releaseBodies() {
-        bodyGate.countDown();
-    }
-
     /**
      * The port closes: new connections are refused, and a kept-alive connection the JDK server has
      * not closed yet gets no answer either.
@@ -177,13 +167,6 @@ public final class TestOrigin implements AutoCloseable {
         }
         x.sendResponseHeaders(200, chunked.containsKey(path) ? 0 : body.length);
         try (OutputStream out = x.getResponseBody()) {
-            out.flush(); // the head leaves now
-            try {
-                bodyGate.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
             for (int off = 0; off < body.length; off += 64 * 1024) {
                 out.write(body, off, Math.min(64 * 1024, body.length - off));
             }
@@ -194,7 +177,6 @@ public final class TestOrigin implements AutoCloseable {
     public void close() {
         hangForever.countDown();
         gate.countDown();
-        bodyGate.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
