@@ -47,9 +47,16 @@ assert_eq "nodesNeedingAttention rollout ($w1, updated and serving, is not liste
 assert_eq "nodes.needingAttention" 1 "$(ve_jsonpath '{.status.nodes.needingAttention}')"
 assert_eq "Degraded" "True RolloutPaused" "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status} {.status.conditions[?(@.type=="Degraded")].reason}')"
 assert_eq "status.rollout.state" Paused "$(ve_jsonpath '{.status.rollout.state}')"
-row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)
-info "kubectl get ve: $row"
-assert_match "kubectl get ve: UPDATED 1/2" "^$VE_NAME +False +1/2 +2/2 +1/2 " "$row"
+# the printer columns (Ready, Tuned, Serving, Updated) come from .status.serving and friends, which can
+# still say 1/2 serving for the moment the kubelet above kept the pod NotReady: waited for like the status
+row_settled() {
+  local row
+  row=$(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)
+  echo "$row"
+  [[ $row =~ ^$VE_NAME\ +False\ +1/2\ +2/2\ +1/2\  ]]
+}
+wait_until "kubectl get ve: UPDATED 1/2 (Ready False, Tuned 1/2, Serving 2/2)" "$E2E_TIMEOUT" row_settled
+info "kubectl get ve: $(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)"
 event=$(k -n "$VE_NS" get events --field-selector "involvedObject.name=$VE_NAME,reason=RolloutPaused" -o jsonpath='{.items[-1:].message}')
 assert_contains "Warning Event RolloutPaused names $w2 and the revert" "node $w2 failed revision" "$event"
 assert_contains "  ... and the revert" "last good tuning" "$event"
