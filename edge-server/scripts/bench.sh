@@ -11,10 +11,11 @@
 #   BENCH_ACCESS_LOG=1: both servers write an access log to a file under logs/ (default: both off)
 #   BENCH_SLICE=0: skip the slice-miss case (the first 2 MiB of a 1 GiB object on a cold cache: edge
 #   cache.slice=4m, a second edge instance, against nginx slice 4m + proxy_cache), BENCH_SLICE_ROUNDS (31),
-#   BENCH_SLICE_WARMUP (1000): cold requests to each server before the measured ones, not counted (the
-#   second edge serves nothing else: its miss path runs once per request; after 1,000 C2 still compiles
-#   now and then, but 4,000 measured the same first byte; 4 GiB of slices, so both caches are full and
-#   evicting during the rounds); every measured request's first byte and total go to
+#   BENCH_SLICE_WARMUP (1000): cold requests to each server before the measured ones, not counted (4 GiB
+#   of slices, so both caches are full and evicting during the rounds), then BENCH_SLICE_JIT_WARMUP (10000)
+#   more over one keep-alive connection each: the second edge serves nothing else, its miss path runs
+#   once per request, and C2 compiles it only after 5,000-9,000 (the bench prints the tiers it reached);
+#   every measured request's first byte and total go to
 #   logs/slice-requests.tsv, and the quartiles are printed (curl's first byte has a slow group on a
 #   2-vCPU machine, its own wait for a CPU: see the README);
 #   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g);
@@ -122,7 +123,8 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   # shellcheck disable=SC2046,SC2086
   EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} "$JAVA_HOME/bin/java" $(EDGE_MAX_DIRECT=${EDGE_MAX_DIRECT:-96m} edge_jvm_flags) ${BENCH_EDGE_JVM:-} -cp "$classpath" io.videoedge.server.EdgeServerMain --config "$dir/edge-slice.yaml" \
     > "$dir/logs/edge-slice.log" 2>&1 &
-  pids+=($!)
+  slice_pid=$!
+  pids+=($slice_pid)
 fi
 
 # ---- nginx, tuned as one would in production ----
@@ -465,13 +467,32 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
       slice_once "$nginx_http" "w$i-$RANDOM" > /dev/null
     done
   fi
+  # the JIT's warm-up: the slicing edge runs its miss path once per request, and C2 compiles it only
+  # after thousands (about 5,000 here; before that C1's profiling code answers). Both servers get the
+  # same cold requests, over one keep-alive connection each (curl's URL globbing): quicker than a
+  # connection each, and the same request path once the request is read.
+  slice_jit=${BENCH_SLICE_JIT_WARMUP:-10000}
+  if [ "$slice_jit" -gt 0 ]; then
+    echo "slice miss: $slice_jit more cold requests to each server, one keep-alive connection each (not counted)"
+    for port in "$slice_http" "$nginx_http"; do
+      curl -fsS -r 0-2097151 "http://127.0.0.1:$port/slice/j[1-$slice_jit]-$RANDOM/big-1g.mp4" > /dev/null \
+        || { echo "bench: the JIT warm-up's requests to port $port failed" >&2; exit 1; }
+    done
+  fi
+  # whether the measured requests meet C2's code: the miss path's larger methods (too large to be inlined
+  # into a caller) by the highest tier whose code is in use (4: C2; 3: C1 with profiling; none: interpreted)
+  jit_tiers=$("$JAVA_HOME/bin/jcmd" "$slice_pid" Compiler.codelist 2>/dev/null | awk '
+    BEGIN { n = split("io.videoedge.server.cache.SliceHandler.findInTiersOrFetch io.videoedge.server.cache.Fill.fetch io.videoedge.server.cache.Fill.stream", m, " ") }
+    { for (i = 1; i <= n; i++) if (index($0, " " m[i] "(") && $3 == 0 && $2 + 0 > best[i]) best[i] = $2 + 0 }
+    END { for (i = 1; i <= n; i++) { k = m[i]; sub(/.*\.server\./, "", k); printf "%s%s %s", (i > 1 ? ", " : ""), k, (best[i] ? "tier " best[i] : "interpreted") } }')
+  echo "slice miss: the edge's miss path before the measured requests: ${jit_tiers:-unknown (jcmd Compiler.codelist failed)}"
   edge_fb=() edge_tot=() nginx_fb=() nginx_tot=() slice_errs=0
   printf 'server\tround\tfirst_byte_ms\ttotal_ms\n' > "$dir/logs/slice-requests.tsv"
   # the first byte as it left each server, from a packet capture (curl's also holds its own wait for a CPU)
   capture_pid=
   if command -v tcpdump >/dev/null && [ "$(id -u)" = 0 ]; then
     rm -f "$dir/logs/slice.pcap"
-    tcpdump -i lo -nn -s 128 -Z root -U -w "$dir/logs/slice.pcap" "tcp port $slice_http or tcp port $nginx_http" \
+    tcpdump -i lo -nn -s 128 -Z root -U -w "$dir/logs/slice.pcap" "tcp port $slice_http or tcp port $nginx_http or tcp port $origin_port" \
       > "$dir/logs/tcpdump.log" 2>&1 &
     capture_pid=$!
     for i in $(seq 1 50); do grep -q listening "$dir/logs/tcpdump.log" && break; sleep 0.1; done
@@ -491,9 +512,9 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   wire=
   if [ -n "$capture_pid" ]; then
     kill -INT "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
-    # lines "edge q25 q50 q75 n" and "nginx ..."
+    # lines "edge q25 q50 q75 n", "nginx ...", "edge phases ask origin answer n", "nginx phases ...", "bound X"
     wire=$(python3 "$here/first-byte.py" "$dir/logs/slice.pcap" "edge=$slice_http" "nginx=$nginx_http" \
-      --last "${BENCH_SLICE_ROUNDS:-31}" 2>>"$dir/logs/tcpdump.log") || wire=
+      --last "${BENCH_SLICE_ROUNDS:-31}" --origin "$origin_port" 2>>"$dir/logs/tcpdump.log") || wire=
   fi
   efb=$(printf '%s\n' "${edge_fb[@]}" | median) nfb=$(printf '%s\n' "${nginx_fb[@]}" | median)
   etot=$(printf '%s\n' "${edge_tot[@]}" | median) ntot=$(printf '%s\n' "${nginx_tot[@]}" | median)
@@ -508,13 +529,17 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   echo "slice miss: first byte quartiles (ms, 25th / median / 75th): edge $(printf '%s\n' "${edge_fb[@]}" | quartiles)," \
     "nginx $(printf '%s\n' "${nginx_fb[@]}" | quartiles); every request: logs/slice-requests.tsv"
   if [ -n "$wire" ]; then
-    ewire=$(awk '$1=="edge" {print $3}' <<<"$wire") nwire=$(awk '$1=="nginx" {print $3}' <<<"$wire")
+    ewire=$(awk '$1=="edge" && $2!="phases" {print $3}' <<<"$wire") nwire=$(awk '$1=="nginx" && $2!="phases" {print $3}' <<<"$wire")
     echo "slice miss: first byte on the wire, request to first response byte (packet capture, ms, 25th / median / 75th):" \
-      "$(awk '{printf "%s%s %s / %s / %s (n=%s)", (NR>1?", ":""), $1, $2, $3, $4, $5}' <<<"$wire"); logs/slice.pcap"
+      "$(awk '$2!="phases" && $1!="bound" {printf "%s%s %s / %s / %s (n=%s)", (n++?", ":""), $1, $2, $3, $4, $5}' <<<"$wire"); logs/slice.pcap"
+    # the same first byte in three parts; the origin's part is the same work for both servers
+    echo "slice miss: on the wire in parts (medians, ms: request -> origin request / the origin's first byte / -> first byte out):" \
+      "$(awk '$2=="phases" {printf "%s%s %s / %s / %s (n=%s)", (n++?", ":""), $1, $3, $4, $5, $6}' <<<"$wire");" \
+      "a server that cost nothing would be $(awk '$1=="bound" {print $2}' <<<"$wire")x nginx (nginx's first byte / the edge's origin part)"
     slice_lines+=("$(printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s' "  on the wire" "$ewire" "$nwire" \
       "$(awk -v a="$ewire" -v b="$nwire" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" "" "" "" "" "" "")")
   fi
-  echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup)) cold requests (4 MiB each; warm-up included)"
+  echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup + slice_jit)) cold requests (4 MiB each; warm-up included)"
 fi
 
 echo
@@ -530,7 +555,7 @@ for r in "${results[@]}"; do
 done
 if [ ${#slice_lines[@]} -gt 0 ]; then
   echo
-  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-31} alternating cold requests after ${BENCH_SLICE_WARMUP:-1000} each not counted, one at a time, for bytes 0-2097151 of a"
+  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-31} alternating cold requests after $((${BENCH_SLICE_WARMUP:-1000} + ${BENCH_SLICE_JIT_WARMUP:-10000})) each not counted, one at a time, for bytes 0-2097151 of a"
   echo "            1 GiB object: edge cache.slice=4m, nginx slice 4m + proxy_cache; ratio > 1: the edge is faster)"
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' case "fb-ms" "fb-ms" ratio "MiB/s" "MiB/s" ratio "ms" "ms" errs
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' "" edge nginx "" edge nginx "" edge nginx ""

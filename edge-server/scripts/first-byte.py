@@ -6,31 +6,45 @@ to the server's first data segment, as the capture (the kernel's transmit timest
 them. Unlike curl's time_starttransfer it leaves out the client's own wait for a CPU after the byte
 was sent, which on a machine the client shares with both servers is part of what curl reports.
 
-usage: first-byte.py CAPTURE NAME=PORT... [--last N]
-prints one line per server: "NAME q25 q50 q75 n" (ms); --last N keeps each server's last N connections
+With --origin PORT (the capture must hold the origin's port too) each first byte is split in three,
+from the segments between the client's request and the server's first byte:
+  ask     client's request -> the server's request to the origin (its first data segment to PORT)
+  origin  that request -> the origin's first data segment back on the same connection
+  answer  the origin's first data segment -> the server's first data segment to the client
+The requests run one at a time (bench.sh), so the origin request a server sends inside a client
+request's window is that request's. "origin" is the same work for both servers (one origin); what a
+server that cost nothing would reach is nginx's first byte over the edge's origin time ("bound").
+
+usage: first-byte.py CAPTURE NAME=PORT... [--last N] [--origin PORT]
+prints one line per server: "NAME q25 q50 q75 n" (ms); with --origin also, per server,
+"NAME phases ask ORIGIN answer n" (medians, ms) and a last line "bound X" (see above)
+--last N keeps each server's last N connections
 """
+import bisect
 import re
 import subprocess
 import sys
 
 
-def main(argv):
-    capture, rest = argv[0], argv[1:]
-    last = None
-    if "--last" in rest:
-        i = rest.index("--last")
-        last = int(rest[i + 1])
-        rest = rest[:i] + rest[i + 2:]
-    ports = {int(p): name for name, p in (a.split("=") for a in rest)}
+def quantile(values, f):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(f * (len(values) - 1) + 0.5))]
+
+
+def segments(capture):
+    """(time, src port, dst port) of every data segment (length > 0), in capture order."""
     out = subprocess.run(["tcpdump", "-r", capture, "-nn", "-tt"], capture_output=True, text=True, check=True).stdout
     line_re = re.compile(r"([\d.]+) IP [\d.]+\.(\d+) > [\d.]+\.(\d+): Flags \[[^\]]*\].*length (\d+)")
-    conns = {}  # (server port, client port) -> [request time, first byte time]
-    order = []
     for line in out.splitlines():
         m = line_re.match(line)
-        if not m or int(m[4]) == 0:
-            continue
-        t, src, dst = float(m[1]), int(m[2]), int(m[3])
+        if m and int(m[4]) > 0:
+            yield float(m[1]), int(m[2]), int(m[3])
+
+
+def first_bytes(segs, ports):
+    """[(server port, request time, first byte time)] per client connection, in order of the requests."""
+    conns, order = {}, []  # (server port, client port) -> [request time, first byte time]
+    for t, src, dst in segs:
         if dst in ports:
             key = (dst, src)
             if key not in conns:
@@ -40,17 +54,55 @@ def main(argv):
             c = conns.get((src, dst))
             if c is not None and c[1] is None:
                 c[1] = t
+    return [(k[0], conns[k][0], conns[k][1]) for k in order if conns[k][1] is not None]
+
+
+def phases(segs, t0, t3, origin):
+    """(ask, origin, answer) in ms for the request answered between t0 and t3, or None."""
+    asked = None  # (time, the server's port on its origin connection)
+    for t, src, dst in segs[bisect.bisect_left(segs, (t0,)):]:
+        if t > t3:
+            break
+        if asked is None and dst == origin:
+            asked = (t, src)
+        elif asked is not None and src == origin and dst == asked[1]:
+            return (asked[0] - t0) * 1000, (t - asked[0]) * 1000, (t3 - t) * 1000
+    return None
+
+
+def main(argv):
+    capture, rest = argv[0], argv[1:]
+    last = origin = None
+    for flag in ("--last", "--origin"):
+        if flag in rest:
+            i = rest.index(flag)
+            value = int(rest[i + 1])
+            rest = rest[:i] + rest[i + 2:]
+            if flag == "--last":
+                last = value
+            else:
+                origin = value
+    ports = {int(p): name for name, p in (a.split("=") for a in rest)}
+    segs = list(segments(capture))
+    requests = first_bytes(segs, ports)
+    medians = {}
     for port, name in ports.items():
-        times = [(conns[k][1] - conns[k][0]) * 1000 for k in order if k[0] == port and conns[k][1] is not None]
+        mine = [(t0, t3) for p, t0, t3 in requests if p == port]
         if last is not None:
-            times = times[-last:]
-        times.sort()
-        n = len(times)
-        if n == 0:
+            mine = mine[-last:]
+        times = [(t3 - t0) * 1000 for t0, t3 in mine]
+        if not times:
             print(f"{name} n/a n/a n/a 0")
             continue
-        q = lambda f: times[min(n - 1, int(f * (n - 1) + 0.5))]
-        print(f"{name} {q(0.25):.2f} {q(0.5):.2f} {q(0.75):.2f} {n}")
+        print(f"{name} {quantile(times, 0.25):.2f} {quantile(times, 0.5):.2f} {quantile(times, 0.75):.2f} {len(times)}")
+        if origin is not None:
+            split = [p for p in (phases(segs, t0, t3, origin) for t0, t3 in mine) if p is not None]
+            if split:
+                ask, org, answer = (quantile([p[i] for p in split], 0.5) for i in range(3))
+                medians[name] = (quantile(times, 0.5), org)
+                print(f"{name} phases {ask:.3f} {org:.3f} {answer:.3f} {len(split)}")
+    if origin is not None and "edge" in medians and "nginx" in medians and medians["edge"][1] > 0:
+        print(f"bound {medians['nginx'][0] / medians['edge'][1]:.2f}")
 
 
 if __name__ == "__main__":
