@@ -56,7 +56,7 @@ public final class PurgeEndpoint {
     public PurgeEndpoint(String tokenFile, Function<Purge, PurgeResult> cache, EdgeMetrics metrics) {
         this.tokenFile = tokenFile == null ? null : Path.of(tokenFile);
         this.cache = cache;
-        this.requests = Counter.builder()
+        this.requests = EdgeMetrics.counterBuilder()
                 .name("videoedge_admin_purge_requests_total")
                 .help("POST /admin/purge requests by result: ok, unauthorized (401), forbidden (403),"
                         + " bad_request (400, 405)")

@@ -38,7 +38,7 @@ public final class CacheMetrics {
 
     CacheMetrics(EdgeMetrics metrics) {
         var registry = metrics.registry();
-        Counter lookups = Counter.builder()
+        Counter lookups = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_lookups_total")
                 .help("Cache lookups by tier and result (disk is consulted after a memory miss)")
                 .labelNames("tier", "result")
@@ -47,22 +47,22 @@ public final class CacheMetrics {
         memoryMiss = lookups.labelValues("memory", "miss");
         diskHit = lookups.labelValues("disk", "hit");
         diskMiss = lookups.labelValues("disk", "miss");
-        results = Counter.builder()
+        results = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_responses_total")
                 .help("Cache responses by X-Cache value: " + String.join(", ", RESPONSE_RESULTS))
                 .labelNames("result")
                 .register(registry);
         resultPoints = RESPONSE_RESULTS.stream().collect(Collectors.toUnmodifiableMap(r -> r, results::labelValues));
-        coalesced = Counter.builder()
+        coalesced = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_coalesced_total")
                 .help("Requests that joined an origin fetch already in flight instead of starting one")
                 .register(registry);
-        originErrors = Counter.builder()
+        originErrors = EdgeMetrics.counterBuilder()
                 .name("videoedge_origin_errors_total")
                 .help("Origin fetches that produced no object, by kind")
                 .labelNames("kind")
                 .register(registry);
-        originSeconds = Histogram.builder()
+        originSeconds = EdgeMetrics.histogramBuilder()
                 .name("videoedge_origin_request_seconds")
                 .help("Origin fetch duration, from request to end of body (or failure), by result")
                 .labelNames("result")
@@ -70,18 +70,18 @@ public final class CacheMetrics {
                 .classicUpperBounds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
                 .register(registry);
         for (String r : ORIGIN_OK_RESULTS) originSeconds.initLabelValues(r);
-        verified = Counter.builder()
+        verified = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_verified_total")
                 .help("Disk entries whose checksum was verified before first use after a restart")
                 .register(registry);
-        purged = Counter.builder()
+        purged = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_purged_total")
                 .help("Objects removed by purges (POST /admin/purge), by tier: memory, disk, and fill (an"
                         + " origin fetch in flight that is not stored)")
                 .labelNames("tier")
                 .register(registry);
         for (String t : List.of("memory", "disk", "fill")) purged.initLabelValues(t);
-        sliceCuts = Counter.builder()
+        sliceCuts = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_slice_cuts_total")
                 .help("Sliced responses cut short after their head was sent (the connection is closed): a later"
                         + " slice failed at the origin, or came from another version of the object")

@@ -31,14 +31,14 @@ public final class Origins implements AutoCloseable {
     private Origins(List<Upstream> upstreams, EdgeMetrics metrics) {
         this.upstreams = upstreams;
         var registry = metrics.registry();
-        requests = Counter.builder()
+        requests = EdgeMetrics.counterBuilder()
                 .name("videoedge_origin_upstream_requests_total")
                 .help(
                         "Requests to each origin (origin.url and origin.failover) by result: ok (a response head below 500), "
                                 + "status_5xx, timeout, tls, connect")
                 .labelNames("origin", "result")
                 .register(registry);
-        headSeconds = Histogram.builder()
+        headSeconds = EdgeMetrics.histogramBuilder()
                 .name("videoedge_origin_upstream_head_seconds")
                 .help("Time from the request to an origin to its response head, by origin")
                 .labelNames("origin")

@@ -40,14 +40,14 @@ public final class UrlSigning implements AutoCloseable {
         this.policy = policy;
         this.keyDir = keyDir;
         this.keys = keys;
-        Counter checks = Counter.builder()
+        Counter checks = EdgeMetrics.counterBuilder()
                 .name("videoedge_signed_url_checks_total")
                 .help("Requests for paths with a signed-URL rule, by result: ok and unsigned (optional path, no token)"
                         + " are served, the others answered 403")
                 .labelNames("result")
                 .register(metrics.registry());
         for (UrlCheck.Result r : UrlCheck.Result.values()) results[r.ordinal()] = checks.labelValues(r.label);
-        reloads = Counter.builder()
+        reloads = EdgeMetrics.counterBuilder()
                 .name("videoedge_signed_url_key_reloads_total")
                 .help("Signing key files read again after they changed, by result (failed: the keys in effect stay)")
                 .labelNames("result")
