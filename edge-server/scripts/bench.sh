@@ -20,7 +20,9 @@
 #   2-vCPU machine, its own wait for a CPU: see the README);
 #   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g);
 #   as root with tcpdump (DEPS_SET=all), the measured rounds are captured (logs/slice.pcap) and the first
-#   byte is also given as it left each server (scripts/first-byte.py): curl's includes its own wait for a CPU
+#   byte is also given as it left each server (scripts/first-byte.py): curl's includes its own wait for a CPU;
+#   the capture holds the origin's port too, and each first byte is split in three (--origin: ask, origin,
+#   answer) with a bound: what a server whose own work cost nothing would reach against nginx
 #   BENCH_QUICK=1: a ~3-minute check (3 rounds of 3 s, 64 connections, five cases, no slice case);
 #   any BENCH_* set explicitly still wins
 #   BENCH_COST=1 (root, perf): the cost model: every server run also counts the server's system calls
