@@ -461,7 +461,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     curl -s -o /dev/null -r 0-2097151 -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
       "http://127.0.0.1:$1/slice/$2/big-1g.mp4" | awk '{printf "%.2f %.2f %d %s\n", $1*1000, $2*1000, $3, $4}'
   }
-  slice_warmup=${BENCH_SLICE_WARMUP:-1000}
+  slice_rounds=${BENCH_SLICE_ROUNDS:-31} slice_warmup=${BENCH_SLICE_WARMUP:-1000} slice_jit=${BENCH_SLICE_JIT_WARMUP:-10000}
   if [ "$slice_warmup" -gt 0 ]; then
     echo "slice miss: $slice_warmup cold requests to each server first (not counted)"
     for i in $(seq 1 "$slice_warmup"); do
@@ -470,10 +470,9 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     done
   fi
   # the JIT's warm-up: the slicing edge runs its miss path once per request, and C2 compiles it only
-  # after thousands (about 5,000 here; before that C1's profiling code answers). Both servers get the
+  # after thousands (5,000-9,000 here; before that C1's profiling code answers). Both servers get the
   # same cold requests, over one keep-alive connection each (curl's URL globbing): quicker than a
   # connection each, and the same request path once the request is read.
-  slice_jit=${BENCH_SLICE_JIT_WARMUP:-10000}
   if [ "$slice_jit" -gt 0 ]; then
     echo "slice miss: $slice_jit more cold requests to each server, one keep-alive connection each (not counted)"
     for port in "$slice_http" "$nginx_http"; do
@@ -501,7 +500,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
   else
     echo "slice miss: no packet capture (needs root and tcpdump: DEPS_SET=all make deps); curl's first byte only"
   fi
-  for round in $(seq 1 "${BENCH_SLICE_ROUNDS:-31}"); do
+  for round in $(seq 1 "$slice_rounds"); do
     if [ $((round % 2)) = 1 ]; then order="edge nginx"; else order="nginx edge"; fi
     for server in $order; do
       if [ "$server" = edge ]; then port=$slice_http; else port=$nginx_http; fi
@@ -516,7 +515,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     kill -INT "$capture_pid"; wait "$capture_pid" 2>/dev/null || true
     # lines "edge q25 q50 q75 n", "nginx ...", "edge phases ask origin answer n", "nginx phases ...", "bound X"
     wire=$(python3 "$here/first-byte.py" "$dir/logs/slice.pcap" "edge=$slice_http" "nginx=$nginx_http" \
-      --last "${BENCH_SLICE_ROUNDS:-31}" --origin "$origin_port" 2>>"$dir/logs/tcpdump.log") || wire=
+      --last "$slice_rounds" --origin "$origin_port" 2>>"$dir/logs/tcpdump.log") || wire=
   fi
   efb=$(printf '%s\n' "${edge_fb[@]}" | median) nfb=$(printf '%s\n' "${nginx_fb[@]}" | median)
   etot=$(printf '%s\n' "${edge_tot[@]}" | median) ntot=$(printf '%s\n' "${nginx_tot[@]}" | median)
@@ -541,7 +540,7 @@ if [ "${BENCH_SLICE:-1}" = 1 ]; then
     slice_lines+=("$(printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s' "  on the wire" "$ewire" "$nwire" \
       "$(awk -v a="$ewire" -v b="$nwire" 'BEGIN {if (a>0) printf "%.2f", b/a; else print "n/a"}')" "" "" "" "" "" "")")
   fi
-  echo "slice miss: edge origin slice fetches $edge_origin for $((${BENCH_SLICE_ROUNDS:-31} + slice_warmup + slice_jit)) cold requests (4 MiB each; warm-up included)"
+  echo "slice miss: edge origin slice fetches $edge_origin for $((slice_rounds + slice_warmup + slice_jit)) cold requests (4 MiB each; warm-up included)"
 fi
 
 echo
@@ -557,7 +556,7 @@ for r in "${results[@]}"; do
 done
 if [ ${#slice_lines[@]} -gt 0 ]; then
   echo
-  echo "SLICE MISS (medians of ${BENCH_SLICE_ROUNDS:-31} alternating cold requests after $((${BENCH_SLICE_WARMUP:-1000} + ${BENCH_SLICE_JIT_WARMUP:-10000})) each not counted, one at a time, for bytes 0-2097151 of a"
+  echo "SLICE MISS (medians of $slice_rounds alternating cold requests after $((slice_warmup + slice_jit)) each not counted, one at a time, for bytes 0-2097151 of a"
   echo "            1 GiB object: edge cache.slice=4m, nginx slice 4m + proxy_cache; ratio > 1: the edge is faster)"
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' case "fb-ms" "fb-ms" ratio "MiB/s" "MiB/s" ratio "ms" "ms" errs
   printf '%-19s %9s %9s %5s | %9s %9s %5s | %8s %8s %4s\n' "" edge nginx "" edge nginx "" edge nginx ""

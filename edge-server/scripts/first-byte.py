@@ -20,6 +20,7 @@ prints one line per server: "NAME q25 q50 q75 n" (ms); with --origin also, per s
 "NAME phases ask ORIGIN answer n" (medians, ms) and a last line "bound X" (see above)
 --last N keeps each server's last N connections
 """
+import argparse
 import bisect
 import re
 import subprocess
@@ -71,18 +72,14 @@ def phases(segs, t0, t3, origin):
 
 
 def main(argv):
-    capture, rest = argv[0], argv[1:]
-    last = origin = None
-    for flag in ("--last", "--origin"):
-        if flag in rest:
-            i = rest.index(flag)
-            value = int(rest[i + 1])
-            rest = rest[:i] + rest[i + 2:]
-            if flag == "--last":
-                last = value
-            else:
-                origin = value
-    ports = {int(p): name for name, p in (a.split("=") for a in rest)}
+    parser = argparse.ArgumentParser(description="the first byte on the wire, per server (see the module's doc)")
+    parser.add_argument("capture")
+    parser.add_argument("servers", nargs="+", metavar="NAME=PORT")
+    parser.add_argument("--last", type=int, help="keep each server's last N connections")
+    parser.add_argument("--origin", type=int, metavar="PORT", help="split each first byte at the origin's port")
+    args = parser.parse_intermixed_args(argv)
+    capture, last, origin = args.capture, args.last, args.origin
+    ports = {int(p): name for name, p in (a.split("=") for a in args.servers)}
     segs = list(segments(capture))
     requests = first_bytes(segs, ports)
     medians = {}
