@@ -455,23 +455,38 @@ final class EdgeSession extends HttpSession {
         Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
         br.handedOver();
         bodyItem = item;
-        write(item);
-        parkIfCaughtUp(item);
+        writeBody(item);
     }
 
     /**
-     * A body whose data is still on its way from the origin parks at once, on the thread that wrote
-     * the head. One-nio's {@code write} leaves an unfinished item listening for writability, so
-     * without this the selector would park it only when it next ran; a response written from a fill
-     * thread (every miss: the head is known there) would until then find no one to wake, and its
-     * first body bytes, with the head held back for them, would wait for the selector thread to get a
-     * CPU: the slice miss's slow first-byte mode (edge-server/README.md, "Misses: the first byte waited
-     * for the selector").
+     * Writes a body item as one-nio's {@code write} would, but through this session's write loop
+     * ({@link #processWrite}), so that a body whose data is still on its way from the origin parks at
+     * once, on the thread that wrote the head, without listening for writability first. One-nio's
+     * {@code write} leaves an unfinished item listening for writability: an {@code epoll_ctl} that
+     * wakes the selector, which then waits for this session's lock while a fill thread writes a miss's
+     * head, and a second {@code epoll_ctl} to park afterwards; on a machine whose threads share a CPU
+     * these sat between the origin's first byte and the client's (edge-server/README.md, "Slice
+     * misses: the answer without the selector"). Without parking at once the selector would park it
+     * only when it next ran, and the first body bytes, with the head held back for them, would wait
+     * for it ("Misses: the first byte waited for the selector").
      */
-    private void parkIfCaughtUp(Session.QueueItem item) {
-        if (queueHead == item && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
-            parked = true;
-            listen(clientClosed ? 0 : READABLE);
+    private void writeBody(Session.QueueItem item) throws IOException {
+        if (queueHead != null || closing) {
+            write(item); // behind a head the socket had no room for, or refused as one-nio refuses it
+            return;
+        }
+        queueHead = item;
+        lastAccessTime = System.currentTimeMillis();
+        try {
+            processWrite();
+        } catch (Exception e) {
+            if (queueHead == item) {
+                queueHead = null; // as one-nio's write: the failed item is released here, not queued
+                item.release();
+            }
+            if (e instanceof IOException io) throw io;
+            if (e instanceof RuntimeException r) throw r;
+            throw new IOException(e);
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -475,6 +476,68 @@ class CacheIT {
         origin.object("/kept/c.m4s", 5000);
         assertThat(get("/kept/c.m4s").statusCode()).isEqualTo(200);
         assertThat(filesUnder(diskDir)).hasSize(before.size() + 1);
+    }
+
+    /**
+     * A miss's response head is written on the fill thread while its body is still on its way: the
+     * session parks on the fill there and then, and the selector is not woken for it (one-nio's write
+     * would first listen for writability, which wakes the selector, only for it to find the session
+     * busy and the body not there). The selectors' voluntary context switches do not move from before
+     * the origin's head until after the edge has answered with its own.
+     */
+    @Test
+    void aMissWaitingForItsBodyDoesNotWakeTheSelector() throws Exception {
+        start();
+        byte[] body = origin.object("/w/held.m4s", 300_000);
+        origin.hold();
+        origin.holdBodies();
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<HttpResponse<byte[]>> miss = client.submit(() -> get("/w/held.m4s"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests("/w/held.m4s") == 1);
+            Thread.sleep(200); // the selector that handed the request to a fill is back in epoll_wait
+            long before = selectorSwitches();
+            origin.release(); // the head now, the body later
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.headsSent() == 1);
+            Thread.sleep(300); // the fill reads the head and writes the response head
+            long after = selectorSwitches();
+            origin.releaseBodies();
+            HttpResponse<byte[]> r = miss.get(10, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(body);
+            assertThat(after - before)
+                    .as("the selectors' context switches while the fill wrote the head and the body waited")
+                    .isZero();
+        } finally {
+            origin.releaseBodies();
+            client.shutdownNow();
+        }
+    }
+
+    /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */
+    private static long selectorSwitches() throws IOException {
+        long sum = 0;
+        int selectors = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                String comm;
+                try {
+                    comm = Files.readString(t.resolve("comm")).strip();
+                } catch (IOException gone) {
+                    continue; // the thread ended meanwhile
+                }
+                if (!comm.startsWith("edge-sel-")) continue;
+                for (String line : Files.readAllLines(t.resolve("status"))) {
+                    if (line.startsWith("voluntary_ctxt_switches:")) {
+                        sum += Long.parseLong(
+                                line.substring(line.indexOf(':') + 1).strip());
+                        selectors++;
+                    }
+                }
+            }
+        }
+        assertThat(selectors).as("selector threads found").isPositive();
+        return sum;
     }
 
     private static List<Path> filesUnder(Path dir) throws IOException {

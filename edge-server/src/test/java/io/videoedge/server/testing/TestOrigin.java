@@ -36,6 +36,8 @@ public final class TestOrigin implements AutoCloseable {
     private volatile Mode mode = Mode.NORMAL;
     private volatile boolean down;
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile CountDownLatch bodyGate = new CountDownLatch(0);
+    private final AtomicInteger headsSent = new AtomicInteger();
     private final CountDownLatch hangForever = new CountDownLatch(1);
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private HttpServer server;
@@ -105,6 +107,20 @@ public final class TestOrigin implements AutoCloseable {
         gate.countDown();
     }
 
+    /** 200 responses send their head, then wait until {@link #releaseBodies()} before the body. */
+    public void holdBodies() {
+        bodyGate = new CountDownLatch(1);
+    }
+
+    public void releaseBodies() {
+        bodyGate.countDown();
+    }
+
+    /** 200 response heads sent (and flushed) so far. */
+    public int headsSent() {
+        return headsSent.get();
+    }
+
     /**
      * The port closes: new connections are refused, and a kept-alive connection the JDK server has
      * not closed yet gets no answer either.
@@ -166,6 +182,17 @@ public final class TestOrigin implements AutoCloseable {
             return;
         }
         x.sendResponseHeaders(200, chunked.containsKey(path) ? 0 : body.length);
+        CountDownLatch bodyGate = this.bodyGate;
+        if (bodyGate.getCount() > 0) {
+            x.getResponseBody().flush(); // the JDK server buffers the head until the body otherwise
+        }
+        headsSent.incrementAndGet();
+        try {
+            bodyGate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         try (OutputStream out = x.getResponseBody()) {
             for (int off = 0; off < body.length; off += 64 * 1024) {
                 out.write(body, off, Math.min(64 * 1024, body.length - off));
@@ -177,6 +204,7 @@ public final class TestOrigin implements AutoCloseable {
     public void close() {
         hangForever.countDown();
         gate.countDown();
+        bodyGate.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
