@@ -57,7 +57,15 @@ final class EdgeSession extends HttpSession {
     private final AddressCounts addresses;
     private boolean addressReleased;
     private int inFlight; // requests received since the write queue was last empty (bounded pipelining)
-    private final byte[] pending;
+    /**
+     * The start of a line that a read cut off, kept for the next read: made the first time a head
+     * arrives in pieces, which most connections never do (an idle connection's heap is then one-nio's
+     * 2 KiB fragment buffer and this session's few objects, not 8 KiB more: edge-server/README.md,
+     * "Memory per connection").
+     */
+    private byte[] pending;
+
+    private final int pendingCapacity;
     private int pendingLength;
 
     private final RequestHeadParser head;
@@ -112,7 +120,7 @@ final class EdgeSession extends HttpSession {
         this.limits = limits;
         this.deadlines = new Deadlines(limits.headerTimeout, limits.handshakeTimeout);
         this.sendProgress = new SendProgress(limits.minSendBytes, limits.minSendPeriod);
-        this.pending = new byte[limits.maxHeaderSize + 64];
+        this.pendingCapacity = limits.maxHeaderSize + 64;
         this.address = address;
         this.addresses = addresses;
         this.acceptedAt = lastAccessTime;
@@ -196,6 +204,7 @@ final class EdgeSession extends HttpSession {
         int consumed = parse(buffer, length);
         int rest = length - consumed;
         if (rest > 0) {
+            if (pending == null) pending = new byte[pendingCapacity];
             System.arraycopy(buffer, consumed, pending, 0, rest);
         }
         pendingLength = rest;

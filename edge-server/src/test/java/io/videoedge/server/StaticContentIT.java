@@ -74,6 +74,33 @@ class StaticContentIT {
         }
     }
 
+    /**
+     * A head whose lines are cut across reads (inside the request line, inside a long header line
+     * that spans two pieces) is put together and answered, and so is the next request on the
+     * connection: the session keeps the cut-off start of a line between reads (a buffer it makes the
+     * first time it needs one). The pauses let each piece arrive as a read of its own.
+     */
+    @Test
+    void aHeadCutInsideItsLinesAcrossReadsIsAnswered() throws Exception {
+        try (RawHttp c = new RawHttp(edge.httpPort)) {
+            for (String piece : List.of(
+                    "GET /index.m3u8 HT",
+                    "TP/1.1\r\nHost: x\r\nX-Padding: " + "a".repeat(3000),
+                    "a".repeat(3000),
+                    "\r\n\r\n")) {
+                c.send(piece);
+                Thread.sleep(100);
+            }
+            RawHttp.Response first = c.read();
+            assertThat(first.status()).isEqualTo(200);
+            assertThat(first.body()).isEqualTo(edge.file("index.m3u8"));
+            RawHttp.Response second =
+                    c.send("GET /subs/en.vtt HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertThat(second.status()).isEqualTo(200);
+            assertThat(second.body()).isEqualTo(edge.file("subs/en.vtt"));
+        }
+    }
+
     @ParameterizedTest(name = "Range {0}")
     @CsvSource(
             delimiter = '|',
