@@ -39,18 +39,18 @@ Java_io_videoedge_server_nativelib_NativeBuildInfo_opensslVersion(JNIEnv* env, j
  * see them: the caller reads again while TlsReadAhead.buffered says so. nginx sets read-ahead on
  * every SSL context.
  */
-static jfieldID read_ahead_ssl_field;
+static jfieldID socket_ssl_field;
 
 /* The SSL* of a one.nio.net.NativeSslSocket (its field "ssl"), NULL when closed or not found. */
-static SSL* read_ahead_ssl(JNIEnv* env, jobject socket) {
+static SSL* socket_ssl(JNIEnv* env, jobject socket) {
     if (socket == NULL) return NULL;
-    if (read_ahead_ssl_field == NULL) {
+    if (socket_ssl_field == NULL) {
         jclass cls = (*env)->FindClass(env, "one/nio/net/NativeSslSocket");
         if (cls == NULL) return NULL; /* NoClassDefFoundError pending */
-        read_ahead_ssl_field = (*env)->GetFieldID(env, cls, "ssl", "J");
-        if (read_ahead_ssl_field == NULL) return NULL; /* NoSuchFieldError pending */
+        socket_ssl_field = (*env)->GetFieldID(env, cls, "ssl", "J");
+        if (socket_ssl_field == NULL) return NULL; /* NoSuchFieldError pending */
     }
-    return (SSL*)(intptr_t)(*env)->GetLongField(env, socket, read_ahead_ssl_field);
+    return (SSL*)(intptr_t)(*env)->GetLongField(env, socket, socket_ssl_field);
 }
 
 /* Whether this library has the entry points below (the stock one-nio library does not). */
@@ -61,7 +61,7 @@ Java_io_videoedge_server_nativelib_TlsReadAhead_linked0(JNIEnv* env, jclass cls)
 
 JNIEXPORT jboolean JNICALL
 Java_io_videoedge_server_nativelib_TlsReadAhead_enable0(JNIEnv* env, jclass cls, jobject socket) {
-    SSL* ssl = read_ahead_ssl(env, socket);
+    SSL* ssl = socket_ssl(env, socket);
     if (ssl == NULL) return JNI_FALSE;
     SSL_set_read_ahead(ssl, 1);
     return JNI_TRUE;
@@ -70,6 +70,20 @@ Java_io_videoedge_server_nativelib_TlsReadAhead_enable0(JNIEnv* env, jclass cls,
 /* Bytes read from the socket that OpenSSL holds and has not returned yet (records, alerts). */
 JNIEXPORT jboolean JNICALL
 Java_io_videoedge_server_nativelib_TlsReadAhead_buffered0(JNIEnv* env, jclass cls, jobject socket) {
-    SSL* ssl = read_ahead_ssl(env, socket);
+    SSL* ssl = socket_ssl(env, socket);
     return ssl != NULL && SSL_has_pending(ssl) ? JNI_TRUE : JNI_FALSE;
+}
+
+/*
+ * OpenSSL frees a connection's record buffers (about 17 KiB to read, as much to write) while they
+ * are empty, and takes them again for the next record (SSL_MODE_RELEASE_BUFFERS, which nginx sets on
+ * every context): an idle keep-alive connection then holds its SSL object and cipher state only.
+ * A buffer that holds bytes (a record read ahead, a write the socket did not take yet) is kept.
+ */
+JNIEXPORT jboolean JNICALL
+Java_io_videoedge_server_nativelib_TlsIdleBuffers_release0(JNIEnv* env, jclass cls, jobject socket) {
+    SSL* ssl = socket_ssl(env, socket);
+    if (ssl == NULL) return JNI_FALSE;
+    SSL_set_mode(ssl, SSL_MODE_RELEASE_BUFFERS);
+    return JNI_TRUE;
 }

@@ -12,6 +12,7 @@ import io.videoedge.server.guard.TcpInfo;
 import io.videoedge.server.http.RejectedRequest;
 import io.videoedge.server.http.RequestHeadParser;
 import io.videoedge.server.http.Statuses;
+import io.videoedge.server.nativelib.TlsIdleBuffers;
 import io.videoedge.server.nativelib.TlsReadAhead;
 import io.videoedge.server.resources.BufferPool;
 import io.videoedge.server.send.Body;
@@ -127,6 +128,9 @@ final class EdgeSession extends HttpSession {
         this.headStartedAt = acceptedAt; // the first request's head is due headerTimeout after the accept
         this.handshakeDone = !isSsl();
         this.readAhead = isSsl() && TlsReadAhead.enable(socket);
+        if (isSsl()) {
+            TlsIdleBuffers.release(socket);
+        }
     }
 
     // ---- reading and parsing ----

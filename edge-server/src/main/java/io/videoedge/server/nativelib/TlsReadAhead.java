@@ -39,7 +39,7 @@ public final class TlsReadAhead {
         return buffered0(socket);
     }
 
-    private static native boolean linked0();
+    static native boolean linked0();
 
     private static native boolean enable0(Socket socket);
 
