@@ -3,6 +3,7 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.RawHttp;
 import io.videoedge.server.testing.TestOrigin;
@@ -516,27 +517,17 @@ class CacheIT {
 
     /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */
     private static long selectorSwitches() throws IOException {
+        List<SelectorPinning.Observed> selectors = SelectorPinning.observe();
+        assertThat(selectors).as("selector threads found").isNotEmpty();
         long sum = 0;
-        int selectors = 0;
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path t : (Iterable<Path>) tasks::iterator) {
-                String comm;
-                try {
-                    comm = Files.readString(t.resolve("comm")).strip();
-                } catch (IOException gone) {
-                    continue; // the thread ended meanwhile
-                }
-                if (!comm.startsWith("edge-sel-")) continue;
-                for (String line : Files.readAllLines(t.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:")) {
-                        sum += Long.parseLong(
-                                line.substring(line.indexOf(':') + 1).strip());
-                        selectors++;
-                    }
+        for (SelectorPinning.Observed sel : selectors) {
+            Path status = Path.of("/proc/self/task", String.valueOf(sel.tid()), "status");
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                 }
             }
         }
-        assertThat(selectors).as("selector threads found").isPositive();
         return sum;
     }
 
