@@ -90,16 +90,20 @@ final class Patterns {
     /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
     static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
     /**
-     * The memory cache fits in the edge server's direct memory: server.memory less the heap (a quarter, in whole
-     * Mi, at most 4Gi), 192Mi of native memory and 32Mi of I/O buffers. The operator's JvmOptions makes the same
-     * budget (the admitted-runs property test holds the two together). Quantities that are not whole bytes are
-     * left to the operator, which rounds them up.
+     * The memory cache fits in the edge server's pod beside the JVM: server.memory less the heap (a quarter, in
+     * whole Mi, at most 4Gi), 192Mi of native memory and the I/O buffer pool (a 128Ki chunk per origin connection
+     * and 8 spare, at least 32Mi). The operator's ServerMemory makes the same budget (the admitted-runs property
+     * test holds the two together). Quantities that are not whole bytes are left to the operator, which rounds
+     * them up.
      */
     static final String CACHE_FITS_BESIDE_JVM = "!has(self.cache) || !has(self.cache.memory) || !has(self.memory) "
             + "|| !quantity(self.cache.memory).isInteger() || !quantity(self.memory).isInteger() "
             + "|| quantity(self.cache.memory).asInteger() <= quantity(self.memory).asInteger() "
             + "- (quantity(self.memory).asInteger() / 4 / 1048576 * 1048576 > 4294967296 ? 4294967296 "
-            + ": quantity(self.memory).asInteger() / 4 / 1048576 * 1048576) - 234881024";
+            + ": quantity(self.memory).asInteger() / 4 / 1048576 * 1048576) - 201326592 "
+            + "- (has(self.origin) && has(self.origin.url) && has(self.origin.maxConnections) "
+            + "&& (self.origin.maxConnections + 8) * 131072 > 33554432 ? (self.origin.maxConnections + 8) * 131072 "
+            + ": 33554432)";
     /** The edge server's admin port (metrics, probes) on the node's host network; the acceptors must not take it. */
     static final int EDGE_ADMIN_PORT = VideoEdgeApi.EDGE_ADMIN_PORT;
 

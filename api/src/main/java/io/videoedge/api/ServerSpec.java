@@ -48,7 +48,8 @@ import java.util.List;
         fieldPath = ".cache.memory",
         message =
                 "cache.memory must fit in server.memory beside the JVM: a heap of a quarter of server.memory (at most 4Gi), "
-                        + "192Mi of native memory and 32Mi of I/O buffers; server.memory 2Gi holds a cache of up to 1312Mi")
+                        + "192Mi of native memory and an I/O buffer pool of 128Ki per origin connection (at least 32Mi); "
+                        + "server.memory 2Gi holds a cache of up to 1312Mi with up to 248 origin connections")
 @ValidationRule(
         value = "!has(self.cache) || !has(self.cache.slice) || (quantity(self.cache.slice).isInteger() "
                 + "&& (quantity(self.cache.slice).asInteger() == 0 "

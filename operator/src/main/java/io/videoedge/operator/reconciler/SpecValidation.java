@@ -8,8 +8,8 @@ import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeSpec;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerLayout;
-import io.videoedge.operator.render.JvmOptions;
 import io.videoedge.operator.render.Quantities;
+import io.videoedge.operator.render.ServerMemory;
 import io.videoedge.server.config.SignedUrlsConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -70,9 +70,7 @@ public final class SpecValidation {
             signingKeysProblem(ve.getMetadata().getNamespace() + "/" + signing, secrets.signingKeys())
                     .ifPresent(problems::add);
         }
-        JvmOptions.forServer(server)
-                .cacheProblem(Quantities.bytes(server.cache().memory()))
-                .ifPresent(problems::add);
+        ServerMemory.of(spec).problem().ifPresent(problems::add);
         capacityProblem(server, nodes).ifPresent(problems::add);
         return problems;
     }

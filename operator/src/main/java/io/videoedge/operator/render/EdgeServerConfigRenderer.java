@@ -31,15 +31,9 @@ public final class EdgeServerConfigRenderer {
     static final int KEEP_ALIVE_MILLIS = 120_000;
 
     static final int MAX_HEADER_SIZE = 8 * 1024;
-    static final int MAX_CONNECTIONS = 100_000;
     static final int IDLE_TIMEOUT_MILLIS = 60_000;
     /** How often one-nio looks for a newer ticket key file (its default: 5 minutes). */
     static final long TICKET_REFRESH_MILLIS = 10_000;
-    /** Direct memory the server's buffer pool needs per origin connection (one chunk each) and for itself. */
-    static final long POOL_CHUNK = 128 * 1024;
-
-    static final int POOL_SPARE_CHUNKS = 8;
-    static final long POOL_MIN = 32L * 1024 * 1024;
 
     private EdgeServerConfigRenderer() {}
 
@@ -154,7 +148,8 @@ public final class EdgeServerConfigRenderer {
         c.admin.tokenFile = EdgeServerLayout.ADMIN_TOKEN_FILE; // POST /admin/purge (CachePurge)
         c.content.root = EdgeServerLayout.CONTENT_DIR;
         c.limits.maxHeaderSize = MAX_HEADER_SIZE;
-        c.limits.maxConnections = MAX_CONNECTIONS;
+        // as many as the pod's memory holds beside the heap's other uses, the buffer pool and the cache
+        c.limits.maxConnections = ServerMemory.of(spec).maxConnections();
         c.limits.idleTimeout = IDLE_TIMEOUT_MILLIS;
         limits(c.limits, server.limits());
         ServerSpec.AccessLog accessLog = server.accessLog();
@@ -208,7 +203,7 @@ public final class EdgeServerConfigRenderer {
                 c.origin.downFor = time("server.origin.downFor", o.downFor());
             }
             // one buffer-pool chunk per origin connection, and a few for the server itself
-            c.bufferPool.size = Math.max(POOL_MIN, (o.maxConnections() + POOL_SPARE_CHUNKS) * POOL_CHUNK);
+            c.bufferPool.size = ServerMemory.bufferPoolBytes(server);
         }
         return c;
     }

@@ -3,14 +3,14 @@ package io.videoedge.operator.render;
 import io.videoedge.api.ServerSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * JVM flags of the edge server, derived from server.memory (the pod's limit) and cache.memory.
  * The heap stays small (the server allocates little per request); the rest is direct memory for
  * the off-heap cache and I/O buffers, with a fixed allowance for metaspace, code cache, thread
- * stacks, GC structures and OpenSSL. The DaemonSet passes them in JDK_JAVA_OPTIONS, which the
+ * stacks, GC structures and OpenSSL. {@link ServerMemory} divides that budget among the buffer pool,
+ * the cache and the connections. The DaemonSet passes them in JDK_JAVA_OPTIONS, which the
  * `java` launcher reads whatever the image's entry point is; the operator's
  * EDGE_SERVER_JAVA_OPTIONS is appended, and the last occurrence of a flag wins. A collector is the
  * exception: the JVM refuses to start with two selected ("Multiple garbage collectors selected"), so
@@ -20,8 +20,6 @@ public record JvmOptions(long heapBytes, long directBytes) {
     static final long MI = 1024L * 1024;
     /** Native memory outside heap and direct buffers. */
     static final long NATIVE_ALLOWANCE = 192 * MI;
-    /** Direct memory beyond the cache for socket and file I/O buffers. */
-    static final long IO_BUFFERS = 32 * MI;
 
     /** A flag that selects one of HotSpot's collectors. */
     private static final Pattern SELECTS_COLLECTOR =
@@ -39,19 +37,6 @@ public record JvmOptions(long heapBytes, long directBytes) {
 
     public static JvmOptions forServer(ServerSpec server) {
         return forMemory(Quantities.bytes(server.memory()));
-    }
-
-    /** Why the memory cache cannot fit in this budget, if it cannot. */
-    public Optional<String> cacheProblem(long cacheBytes) {
-        if (directBytes - IO_BUFFERS >= cacheBytes) {
-            return Optional.empty();
-        }
-        long needed = cacheBytes + IO_BUFFERS + heapBytes + NATIVE_ALLOWANCE;
-        return Optional.of("server.cache.memory (" + Quantities.oneNioSize(cacheBytes)
-                + ") does not fit in server.memory: "
-                + "the heap takes " + Quantities.oneNioSize(heapBytes) + ", native memory "
-                + Quantities.oneNioSize(NATIVE_ALLOWANCE) + " and I/O buffers " + Quantities.oneNioSize(IO_BUFFERS)
-                + "; raise server.memory to at least " + (needed + MI - 1) / MI + "Mi or lower cache.memory");
     }
 
     /** The flags, in order; {@code extra} (from the operator's settings) goes last so it wins. */

@@ -10,8 +10,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerPod;
-import io.videoedge.operator.render.JvmOptions;
-import io.videoedge.operator.render.Quantities;
+import io.videoedge.operator.render.ServerMemory;
 import io.videoedge.operator.render.TuningInputs;
 import io.videoedge.operator.testing.TestFiles;
 import io.videoedge.server.config.ConfigException;
@@ -113,9 +112,8 @@ class AdmittedRunsIT {
                 }
                 admittedRuns.add(c.description());
                 TuningInputs.of(typed.getSpec()).revision();
-                JvmOptions.forServer(typed.getSpec().server())
-                        .cacheProblem(Quantities.bytes(
-                                typed.getSpec().server().cache().memory()))
+                ServerMemory.of(typed.getSpec())
+                        .problem()
                         .ifPresent(problem -> counterexamples.add(
                                 c.description() + " " + c.changes() + ": the operator refuses it: " + problem));
             } catch (ConfigException e) {
@@ -134,6 +132,15 @@ class AdmittedRunsIT {
                 Path.of("target", "admitted-runs.txt"), report + "\n" + String.join("\n", counterexamples) + "\n");
         assertThat(counterexamples).as(report).isEmpty();
         assertThat(admitted).as("enough admitted VideoEdges to mean something").isGreaterThan(100);
+        assertThat(admittedRuns)
+                .as("the origin's buffer pool counts against the cache's room")
+                .contains(
+                        "memory 1Gi, cache 544Mi, 248 origin connections",
+                        "memory 1Gi, cache 450Mi, 1000 origin connections")
+                .doesNotContain(
+                        "memory 1Gi, cache 544Mi, 249 origin connections",
+                        "memory 1Gi, cache 451Mi, 1000 origin connections",
+                        "memory 1Gi, cache 0, 65535 origin connections");
         assertThat(admittedRuns)
                 .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
                 .contains(
@@ -392,6 +399,16 @@ class AdmittedRunsIT {
             out.add(new Candidate(
                     "memory " + pair.get(0) + ", cache " + pair.get(1),
                     pair("server.memory", pair.get(0), "server.cache.memory", pair.get(1))));
+        }
+        // the origin's buffer pool (a 128Ki chunk per connection and 8 spare, at least 32Mi) beside the cache: 1Gi
+        // leaves 576Mi of direct memory; the last candidate wants an 8Gi pool
+        for (String[] t :
+                new String[][] {{"544Mi", "248"}, {"544Mi", "249"}, {"450Mi", "1000"}, {"451Mi", "1000"}, {"0", "65535"}
+                }) {
+            Map<String, Object> changes = pair("server.memory", "1Gi", "server.cache.memory", t[0]);
+            changes.put("server.origin.url", "http://origin:8080");
+            changes.put("server.origin.maxConnections", Integer.parseInt(t[1]));
+            out.add(new Candidate("memory 1Gi, cache " + t[0] + ", " + t[1] + " origin connections", changes));
         }
         // signed-URL rules with their key Secret: the prefixes the CRD admits are ones the server takes
         for (Object prefix : List.of(

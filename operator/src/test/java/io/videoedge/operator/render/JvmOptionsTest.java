@@ -72,15 +72,4 @@ class JvmOptionsTest {
         assertThat(java.exitValue()).as(out).isZero();
         assertThat(out).containsPattern("bool Use" + collector + "GC\\s+= true");
     }
-
-    @Test
-    void aCacheLargerThanTheOffHeapBudgetIsAProblemWithTheMemoryThatWouldFit() {
-        JvmOptions jvm = JvmOptions.forMemory(1024 * MI);
-        assertThat(jvm.cacheProblem(128 * MI)).isEmpty();
-        assertThat(jvm.cacheProblem(544 * MI)).isEmpty();
-        assertThat(jvm.cacheProblem(545 * MI))
-                .hasValueSatisfying(m -> assertThat(m)
-                        .contains("server.cache.memory (545m) does not fit in server.memory")
-                        .contains("at least 1025Mi"));
-    }
 }
