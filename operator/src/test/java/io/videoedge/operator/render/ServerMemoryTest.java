@@ -113,15 +113,16 @@ class ServerMemoryTest {
     }
 
     /**
-     * The smallest pod of the golden file the edge server's PodMemoryIT runs in a memory cgroup of its
-     * size, with its connections all open: 512Mi, a 128Mi cache, HTTPS.
+     * The golden file the edge server's PodMemoryIT runs in a memory cgroup of its size, with its
+     * connections all open: the smallest pod the CRD admits (320Mi) with the largest cache it admits there
+     * (16Mi), HTTPS: the connections get nothing but the native share.
      */
     @Test
     void aSmallPodRendersToTheGoldenFileItsMemoryTestRuns() {
-        VideoEdgeSpec spec = spec("512Mi", "128Mi", true, 0);
+        VideoEdgeSpec spec = spec("320Mi", "16Mi", true, 0);
         ServerMemory m = ServerMemory.of(spec);
         String rendered = """
-                # What the operator renders for examples/videoedge.yaml with server.memory 512Mi and cache.memory 128Mi
+                # What the operator renders for examples/videoedge.yaml with server.memory 320Mi and cache.memory 16Mi
                 # (HTTPS on, no origin): edge-server's PodMemoryIT runs the server with it in a memory cgroup of
                 # that size. Regenerate: operator tests with -Dgolden.update=true.
                 memory=%d
