@@ -76,7 +76,10 @@ public record ServerSpec(
         Integer cpus,
 
         @JsonPropertyDescription(
-                "Memory of the edge server pod (a Kubernetes quantity, e.g. 8Gi); requests equal limits.")
+                "Memory of the edge server pod (a Kubernetes quantity, e.g. 8Gi); requests equal limits. The heap, the "
+                        + "buffer pool and cache.memory come out of it, and the client connections get the rest: the "
+                        + "operator sets the server's connection limit (about 20Ki each over TLS, 4Ki over HTTP) so that "
+                        + "they fit, and a connection past it is answered 503.")
         @Default("2Gi")
         @Pattern(Patterns.K8S_QUANTITY)
         String memory,
@@ -594,7 +597,11 @@ public record ServerSpec(
             @Pattern(Patterns.ONE_NIO_TIME)
             String readTimeout,
 
-            @JsonPropertyDescription("Concurrent connections to the origin.") @Default("64") @Min(1) @Max(65535)
+            @JsonPropertyDescription(
+                    "Concurrent connections to the origin; each takes a 128Ki I/O buffer out of server.memory.")
+            @Default("64")
+            @Min(1)
+            @Max(65535)
             Integer maxConnections,
 
             @JsonPropertyDescription(

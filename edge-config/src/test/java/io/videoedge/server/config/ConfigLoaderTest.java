@@ -55,7 +55,9 @@ class ConfigLoaderTest {
         assertThat(c.admin.port).isEqualTo(9400);
         assertThat(c.content.root).isEqualTo("/var/lib/videoedge/content");
         assertThat(c.limits.maxHeaderSize).isEqualTo(8 * 1024);
-        assertThat(c.limits.maxConnections).as("what a 1Gi pod with a 128Mi cache holds over TLS").isEqualTo(22_900);
+        assertThat(c.limits.maxConnections)
+                .as("what a 1Gi pod with a 128Mi cache holds over TLS")
+                .isEqualTo(22_900);
         assertThat(c.limits.idleTimeout).isEqualTo(60_000);
         assertThat(c.limits.headerTimeout).isEqualTo(30_000);
         assertThat(c.limits.handshakeTimeout).isEqualTo(10_000);
