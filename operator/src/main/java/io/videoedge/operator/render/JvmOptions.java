@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * JVM flags of the edge server, derived from server.memory (the pod's limit) and cache.memory.
+ * JVM flags of the edge server, derived from server.memory (the pod's limit).
  * The heap stays small (the server allocates little per request); the rest is direct memory for
  * the off-heap cache and I/O buffers, with a fixed allowance for metaspace, code cache, thread
  * stacks, GC structures and OpenSSL. {@link ServerMemory} divides that budget among the buffer pool,
