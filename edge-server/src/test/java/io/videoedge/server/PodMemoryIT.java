@@ -3,6 +3,7 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.LoopbackClients;
 import io.videoedge.server.testing.MemoryCgroup;
 import io.videoedge.server.testing.TestCerts;
 import io.videoedge.server.testing.TestData;
@@ -11,8 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +87,7 @@ class PodMemoryIT {
                 SSLContext tls = TestCerts.trustingContext();
                 for (int i = 0; i < maxConnections; i++) {
                     try {
-                        SSLSocket s = connect(tls, edge.httpsPort, i);
+                        SSLSocket s = LoopbackClients.tls(tls, edge.httpsPort, i);
                         open.add(s);
                         assertThat(status(s))
                                 .as("connection %d of %d", i + 1, maxConnections)
@@ -105,7 +104,7 @@ class PodMemoryIT {
                                 e);
                     }
                 }
-                SSLSocket over = connect(tls, edge.httpsPort, maxConnections);
+                SSLSocket over = LoopbackClients.tls(tls, edge.httpsPort, maxConnections);
                 assertThat(status(over))
                         .as("the connection past limits.maxConnections")
                         .isEqualTo(503);
@@ -136,17 +135,6 @@ class PodMemoryIT {
                 edge.close();
             }
         }
-    }
-
-    /** A TLS connection from 127.0.0.x, 900 per source address (the per-address limit is 1000). */
-    private static SSLSocket connect(SSLContext tls, int port, int i) throws IOException {
-        Socket plain = new Socket();
-        plain.bind(new InetSocketAddress("127.0.0." + (2 + i / 900), 0));
-        plain.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-        plain.setSoTimeout(10_000);
-        SSLSocket s = (SSLSocket) tls.getSocketFactory().createSocket(plain, "localhost", port, true);
-        s.startHandshake();
-        return s;
     }
 
     private static final Pattern LENGTH = Pattern.compile("(?im)^content-length:\\s*(\\d+)");

@@ -3,10 +3,9 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.LoopbackClients;
 import io.videoedge.server.testing.TestCerts;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,17 +70,12 @@ class TlsIdleMemoryIT {
         }
     }
 
-    /** Opens TLS connections and completes their handshakes; 900 per source address (the per-address limit is 1000). */
+    /** Opens TLS connections and completes their handshakes (LoopbackClients: 900 per source address). */
     private static List<SSLSocket> open(EdgeFixture edge, int n) throws Exception {
         SSLContext ctx = TestCerts.trustingContext();
         List<SSLSocket> sockets = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            Socket plain = new Socket();
-            plain.bind(new InetSocketAddress("127.0.0." + (2 + i / 900), 0));
-            plain.connect(new InetSocketAddress("127.0.0.1", edge.httpsPort), 5_000);
-            SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(plain, "localhost", edge.httpsPort, true);
-            s.startHandshake();
-            sockets.add(s);
+            sockets.add(LoopbackClients.tls(ctx, edge.httpsPort, i));
         }
         return sockets;
     }
