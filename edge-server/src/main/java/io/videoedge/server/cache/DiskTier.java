@@ -46,12 +46,15 @@ public final class DiskTier {
     private final AtomicLong used = new AtomicLong();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder corrupted = new LongAdder();
+    private final LongAdder readBacks = new LongAdder();
     /**
-     * Evicted files are unlinked here, off the fill threads: unlinking a file whose pages are still
-     * being written back can block, and a fill releases its last bytes to clients only after its
-     * commit (nginx's cache manager deletes in its own process for the same reason).
+     * The janitor's work, off the fill and selector threads: evicted files are unlinked here, since
+     * unlinking a file whose pages are still being written back can block and a fill releases its
+     * last bytes to clients only after its commit (nginx's cache manager deletes in its own process
+     * for the same reason); and read-backs ({@link #cachedCopyOf}) are asked for here, since
+     * {@code posix_fadvise} may wait for the file's block map.
      */
-    private final java.util.concurrent.LinkedBlockingQueue<Entry> toDelete =
+    private final java.util.concurrent.LinkedBlockingQueue<Runnable> chores =
             new java.util.concurrent.LinkedBlockingQueue<>();
     /**
      * Held, per key, while a commit renames a file into place and indexes it, and while an entry's file
@@ -61,7 +64,7 @@ public final class DiskTier {
     private final Object[] pathLocks = new Object[64];
 
     private final Thread janitor =
-            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::deleteLoop);
+            Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::choresLoop);
 
     private DiskTier(DiskLayout layout, long budget) {
         this.layout = layout;
@@ -169,6 +172,9 @@ public final class DiskTier {
      * This tier's copy of an object the memory tier holds, for a memory hit to be sent from the page
      * cache ({@link FileCopy}): null when the kernel cannot say what the page cache holds
      * ({@link PageCache}); the copy opens nothing when this tier has no verified copy of the same bytes.
+     * When the page cache lacks part of the range the hit is copied from memory, and the janitor asks
+     * the kernel to read the range back, paced per entry ({@link ReadBackPacing}), so that later hits
+     * go out with sendfile again.
      */
     public FileCopy cachedCopyOf(ObjectMeta inMemory) {
         if (PageCache.unavailable() != null) return null;
@@ -183,6 +189,9 @@ public final class DiskTier {
                     return new Body.FileRegion(FileSource.owned(f), at, length, EdgeMetrics.Source.MEMORY);
                 }
                 f.close();
+                if (e.readBackDue(System.nanoTime())) {
+                    chores.add(() -> readBack(e, at, length));
+                }
                 return null;
             } catch (IOException gone) {
                 return null;
@@ -240,7 +249,7 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                toDelete.add(oldest); // responses still sending it keep their open descriptor
+                chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
             }
         }
     }
@@ -347,13 +356,24 @@ public final class DiskTier {
         return layout.pathFor(key);
     }
 
-    private void deleteLoop() {
+    private void choresLoop() {
         while (true) {
             try {
-                deleteFile(toDelete.take());
+                chores.take().run();
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /** Asks the kernel to read an entry's range into the page cache, unless the entry is gone meanwhile. */
+    private void readBack(Entry e, long offset, long length) {
+        try (RandomAccessFile f = open(e)) {
+            if (f != null && PageCache.readBack(f, offset, length)) {
+                readBacks.increment();
+            }
+        } catch (IOException ignored) {
+            // the file went away: the next hit finds no copy
         }
     }
 
@@ -398,6 +418,11 @@ public final class DiskTier {
         return corrupted.sum();
     }
 
+    /** Read-backs of memory hits' ranges the page cache had lost ({@link #cachedCopyOf}). */
+    public long readBacks() {
+        return readBacks.sum();
+    }
+
     /** One object on disk; its body starts at {@code headerLength}. */
     public static final class Entry {
         final Path file;
@@ -405,6 +430,7 @@ public final class DiskTier {
         final int headerLength;
         final long fileSize;
         volatile boolean verified;
+        private ReadBackPacing readBack = ReadBackPacing.NEVER_ASKED; // under the entry's lock
 
         Entry(Path file, ObjectMeta meta, int headerLength, long fileSize, boolean verified) {
             this.file = file;
@@ -424,6 +450,13 @@ public final class DiskTier {
 
         public boolean verified() {
             return verified;
+        }
+
+        /** Whether a read-back of this entry may be asked for now; if so, it counts as asked. */
+        synchronized boolean readBackDue(long now) {
+            if (!readBack.due(now)) return false;
+            readBack = readBack.asked(now);
+            return true;
         }
 
         /** Opens the file and checks it still has its full size (a truncated file is never served); see {@link DiskTier#open}. */

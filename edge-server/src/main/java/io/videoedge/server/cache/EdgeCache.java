@@ -335,6 +335,11 @@ public final class EdgeCache implements AutoCloseable {
                 "videoedge_cache_corrupted_total",
                 "Disk entries dropped because of a size or checksum mismatch (fetched again)",
                 disk::corrupted);
+        m.counter(
+                "videoedge_cache_page_cache_read_backs_total",
+                "Large memory hits whose disk copy the page cache had partly lost (they were copied from memory):"
+                        + " ranges the kernel was asked to read back, so that later hits go out with sendfile",
+                disk::readBacks);
         m.gauge("videoedge_cache_fills_in_flight", "Origin fetches in progress", fills::size);
         m.gauge("videoedge_origin_connections_busy", "Origin connections in use", origin::busyConnections);
         m.gauge(

@@ -49,6 +49,8 @@ final class PageCache {
     private static final MethodHandle MMAP;
     private static final MethodHandle MINCORE;
     private static final MethodHandle MUNMAP;
+    private static final MethodHandle FADVISE;
+    private static final int POSIX_FADV_WILLNEED = 3;
     private static final long FD_OFFSET;
     static final long PAGE_SIZE;
     /** The largest folio the page cache uses (a PMD: 2 MiB with 4 KiB pages); folios are aligned to their size. */
@@ -62,7 +64,7 @@ final class PageCache {
     private static volatile State state = new State(null, "not probed yet");
 
     static {
-        MethodHandle syscall = null, syscallErrno = null, mmap = null, mincore = null, munmap = null;
+        MethodHandle syscall = null, syscallErrno = null, mmap = null, mincore = null, munmap = null, fadvise = null;
         long fdOffset = -1;
         long pageSize = 4096;
         String why = null;
@@ -81,6 +83,9 @@ final class PageCache {
                     libc.find("mincore").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
             munmap = linker.downcallHandle(
                     libc.find("munmap").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            fadvise = linker.downcallHandle(
+                    libc.find("posix_fadvise").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
             MethodHandle getpagesize =
                     linker.downcallHandle(libc.find("getpagesize").orElseThrow(), FunctionDescriptor.of(JAVA_INT));
             pageSize = (int) getpagesize.invokeExact();
@@ -93,6 +98,7 @@ final class PageCache {
         MMAP = mmap;
         MINCORE = mincore;
         MUNMAP = munmap;
+        FADVISE = fadvise;
         FD_OFFSET = fdOffset;
         PAGE_SIZE = pageSize;
         LARGEST_FOLIO = pageSize
@@ -193,6 +199,20 @@ final class PageCache {
         if (m == null || length <= 0) return false;
         long cached = m == Method.MINCORE ? mincore(file, offset, length, fileSize) : cachestat(file, offset, length);
         return cached == pages(offset, length);
+    }
+
+    /**
+     * Asks the kernel to read {@code [offset, offset + length)} of the open file into the page cache
+     * ({@code posix_fadvise(WILLNEED)}: it starts the reads and returns; it may wait for the file's
+     * block map, so not on a selector). False when the call failed or there is no native access.
+     */
+    static boolean readBack(RandomAccessFile file, long offset, long length) {
+        if (FADVISE == null) return false;
+        try {
+            return (int) FADVISE.invokeExact(fd(file), offset, length, POSIX_FADV_WILLNEED) == 0;
+        } catch (Throwable e) {
+            return false;
+        }
     }
 
     static long pages(long offset, long length) {
