@@ -362,6 +362,8 @@ public final class DiskTier {
                 chores.take().run();
             } catch (InterruptedException e) {
                 return;
+            } catch (RuntimeException e) { // the janitor goes on: evicted files must still be deleted
+                log.atWarn().setCause(e).log("disk cache: a janitor chore failed");
             }
         }
     }
