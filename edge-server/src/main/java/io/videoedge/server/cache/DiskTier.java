@@ -188,9 +188,10 @@ public final class DiskTier {
                 if (PageCache.holds(f, at, length, e.fileSize)) {
                     return new Body.FileRegion(FileSource.owned(f), at, length, EdgeMetrics.Source.MEMORY);
                 }
-                f.close();
                 if (e.readBackDue(System.nanoTime())) {
-                    chores.add(() -> readBack(e, at, length));
+                    chores.add(() -> readBack(f, at, length)); // the janitor closes it
+                } else {
+                    f.close();
                 }
                 return null;
             } catch (IOException gone) {
@@ -368,14 +369,14 @@ public final class DiskTier {
         }
     }
 
-    /** Asks the kernel to read an entry's range into the page cache, unless the entry is gone meanwhile. */
-    private void readBack(Entry e, long offset, long length) {
-        try (RandomAccessFile f = open(e)) {
-            if (f != null && PageCache.readBack(f, offset, length)) {
+    /** Asks the kernel to read a range of a file the hit had open into the page cache, and closes the file. */
+    private void readBack(RandomAccessFile f, long offset, long length) {
+        try (f) {
+            if (PageCache.readBack(f, offset, length)) {
                 readBacks.increment();
             }
         } catch (IOException ignored) {
-            // the file went away: the next hit finds no copy
+            // closing a read-only descriptor
         }
     }
 
