@@ -38,6 +38,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -115,7 +116,7 @@ class ChartIT {
      */
     @Test
     @Order(2)
-    void alertsPassPromtoolUnitTests() throws IOException {
+    void alertsPassPromtoolUnitTests(@TempDir Path dir) throws IOException {
         if (!Files.isExecutable(Path.of(PROMTOOL))) {
             throw new IllegalStateException(
                     "promtool not found at " + PROMTOOL + ": run `make tools` (`make test` does)");
@@ -132,7 +133,6 @@ class ChartIT {
                 .stdout());
         ObjectNode ruleFile = yaml.createObjectNode();
         ruleFile.set("groups", rule.at("/spec/groups"));
-        Path dir = Files.createTempDirectory("alerts");
         Path rules = dir.resolve(RENDERED_RULES);
         yaml.writeValue(rules.toFile(), ruleFile);
         List<String> testFiles = new ArrayList<>();
@@ -247,9 +247,8 @@ class ChartIT {
      */
     @Test
     @Order(3)
-    void thePackagedChartCarriesTheCrdsItLinksTo() throws IOException {
+    void thePackagedChartCarriesTheCrdsItLinksTo(@TempDir Path out) throws IOException {
         assertThat(CHART.resolve("files/crds")).isSymbolicLink();
-        Path out = Files.createTempDirectory("chart-package");
         helm("package", CHART.toString(), "--destination", out.toString());
         Path tgz;
         try (Stream<Path> files = Files.list(out)) {

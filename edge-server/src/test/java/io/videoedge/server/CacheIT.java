@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.videoedge.server.cpu.SelectorPinning;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestOrigin;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -46,7 +47,7 @@ class CacheIT {
     private void start(String memory, String memoryMaxObject, String diskSize, String extraCache, String extraTop)
             throws Exception {
         if (origin == null) origin = new TestOrigin();
-        Path disk = Files.createTempDirectory("edge-cache");
+        Path disk = TempDirs.create("edge-cache");
         diskDir = disk;
         edge = EdgeFixture.start(
                 """

@@ -3,6 +3,7 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestCerts;
 import io.videoedge.server.testing.TestOrigin;
 import java.io.InputStream;
@@ -52,7 +53,7 @@ class DirectMemoryBoundIT {
                 bufferPool:
                   size: 16m
                   chunkSize: 128k
-                """.formatted(origin.url(), Files.createTempDirectory("edge-cache")),
+                """.formatted(origin.url(), TempDirs.create("edge-cache")),
                 true,
                 "-Xmx256m",
                 "-XX:MaxDirectMemorySize=32m",

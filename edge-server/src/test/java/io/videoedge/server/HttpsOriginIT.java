@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.Nginx;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class HttpsOriginIT {
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("https-origin");
+        dir = TempDirs.create("https-origin");
         openssl(
                 "req",
                 "-x509",
@@ -147,7 +148,7 @@ class HttpsOriginIT {
     }
 
     private void startEdge(String url, String caFile) throws Exception {
-        Path disk = Files.createTempDirectory("edge-cache");
+        Path disk = TempDirs.create("edge-cache");
         edge = EdgeFixture.start("""
                 origin:
                   url: %s

@@ -6,6 +6,7 @@ import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.Nginx;
 import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TempDirs;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -36,12 +37,12 @@ class NginxParityIT {
 
     @BeforeAll
     static void start() throws Exception {
-        nginxRoot = Files.createTempDirectory("nginx-root");
+        nginxRoot = TempDirs.create("nginx-root");
         nginx = Nginx.start(2, """
                   server { listen 127.0.0.1:%1$d; root %3$s; }
                   server { listen 127.0.0.1:%2$d; root %3$s; if_modified_since before; }
                 """.replace("%3$s", nginxRoot.toString()));
-        Path disk = Files.createTempDirectory("edge-cache");
+        Path disk = TempDirs.create("edge-cache");
         edge = EdgeFixture.start("""
                 origin:
                   url: http://127.0.0.1:%d

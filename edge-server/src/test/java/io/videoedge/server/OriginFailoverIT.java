@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestOrigin;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class OriginFailoverIT {
                 bufferPool:
                   size: 8m
                   chunkSize: 64k
-                """.formatted(primary.url(), backup.url(), Files.createTempDirectory("edge-cache")));
+                """.formatted(primary.url(), backup.url(), TempDirs.create("edge-cache")));
     }
 
     private String label(TestOrigin o) {

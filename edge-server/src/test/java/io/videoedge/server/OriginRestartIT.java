@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestOrigin;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,7 @@ class OriginRestartIT {
     @Test
     void theFirstMissAfterTheOriginRestartedIsFetched() throws Exception {
         try (TestOrigin origin = new TestOrigin();
-                EdgeFixture edge =
-                        EdgeFixture.start("""
+                EdgeFixture edge = EdgeFixture.start("""
                         origin:
                           url: %s
                           connectTimeout: 1s
@@ -36,7 +35,7 @@ class OriginRestartIT {
                           disk:
                             path: %s
                             size: 64m
-                        """.formatted(origin.url(), Files.createTempDirectory("edge-cache")));
+                        """.formatted(origin.url(), TempDirs.create("edge-cache")));
                 ExecutorService pool = Executors.newFixedThreadPool(8)) {
             for (int i = 0; i < 8; i++) origin.object("/warm/" + i, 100_000);
             origin.object("/after", 100_000);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.LoopbackClients;
 import io.videoedge.server.testing.MemoryCgroup;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestCerts;
 import io.videoedge.server.testing.TestData;
 import io.videoedge.server.testing.TestOrigin;
@@ -47,7 +48,7 @@ class PodMemoryIT {
         int maxConnections = Integer.parseInt(pod.getProperty("limits.maxConnections"));
         String[] jvm = pod.getProperty("jvm").split(" ");
 
-        Path disk = Files.createTempDirectory("pod-memory-cache");
+        Path disk = TempDirs.create("pod-memory-cache");
         try (TestOrigin origin = new TestOrigin();
                 MemoryCgroup cgroup = MemoryCgroup.create("videoedge-pod-memory-it", memory)) {
             int objects = (int) (cache * 5 / 4 / OBJECT);

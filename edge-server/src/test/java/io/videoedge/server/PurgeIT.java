@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestOrigin;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -34,7 +35,7 @@ class PurgeIT {
     @BeforeEach
     void start() throws Exception {
         origin = new TestOrigin();
-        Path disk = Files.createTempDirectory("edge-purge");
+        Path disk = TempDirs.create("edge-purge");
         edge = EdgeFixture.start("""
                 origin:
                   url: %s

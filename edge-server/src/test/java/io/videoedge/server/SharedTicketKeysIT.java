@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.OpenSsl;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ class SharedTicketKeysIT {
 
     @BeforeAll
     static void start() throws Exception {
-        source = Files.createTempDirectory("ticket-source");
+        source = TempDirs.create("ticket-source");
         putKey(System.currentTimeMillis() / 1000 - 60);
         a = EdgeFixture.startEdited(SharedTicketKeysIT::sharedConfig);
         b = EdgeFixture.startEdited(SharedTicketKeysIT::sharedConfig);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.videoedge.server.signing.UrlSignature;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.Tools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ class SignedUrlIT {
 
     @BeforeAll
     static void start() throws Exception {
-        keys = Files.createTempDirectory("edge-signing");
+        keys = TempDirs.create("edge-signing");
         Files.write(keys.resolve("current"), KEY);
         Files.write(keys.resolve("previous"), PREVIOUS);
         edge = EdgeFixture.start("""
@@ -194,7 +195,7 @@ class SignedUrlIT {
 
     @Test
     void aServerWithoutItsKeyDoesNotStartAndSaysWhy() throws Exception {
-        Path empty = Files.createTempDirectory("edge-signing-empty");
+        Path empty = TempDirs.create("edge-signing-empty");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> EdgeFixture.start("""
                         signedUrls:
                           keyDir: %s

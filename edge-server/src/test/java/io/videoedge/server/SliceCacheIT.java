@@ -7,6 +7,7 @@ import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.Nginx;
 import io.videoedge.server.testing.RangeOrigin;
 import io.videoedge.server.testing.RawHttp;
+import io.videoedge.server.testing.TempDirs;
 import java.io.RandomAccessFile;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ class SliceCacheIT {
 
     /** @param cacheLines more lines of the cache section (indented by two) */
     private void start(String originUrl, String cacheLines) throws Exception {
-        Path disk = Files.createTempDirectory("edge-cache");
+        Path disk = TempDirs.create("edge-cache");
         edge = EdgeFixture.start("""
                 origin:
                   url: %s
@@ -253,7 +254,7 @@ class SliceCacheIT {
 
     @Test
     void aWholeFileFromNginxInSlices() throws Exception {
-        Path root = Files.createTempDirectory("nginx-root");
+        Path root = TempDirs.create("nginx-root");
         byte[] data = new byte[(int) (2 * SLICE + 12345)];
         new SplittableRandom(7).nextBytes(data);
         Files.createDirectories(root.resolve("v"));

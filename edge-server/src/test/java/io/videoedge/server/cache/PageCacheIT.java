@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.videoedge.server.testing.PageCacheDrop;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.Tools;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -144,7 +145,7 @@ class PageCacheIT {
                                 .toString())));
         assumeTrue(readable.exitCode() == 0, "the build directory is not readable by nobody: " + testClasses);
 
-        Path shared = Files.createTempDirectory("pagecache-users");
+        Path shared = TempDirs.create("pagecache-users");
         try {
             Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
             Path roots = shared.resolve("roots");

@@ -1,6 +1,7 @@
 package io.videoedge.server.chaos;
 
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestCerts;
 import java.io.IOException;
 import java.net.URI;
@@ -32,7 +33,7 @@ final class Rig implements AutoCloseable {
 
     Rig(String extraYaml, List<String> programArgs) throws Exception {
         origin = new FaultyOrigin();
-        cacheDir = Files.createTempDirectory("edge-chaos-cache");
+        cacheDir = TempDirs.create("edge-chaos-cache");
         String heap = env("EDGE_HEAP", "256m");
         String direct = env("EDGE_MAX_DIRECT", "256m");
         edge = EdgeFixture.startProcess(

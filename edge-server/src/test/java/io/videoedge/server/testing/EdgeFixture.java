@@ -54,7 +54,7 @@ public final class EdgeFixture implements AutoCloseable {
 
     private EdgeFixture(String extraYaml, boolean benchSizes) throws IOException {
         this.extraYaml = extraYaml;
-        this.dir = Files.createTempDirectory("edge-it");
+        this.dir = TempDirs.create("edge-it");
         this.content = dir.resolve("content");
         this.tickets = dir.resolve("tickets");
         SampleContent.generate(content, benchSizes);

@@ -35,7 +35,7 @@ public final class Nginx implements AutoCloseable {
      * {@code %2$d}, ... in it are replaced by free ports (as many as {@code portCount}).
      */
     public static Nginx start(int portCount, String servers) throws IOException {
-        Path dir = Files.createTempDirectory("nginx-it");
+        Path dir = TempDirs.create("nginx-it");
         Object[] ports = Arrays.stream(FreePorts.distinct(portCount)).boxed().toArray();
         String conf = """
                 daemon off;

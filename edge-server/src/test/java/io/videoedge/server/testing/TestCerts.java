@@ -20,7 +20,7 @@ public final class TestCerts {
     public static synchronized Path dir() {
         if (dir == null) {
             try {
-                Path d = Files.createTempDirectory("edge-tls");
+                Path d = TempDirs.create("edge-tls");
                 Tools.Result r = Tools.run(List.of(
                         "openssl",
                         "req",
