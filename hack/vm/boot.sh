@@ -12,7 +12,7 @@
 # loaded at boot). VM_LINK=1: the two NICs on one Ethernet link (a bridge between their taps). qemu runs
 # in a network namespace of its own with its taps: nothing of the VM stays on the host after it. CMD runs with the current directory kept; its output is on the
 # console (this script's stdout) and in OUT_DIR/console.log; OUT_DIR is writable from the guest as
-# /vm-out. The exit code is CMD's; 1 when the guest did not finish (crash, VM_TIMEOUT seconds, 1200).
+# /vm-out. The exit code is CMD's; 1 when the guest did not finish (crash, VM_TIMEOUT seconds, 2400: the whole tier takes 13-15 minutes on 2 cores).
 #
 # No KVM: qemu emulates the CPU (TCG). Boot takes ~10 s; everything is 5-20x slower than on the host:
 # count things (bytes, interrupts, pages, settings read back), never time them.
@@ -20,7 +20,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 [ $# -ge 2 ] || die "usage: $0 OUT_DIR CMD [ARG...]"
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-cpus=${VM_CPUS:-2} mem=${VM_MEM_MB:-3072} queues=${VM_QUEUES:-4} timeout=${VM_TIMEOUT:-1200}
+cpus=${VM_CPUS:-2} mem=${VM_MEM_MB:-3072} queues=${VM_QUEUES:-4} timeout=${VM_TIMEOUT:-2400}
 qemu=${QEMU:-qemu-system-x86_64}
 # CPU model without AVX: with -cpu max a JVM crashed once in JIT-compiled code (SIGSEGV in C1 code);
 # suspected: qemu 7.2's TCG, whose AVX/AVX2 emulation is new in that release. SSE4.2, AES-NI, RDRAND suffice

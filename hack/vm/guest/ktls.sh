@@ -161,22 +161,12 @@ edge_stop
 # TlsIT, the host tier's TLS test, on this kernel (JUnit's console launcher): with the tls ULP available
 # its kernel-TLS branch runs and must find the session in the kernel
 tlsit() {
-  local cp tx0 tx1 summary
+  local tx0 tx1 summary
   tx0=$(tls_stat TlsTxSw)
-  cp="$REPO/edge-server/target/test-classes:$REPO/edge-server/target/classes:$(cat "$REPO/edge-server/target/vm/test-classpath.txt")"
-  "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
-    -Dvideoedge.testdata="$REPO/testdata/edge-server" \
-    -Dvideoedge.runtime.classpath="$REPO/edge-server/target/classes:$REPO/edge-server/target/lib/*" \
-    -cp "$cp" org.junit.platform.console.ConsoleLauncher execute --select-class io.videoedge.server.TlsIT \
-    --details=tree --disable-banner --disable-ansi-colors --fail-if-no-tests --reports-dir /vm-out/junit >/vm-out/logs/TlsIT.out 2>&1 || true
-  cat /vm-out/logs/TlsIT.out
-  summary=$(grep -E 'tests (successful|failed)' /vm-out/logs/TlsIT.out | tr -s ' []' ' ' | paste -sd, -)
-  [ -n "$summary" ] || fail "TlsIT did not finish: $(grep -m1 -E 'SIGSEGV|Error|Exception' /vm-out/logs/TlsIT.out)"
-  grep -qE '^\[ +0 tests failed +\]' /vm-out/logs/TlsIT.out || fail "TlsIT:$summary; failed: $(grep '✘' /vm-out/logs/TlsIT.out | sed 's/^[^A-Za-z]*//' | head -3 | paste -sd' ' -)"
-  grep -qE '^\[ +[1-9][0-9]* tests successful +\]' /vm-out/logs/TlsIT.out || fail "TlsIT ran no test"
+  summary=$(junit_class TlsIT) || fail "$summary"
   tx1=$(tls_stat TlsTxSw)
   [ "$tx1" -gt "$tx0" ] || fail "TlsIT passed but TlsTxSw did not move ($tx0 -> $tx1)"
-  echo "TlsIT:$summary; TlsTxSw $tx0 -> $tx1"
+  echo "$summary; TlsTxSw $tx0 -> $tx1"
 }
 check "ktls/B TlsIT (JUnit) with the tls module" tlsit
 

@@ -34,6 +34,25 @@ fail() { echo "$*"; return 1; }
 # at_least MIN WORD...: the admin metric (see metric) is at least MIN
 at_least() { local min=$1; shift; [ "$(metric "$EDGE_ADMIN/metrics" "$@")" -ge "$min" ]; }
 
+# junit_class NAME: one of edge-server's test classes (io.videoedge.server.NAME) on this kernel, with
+# JUnit's console launcher; its output goes to /vm-out/logs/NAME.out and its report to /vm-out/junit.
+# Prints one line: "NAME: n tests successful, 0 tests failed", or why it fails: unless every test
+# passed and at least one ran (it runs in a command substitution, without errexit: each failure returns)
+junit_class() {
+  local out=/vm-out/logs/$1.out cp summary
+  cp="$REPO/edge-server/target/test-classes:$REPO/edge-server/target/classes:$(cat "$REPO/edge-server/target/vm/test-classpath.txt")"
+  "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+    -Dvideoedge.testdata="$REPO/testdata/edge-server" \
+    -Dvideoedge.runtime.classpath="$REPO/edge-server/target/classes:$REPO/edge-server/target/lib/*" \
+    -cp "$cp" org.junit.platform.console.ConsoleLauncher execute --select-class "io.videoedge.server.$1" \
+    --details=tree --disable-banner --disable-ansi-colors --fail-if-no-tests --reports-dir /vm-out/junit >"$out" 2>&1 || true
+  summary=$(grep -E 'tests (successful|failed)' "$out" | tr -s ' []' ' ' | paste -sd, -)
+  [ -n "$summary" ] || fail "$1 did not finish: $(grep -m1 -E 'SIGSEGV|Error|Exception' "$out")" || return
+  grep -qE '^\[ +0 tests failed +\]' "$out" || fail "$1:$summary; failed: $(grep '✘' "$out" | sed 's/^[^A-Za-z]*//' | head -3 | paste -sd' ' -)" || return
+  grep -qE '^\[ +[1-9][0-9]* tests successful +\]' "$out" || fail "$1 ran no test" || return
+  echo "$1:$summary"
+}
+
 # ---- numbers from the kernel and from Prometheus text
 # tls_stat NAME: a counter of /proc/net/tls_stat (0 when the file is missing: the tls module is not loaded)
 tls_stat() { awk -v k="$1" '$1 == k {print $2; found = 1} END {if (!found) print 0}' /proc/net/tls_stat 2>/dev/null || echo 0; }

@@ -112,9 +112,10 @@ class PodMemoryIT {
                 Thread.sleep(1000);
 
                 System.out.printf(
-                        "pod of %d MiB: %d TLS connections and %d MiB in the memory cache; charged now %d MiB"
+                        "pod of %d MiB (%s): %d TLS connections and %d MiB in the memory cache; charged now %d MiB"
                                 + " (anonymous and kernel %d MiB), at most %d MiB; OOM kills %d%n",
                         memory >> 20,
+                        cgroup.hierarchy(),
                         maxConnections,
                         cached >> 20,
                         cgroup.usageBytes() >> 20,

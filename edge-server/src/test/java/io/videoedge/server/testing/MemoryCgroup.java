@@ -53,6 +53,11 @@ public final class MemoryCgroup implements AutoCloseable {
         return List.of("sh", "-c", "echo $$ > " + dir.resolve("cgroup.procs") + " && exec \"$@\"", "sh");
     }
 
+    /** "cgroup v2" or "cgroup v1": which hierarchy holds it. */
+    public String hierarchy() {
+        return v2 ? "cgroup v2" : "cgroup v1";
+    }
+
     /** Processes of this cgroup the kernel's OOM killer has killed. */
     public long oomKills() throws IOException {
         Path file = dir.resolve(v2 ? "memory.events" : "memory.oom_control");
