@@ -76,3 +76,38 @@ sampler_start() {
 sampler_stop() { kill "$SAMPLER" 2>/dev/null || true; wait "$SAMPLER" 2>/dev/null || true; }
 # most edge nodes whose server was not Ready in one sample (a sample = the lines of one second)
 sampler_max_unready() { awk '$3 != "True" {c[$1]++} END {m = 0; for (t in c) if (c[t] > m) m = c[t]; print m}' "$STATE_DIR/samples"; }
+# service_timeline NODE T0: from the samples, seconds after T0 when NODE's gate was first Draining, its
+# server first out of service, and serving again after that ("-" for what did not happen)
+service_timeline() {
+  awk -v n="$1" -v t0="$2" '
+    $2 == n && $1 >= t0 {
+      if (drain == "" && $5 == "Draining") drain = $1 - t0
+      if (down == "" && $3 != "True") down = $1 - t0
+      if (down != "" && up == "" && $3 == "True") up = $1 - t0
+    }
+    END { printf "%s %s %s\n", (drain == "" ? "-" : drain), (down == "" ? "-" : down), (up == "" ? "-" : up) }
+  ' "$STATE_DIR/samples"
+}
+# replaced_in_turn NAME T0 W1 W2: each server drained (gate watch), out of service and back, the second
+# out of service only after the first served again; prints the timeline into $STATE_DIR/NAME-timeline.txt
+replaced_in_turn() {
+  local name=$1 t0=$2 w1=$3 w2=$4 d1 o1 u1 d2 o2 u2 n first_up second_down
+  read -r d1 o1 u1 <<<"$(service_timeline "$w1" "$t0")"
+  read -r d2 o2 u2 <<<"$(service_timeline "$w2" "$t0")"
+  {
+    printf '%-28s %14s %14s %12s   (seconds after the change, sampled every second)\n' node "gate-draining" "out-of-service" "serving-again"
+    printf '%-28s %14s %14s %12s\n' "$w1" "$d1" "$o1" "$u1" "$w2" "$d2" "$o2" "$u2"
+  } | tee "$STATE_DIR/$name-timeline.txt" >&2
+  [ "$o1" != - ] && [ "$u1" != - ] && [ "$o2" != - ] && [ "$u2" != - ] || fail "timeline incomplete"
+  for n in $w1 $w2; do # the sampler polls each second and drainSeconds is 2: the watch sees every gate change
+    drained_on "$n" && pass "$n: its server's gate was Draining before the restart (watched)" \
+      || fail "$n: its server's gate was never Draining (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
+  done
+  first_up=$u1 second_down=$o2
+  if (( o2 < o1 )); then first_up=$u2 second_down=$o1; fi
+  if (( second_down >= first_up )); then
+    pass "one after another: the second node left service (+${second_down}s) after the first served again (+${first_up}s)"
+  else
+    fail "the second node left service (+${second_down}s) before the first served again (+${first_up}s)"
+  fi
+}
