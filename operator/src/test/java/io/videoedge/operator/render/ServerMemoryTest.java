@@ -13,7 +13,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ServerMemoryTest {
     private static final long MI = 1024L * 1024;
-    private static final String SMALL_POD = "testdata/edge-server/small-pod.properties";
 
     /** examples/videoedge.yaml (HTTPS on) with this memory and cache, and an origin of this many connections (0: none). */
     static VideoEdgeSpec spec(String memory, String cache, boolean https, int originConnections) {
@@ -113,29 +112,46 @@ class ServerMemoryTest {
     }
 
     /**
-     * The golden file the edge server's PodMemoryIT runs in a memory cgroup of its size, with its
+     * The golden files the edge server's PodMemoryIT runs in a memory cgroup of their size, with their
      * connections all open: the smallest pod the CRD admits (320Mi) with the largest cache it admits there
-     * (16Mi), HTTPS: the connections get nothing but the native share.
+     * (16Mi), HTTPS, whose connections get nothing but the native share; and a plain pod without a cache
+     * whose connections are bound by half its heap (16,300: within the 20,000 descriptors a process may
+     * have on the build machines).
      */
-    @Test
-    void aSmallPodRendersToTheGoldenFileItsMemoryTestRuns() {
-        VideoEdgeSpec spec = spec("320Mi", "16Mi", true, 0);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "small-pod.properties, 320Mi, 16Mi, true, the native share",
+        "plain-pod.properties, 384Mi, 0, false, half the heap",
+    })
+    void podsRenderToTheGoldenFilesTheirMemoryTestRuns(
+            String file, String memory, String cache, boolean https, String bound) {
+        VideoEdgeSpec spec = spec(memory, cache, https, 0);
         ServerMemory m = ServerMemory.of(spec);
+        long byHeap = m.jvm().heapBytes() / 2 / ServerMemory.HEAP_PER_CONNECTION;
+        long byOffHeap = m.offHeapForConnections()
+                / (https ? ServerMemory.OFF_HEAP_PER_TLS_CONNECTION : ServerMemory.OFF_HEAP_PER_PLAIN_CONNECTION);
+        assertThat(byHeap < byOffHeap).as("connections bound by the heap").isEqualTo(!https);
         String rendered = """
-                # What the operator renders for examples/videoedge.yaml with server.memory 320Mi and cache.memory 16Mi
-                # (HTTPS on, no origin): edge-server's PodMemoryIT runs the server with it in a memory cgroup of
-                # that size. Regenerate: operator tests with -Dgolden.update=true.
+                # What the operator renders for examples/videoedge.yaml with server.memory %s and cache.memory %s
+                # (HTTPS %s, no origin; the connections are bound by %s): edge-server's PodMemoryIT runs
+                # the server with it in a memory cgroup of that size. Regenerate: operator tests with -Dgolden.update=true.
                 memory=%d
                 cache.memory=%d
+                https=%s
                 bufferPool.size=%d
                 limits.maxConnections=%d
                 jvm=%s
                 """.formatted(
+                        memory,
+                        cache,
+                        https ? "on" : "off",
+                        bound,
                         Quantities.bytes(spec.server().memory()),
                         m.cacheBytes(),
+                        https,
                         m.bufferPoolBytes(),
                         EdgeServerConfigRenderer.config(spec).limits.maxConnections,
                         m.jvm().flags(""));
-        assertThat(rendered).isEqualTo(TestFiles.golden(SMALL_POD, rendered));
+        assertThat(rendered).isEqualTo(TestFiles.golden("testdata/edge-server/" + file, rendered));
     }
 }
