@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ import java.util.stream.Stream;
  * owned objects does not happen. Tests use a fresh namespace each and do not rely on either.
  */
 public final class RealApiServer {
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
     private static RealApiServer shared;
 
     private final KubeAPIServer server;
@@ -63,7 +65,7 @@ public final class RealApiServer {
                     .withOfflineMode(true)
                     // kube-api-test binds etcd on 0.0.0.0; keep the API server itself on loopback
                     .withApiServerFlag("--bind-address", "127.0.0.1")
-                    .withStartupTimeout(120_000)
+                    .withStartupTimeout((int) STARTUP_TIMEOUT.toMillis())
                     .build());
         });
         kubeconfigYaml = server.getKubeConfigYaml();
@@ -83,6 +85,7 @@ public final class RealApiServer {
      * server's own connections to etcd) can take one before it is bound.
      */
     private static KubeAPIServer startOnFreshPorts(Supplier<KubeAPIServer> create) {
+        waitOutMidnight();
         KubeAPIServer first = create.get();
         try {
             first.start();
@@ -94,9 +97,31 @@ public final class RealApiServer {
                 e.addSuppressed(stopFailed);
             }
             System.err.println("kube-apiserver did not start (" + e + "); once more on new ports");
+            waitOutMidnight();
             KubeAPIServer second = create.get();
             second.start();
             return second;
+        }
+    }
+
+    /**
+     * kube-api-test 7.6.1 times a start with {@code LocalTime} ({@code ProcessReadinessChecker.pollWithTimeout}:
+     * now, plus the timeout, compared as times of day), so a start whose timeout would run past midnight in the
+     * JVM's zone ends at its first poll with "Kube API Server did not start properly" (a CI run's ScaleIT,
+     * started at 23:59:42, failed so twice within a second). Such a start waits for the date to turn.
+     */
+    private static void waitOutMidnight() {
+        LocalTime now = LocalTime.now();
+        Duration window = STARTUP_TIMEOUT.plusSeconds(10);
+        if (!now.plus(window).isBefore(now)) return; // the deadline is later the same day
+        Duration left = Duration.between(now, LocalTime.MAX).plusSeconds(1);
+        System.err.println("kube-apiserver: waiting " + left.toSeconds()
+                + " s for midnight, which kube-api-test's start timeout cannot cross");
+        try {
+            Thread.sleep(left);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for midnight", e);
         }
     }
 

@@ -46,7 +46,7 @@ class PodMemoryIT {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"small-pod.properties", "plain-pod.properties"})
-    void theRenderedPodHoldsItsConnectionsWithItsCacheFull(String file) throws Exception {
+    void theRenderedPodHoldsTheConnectionsItAdmits(String file) throws Exception {
         Properties pod = new Properties();
         try (Reader r = Files.newBufferedReader(TestData.dir().resolve(file))) {
             pod.load(r);
