@@ -44,12 +44,16 @@ VM_SYSCTLS=(vm.swappiness vm.min_free_kbytes)
 helm() { "$BIN_DIR/helm" "$@"; }
 kind() { "$BIN_DIR/kind" "$@"; }
 image() { echo "$IMAGE_PREFIX$1:$IMAGE_TAG"; }
-# node_image_digest REF: the digest of REF in the kind node's containerd (docker.io/ as containerd names it)
+# containerd_ref REF: REF as the nodes' containerd names it (docker.io/library/, docker.io/)
+containerd_ref() {
+  local first=${1%%/*}
+  if [[ $1 != */* ]]; then echo "docker.io/library/$1"
+  elif [[ $first != *.* && $first != *:* && $first != localhost ]]; then echo "docker.io/$1"
+  else echo "$1"; fi
+}
+# node_image_digest REF: the digest of REF in the kind node's containerd
 node_image_digest() {
-  local ref=$1 first=${1%%/*}
-  if [[ $ref != */* ]]; then ref=docker.io/library/$ref
-  elif [[ $first != *.* && $first != *:* && $first != localhost ]]; then ref=docker.io/$ref; fi
-  node_exec ctr -n k8s.io images ls "name==$ref" 2>/dev/null | awk 'NR > 1 {print $3}'
+  node_exec ctr -n k8s.io images ls "name==$(containerd_ref "$1")" 2>/dev/null | awk 'NR > 1 {print $3}'
 }
 
 # ---- output

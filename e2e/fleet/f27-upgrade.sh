@@ -14,10 +14,6 @@ running_tag() { k -n "$CHART_NS" get deployment "$RELEASE-operator" -o jsonpath=
 from=$(running_tag)
 to="$IMAGE_TAG-next"
 [ "$from" != "$to" ] || to=$IMAGE_TAG # a kept cluster this scenario upgraded before: back again
-containerd_ref() { # REF as containerd names it (docker.io/...)
-  local first=${1%%/*}
-  if [[ $first != *.* && $first != *:* && $first != localhost ]]; then echo "docker.io/$1"; else echo "$1"; fi
-}
 for n in $(kind get nodes --name "$KIND_CLUSTER"); do
   for i in "${IMAGES[@]}"; do
     docker exec "$n" ctr -n k8s.io images tag --force "$(containerd_ref "$IMAGE_PREFIX$i:$from")" \

@@ -9,7 +9,6 @@ import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -137,9 +136,7 @@ class HttpsOriginIT {
     @AfterAll
     static void stop() throws Exception {
         if (nginx != null) nginx.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TempDirs.remove(dir);
     }
 
     @AfterEach

@@ -8,14 +8,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The real thing on loopback: the edge server as its own JVM (EdgeServerMain, the production JVM flags
@@ -113,9 +110,7 @@ final class Rig implements AutoCloseable {
             edge.close();
         } finally {
             origin.close();
-            try (Stream<Path> files = Files.walk(cacheDir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempDirs.remove(cacheDir);
         }
     }
 }

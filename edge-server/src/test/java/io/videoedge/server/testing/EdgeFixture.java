@@ -19,10 +19,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 
 /**
  * A real edge server on loopback, in this JVM: generated sample content, a self-signed certificate,
@@ -404,8 +402,6 @@ public final class EdgeFixture implements AutoCloseable {
                 process.destroyForcibly();
             }
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        TempDirs.remove(dir);
     }
 }
