@@ -17,7 +17,7 @@
 #   once per request, and C2 compiles it only after 5,000-9,000 (the bench prints the tiers it reached);
 #   every measured request's first byte and total go to
 #   logs/slice-requests.tsv, and the quartiles are printed (curl's first byte has a slow group on a
-#   2-vCPU machine, its own wait for a CPU: see the README);
+#   2-vCPU machine, its own wait for a CPU: see PERFORMANCE.md);
 #   BENCH_SLICE_OVERRIDES: more config overrides for the slicing edge (e.g. cache.disk.size=8g);
 #   as root with tcpdump (DEPS_SET=all), the measured rounds are captured (logs/slice.pcap) and the first
 #   byte is also given as it left each server (scripts/first-byte.py): curl's includes its own wait for a CPU;
@@ -33,7 +33,7 @@
 #   on edge nodes. nginx has no per-socket notsent_lowat directive; the sysctl gives it the same as the
 #   edge's acceptor setting, and keeps other processes on this machine out of the loopback.
 #   BENCH_CC (bbr, node tuning's default): the namespace's TCP congestion control, one of the host's
-#   net.ipv4.tcp_allowed_congestion_control (e.g. BENCH_CC=reno: no pacing; see the README's cost model)
+#   net.ipv4.tcp_allowed_congestion_control (e.g. BENCH_CC=reno: no pacing; see the cost model in PERFORMANCE.md)
 #   BENCH_ORIGIN_CC (cubic): the origin's, at its own address 127.0.0.2 (scripts/netns.sh says why)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,7 +1,7 @@
 # The private network namespace make bench and ab.sh run in (sourced; as root, after unshare --net):
 #   lo up; net.ipv4.tcp_notsent_lowat=BENCH_NOTSENT_LOWAT (524288), as node tuning sets it on edge nodes;
 #   congestion control BENCH_CC (bbr, node tuning's default): on loopback it decides most of the kernel's
-#   work per MiB (see the README's cost model);
+#   work per MiB (see the cost model in PERFORMANCE.md);
 #   the origin's own address, 127.0.0.2, whose route gives the connections to it congestion control
 #   BENCH_ORIGIN_CC (cubic, Linux's default): the origin stands for another host, not an edge node, and
 #   with BBR on a device without an fq qdisc (loopback has none) its TCP arms a pacing timer per burst,

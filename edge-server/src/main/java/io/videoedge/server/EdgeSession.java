@@ -462,8 +462,8 @@ final class EdgeSession extends HttpSession {
             return;
         }
         // MSG_MORE: the head waits for the first body bytes instead of leaving in its own packet (a
-        // miss's too: sent alone, it cost the clients a wake-up per response, README "Misses: the first
-        // byte waited for the selector")
+        // miss's too: sent alone, it cost the clients a wake-up per response, PERFORMANCE.md "Misses: the
+        // first byte waited for the selector")
         super.write(head, 0, head.length, kernelSend && !isSsl() ? Socket.MSG_MORE : 0);
         Session.QueueItem item = body.toQueueItem(kernelSend, pool, edge.metrics());
         br.handedOver();
@@ -478,7 +478,7 @@ final class EdgeSession extends HttpSession {
      * {@code write} leaves an unfinished item listening for writability: an {@code epoll_ctl} that
      * wakes the selector, which then waits for this session's lock while a fill thread writes a miss's
      * head, and a second {@code epoll_ctl} to park afterwards; on a machine whose threads share a CPU
-     * these sat between the origin's first byte and the client's (edge-server/README.md, "Slice
+     * these sat between the origin's first byte and the client's (edge-server/PERFORMANCE.md, "Slice
      * misses: the answer without the selector"). Without parking at once the selector would park it
      * only when it next ran, and the first body bytes, with the head held back for them, would wait
      * for it ("Misses: the first byte waited for the selector").

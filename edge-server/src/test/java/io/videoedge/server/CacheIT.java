@@ -252,8 +252,8 @@ class CacheIT {
      * writing over a file changes what its earlier responses still have to deliver. Here a client stops
      * reading after the head, the server has queued the whole body, then the object is evicted and
      * more fills follow: the body it reads afterwards must still be its own object's. (It failed when
-     * evicted files were kept and written over by later fills, README "Misses: writing over evicted
-     * files, tried and withdrawn".)
+     * evicted files were kept and written over by later fills, edge-server/PERFORMANCE.md, "Misses: writing
+     * over evicted files, tried and withdrawn".)
      */
     @Test
     void aBodyStillInTheSocketQueuesKeepsItsBytesWhenItsFileIsEvictedAndFilledAgain() throws Exception {

@@ -43,7 +43,7 @@ public final class CacheHandler {
 
     /**
      * Memory hits at least this long go out from the disk tier's copy with sendfile when the connection
-     * takes it and the page cache holds the bytes, instead of being copied into the socket (README,
+     * takes it and the page cache holds the bytes, instead of being copied into the socket (PERFORMANCE.md,
      * "Memory-cache hits sent from the page cache"). Measured for 2 MiB; smaller bodies keep the copy.
      */
     static final long SENDFILE_FROM_DISK_COPY = 256 * 1024;
