@@ -18,7 +18,7 @@ import java.util.List;
 public record NicSpec(
         @JsonPropertyDescription(
                 "NIC driver family: auto (detected from /sys/class/net/IF/device/driver), mlx5, ixgbe, i40e, ice, "
-                        + "ena or virtio. Picks defaults for queues and coalescing, and whether kTLS offload is possible (mlx5 only).")
+                        + "ena or virtio. Picks defaults for queues and coalescing. tls.mode ktls-offload is admitted with auto or mlx5 only; the agent turns the NIC's TLS TX offload on wherever the NIC offers it.")
         @Default("auto")
         NicType type,
 
@@ -41,8 +41,9 @@ public record NicSpec(
         @Default("spread")
         IrqAffinity irqAffinity,
 
-        @JsonPropertyDescription("Receive Packet Steering: spread packet processing of every RX queue over the CPUs "
-                + "(/sys/class/net/IF/queues/rx-N/rps_cpus), useful beyond 16 cores where RSS stops.")
+        @JsonPropertyDescription(
+                "Receive Packet Steering: spread packet processing of every RX queue over the CPUs irqAffinity picks "
+                        + "(/sys/class/net/IF/queues/rx-N/rps_cpus), useful beyond 16 cores where RSS stops.")
         @Default("true")
         Boolean rps,
 

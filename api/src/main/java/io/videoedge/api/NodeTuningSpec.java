@@ -48,7 +48,7 @@ public record NodeTuningSpec(
 
         @JsonPropertyDescription(
                 "Sysctls the agent raises to at least the value given and otherwise leaves alone: a larger value "
-                        + "(an administrator's) is kept and reported Unchanged, \"already at least\"; a smaller one is journaled, raised to "
+                        + "(an administrator's) is kept and reported Unchanged; a smaller one is journaled, raised to "
                         + "the value, and restored on deletion like every setting. The operator renders net.core.wmem_max from "
                         + "server.socket.sendBuf and net.core.rmem_max from server.socket.recvBuf, in bytes: Linux caps a socket's "
                         + "SO_SNDBUF/SO_RCVBUF request at them (208 KiB by default), so without them sendBuf 4m gives a 416 KiB send buffer. "

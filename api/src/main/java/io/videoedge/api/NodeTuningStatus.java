@@ -17,7 +17,8 @@ public record NodeTuningStatus(
         @JsonPropertyDescription("One line for kubectl get: what happened last or what needs attention.")
         String message,
 
-        @JsonPropertyDescription("Hash of the applied plan; the same plan is not re-applied.")
+        @JsonPropertyDescription(
+                "Hash of the applied plan; under the same hash a value found different is drift and is re-applied (lastDrift).")
         String fingerprint,
 
         @JsonPropertyDescription("When the plan was last applied (RFC 3339).")
@@ -77,7 +78,7 @@ public record NodeTuningStatus(
     public record Setting(
             @JsonPropertyDescription(
                     "Setting name, e.g. sysctl/net.ipv4.tcp_congestion_control, irq/eth0/41, rps/eth0/rx-0, "
-                            + "ethtool/eth0/combined, cpuset/relax_domain_level, module/tls.")
+                            + "ethtool/eth0/combined, cpuset/sched_relax_domain_level, module/tls.")
             String name,
 
             @JsonPropertyDescription("Value asked for.") String desired,
@@ -89,7 +90,8 @@ public record NodeTuningStatus(
                     "Value before the agent first changed it; restored when the NodeTuning is deleted.")
             String original,
 
-            @JsonPropertyDescription("Applied, Unchanged, Planned, Pending, Drifted, Unsupported or Failed.")
+            @JsonPropertyDescription(
+                    "Applied, Unchanged, Planned, Pending, Unsupported or Failed (a drifted setting is re-applied and reported Applied; lastDrift records it).")
             SettingState state,
 
             @JsonPropertyDescription("Why, when not Applied or Unchanged.")
@@ -103,7 +105,7 @@ public record NodeTuningStatus(
             @JsonPropertyDescription("Settings found changed, with the value found.")
             List<String> settings,
 
-            @JsonPropertyDescription("Drift detections since the agent started.")
+            @JsonPropertyDescription("Drift detections recorded in this status (counted on across agent restarts).")
             Long count) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -23,7 +23,9 @@ public record RolloutSpec(
 
         @JsonPropertyDescription(
                 "Seconds a node may take, from the start of its turn, to be tuned and serving again. Past it "
-                        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node.")
+                        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node. A node that never ran "
+                        + "tuned and serving before (a new node) has nothing to protect and pauses nothing: past it, it is Stalled "
+                        + "(status.nodes.stalled), listed as not serving or not tuned, and counted by the alerts.")
         @Default("600")
         @Min(10)
         @Max(86400)
@@ -40,7 +42,8 @@ public record RolloutSpec(
         @JsonPropertyDescription(
                 "When a node fails its change (its agent reports Failed, a setting applied before is now "
                         + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
-                        + "The rollout stays paused until the spec changes, or, with autoRevert false, until the failed node is tuned "
+                        + "The rollout stays paused until a spec change gives a new revision (a change of the nodes' tuning or one "
+                        + "that restarts the servers; live fields and rollout settings do not), or, with autoRevert false, until the failed node is tuned "
                         + "and serving again for soakSeconds (fixed on the node). A server restart is not undone: revert the spec.")
         @Default("true")
         Boolean autoRevert,

@@ -455,7 +455,7 @@ public record ServerSpec(
                     "SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Linux caps it at net.core.rmem_max: the agent raises "
                             + "the node's rmem_max to at least this size, and at least 212992 (the NodeTuning's sysctlMinimums), "
                             + "unless tuning.sysctls sets it (then at least this size). Live: new connections get it without a "
-                            + "restart; a size above 208k changes the nodes' tuning too (rolled out node by node).")
+                            + "restart (a change back to 0, the kernel's default, restarts the servers); a size above 208k changes the nodes' tuning too (rolled out node by node).")
             @Default("64k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String recvBuf,
@@ -464,7 +464,7 @@ public record ServerSpec(
                     "SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT. Linux caps it "
                             + "at net.core.wmem_max (208 KiB by default): the agent raises the node's wmem_max to at least this size, "
                             + "and at least 4194304 (the NodeTuning's sysctlMinimums), unless tuning.sysctls sets it (then at least "
-                            + "this size). Live: new connections get it without a restart; a size above 4m changes the nodes' tuning "
+                            + "this size). Live: new connections get it without a restart (a change back to 0 restarts the servers); a size above 4m changes the nodes' tuning "
                             + "too (rolled out node by node).")
             @Default("4m")
             @Pattern(Patterns.ONE_NIO_SIZE)
@@ -472,7 +472,7 @@ public record ServerSpec(
 
             @JsonPropertyDescription(
                     "TCP_NOTSENT_LOWAT per socket, one-nio size: caps unsent data the kernel holds per connection. Live: new "
-                            + "connections get it without a restart.")
+                            + "connections get it without a restart (a change back to 0 restarts the servers).")
             @Default("512k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String notsentLowat,
@@ -500,7 +500,7 @@ public record ServerSpec(
 
             @JsonPropertyDescription(
                     "How long past its expiry a cached object is still served (X-Cache: stale) while the origin fails "
-                            + "to revalidate it (a connection error, a timeout, a 5xx; never after a 404), one-nio time "
+                            + "to revalidate it (a connection error, a timeout, an answer it cannot use such as a 5xx or a 403; never after a 404 or 410), one-nio time "
                             + "(30s, 1h). 0s: the origin's failure is the client's.")
             @Default("1h")
             @Pattern(Patterns.ONE_NIO_TIME)
@@ -607,7 +607,7 @@ public record ServerSpec(
             @JsonPropertyDescription(
                     "More origins, tried in order after url when the ones before are down (at most 7). An origin that fails "
                             + "(connection refused, timeout, TLS failure, a 5xx) is skipped for downFor, doubled for each further "
-                            + "failure in a row up to 8 times, and the same request goes on to the next origin. https:// ones "
+                            + "failure in a row up to 8 times downFor, and the same request goes on to the next origin. https:// ones "
                             + "are verified against caSecretName when url is https://, else against the image's system CAs. "
                             + "Metrics per origin are labelled host:port.")
             @Size(max = 7)

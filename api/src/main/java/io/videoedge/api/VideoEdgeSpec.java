@@ -57,7 +57,7 @@ public record VideoEdgeSpec(
         @JsonPropertyDescription(
                 "The one-nio edge server: dedicated cores, selectors, ports, socket buffers, cache, origin. Fields marked Live "
                         + "reach the running servers without a restart; a change of any other field restarts the edge servers, node by node "
-                        + "within rollout.maxUnavailable, each drained first.")
+                        + "within rollout.maxUnavailable, each drained first, except maxUnavailable (it only paces rollouts).")
         @Default("{}")
         ServerSpec server,
 

@@ -39,8 +39,9 @@ public record VideoEdgeStatus(
 
         @JsonPropertyDescription(
                 "The nodes that need attention, the most pressing first (a failed or reverted node, a conflict, a "
-                        + "server not serving, a node not tuned as its NodeTuning asks, an agent reporting problems or no "
-                        + "kernel TLS, a node in its rollout turn, a node planned only), then by name; at most "
+                        + "server not serving, a node not tuned as its NodeTuning asks (a stalled rollout turn excuses neither), "
+                        + "an agent reporting problems or no kernel TLS, a node in its rollout turn, a node planned only), "
+                        + "then by name; at most "
                         + MAX_LISTED_NODES
                         + " of them: nodes.needingAttention counts them all. Healthy nodes are not listed, so the status "
                         + "does not grow with the fleet: each node's NodeTuning (kubectl get nodetunings) has its agent's "
@@ -67,7 +68,19 @@ public record VideoEdgeStatus(
             @JsonPropertyDescription(
                     "Nodes that need attention (nodesNeedingAttention lists the first ones), a node an older "
                             + "VideoEdge keeps included.")
-            int needingAttention) {}
+            int needingAttention,
+
+            @JsonPropertyDescription(
+                    "Nodes that carry the current spec's tuning and serve without it applied, as tuning.mode Plan "
+                            + "asks (their agents report what they would change).")
+            int planned,
+
+            @JsonPropertyDescription(
+                    "Nodes in their rollout turn for longer than rollout.progressDeadlineSeconds that never ran tuned "
+                            + "and serving before (rollout state Stalled): with no last good tuning to protect they do not "
+                            + "pause the rollout, and they are no longer counted as nodes the rollout has yet to update "
+                            + "(nodesNeedingAttention lists them as not serving or not tuned).")
+            int stalled) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Rollout(
@@ -79,7 +92,8 @@ public record VideoEdgeStatus(
             @JsonPropertyDescription("Complete, Progressing or Paused.")
             String state,
 
-            @JsonPropertyDescription("Nodes in their turn now (being re-tuned, drained, restarted or soaking).")
+            @JsonPropertyDescription(
+                    "Nodes in their turn now (being re-tuned, drained, restarted or soaking), stalled ones (nodes.stalled) included.")
             int updating,
 
             @JsonPropertyDescription(
@@ -106,7 +120,7 @@ public record VideoEdgeStatus(
             @JsonPropertyDescription("Edge server state: Ready, NotReady, Pending, Missing.")
             String server,
 
-            @JsonPropertyDescription("Rollout state: Updated, Waiting, Updating, Draining, Failed, Reverted.")
+            @JsonPropertyDescription("Rollout state: Updated, Waiting, Updating, Draining, Stalled, Failed, Reverted.")
             String rollout,
 
             @JsonPropertyDescription("Kernel release of the node.")
@@ -120,7 +134,7 @@ public record VideoEdgeStatus(
                             + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
                             + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. With ktls the kernel still hands a "
                             + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{kind=\"device\"} "
-                            + "counts those. Absent until the node's agent reports.")
+                            + "counts those. With tls.mode ktls or ktls-offload, absent until the node's agent reports.")
             String tls,
 
             @JsonPropertyDescription("NIC of the served interface: name and driver.")

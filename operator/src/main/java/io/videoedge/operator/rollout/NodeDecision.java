@@ -30,6 +30,12 @@ public record NodeDecision(
         UPDATING("Updating"),
         /** In its turn: its server is out of service before its pod is evicted. */
         DRAINING("Draining"),
+        /**
+         * In its turn for longer than progressDeadlineSeconds without ever having run healthily: there is
+         * nothing to protect or go back to, so the rollout does not pause for it, but it is no longer
+         * counted as a node the rollout has yet to reach (status, alerts). It keeps its turn (and its room).
+         */
+        STALLED("Stalled"),
         /** Failed the current revision: the rollout is paused. */
         FAILED("Failed"),
         /** Failed the current revision and was given its last good tuning back (autoRevert). */
@@ -42,7 +48,7 @@ public record NodeDecision(
         }
 
         public boolean inTurn() {
-            return this == UPDATING || this == DRAINING;
+            return this == UPDATING || this == DRAINING || this == STALLED;
         }
     }
 

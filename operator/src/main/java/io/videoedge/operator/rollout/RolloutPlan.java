@@ -50,10 +50,18 @@ public record RolloutPlan(
         return updated() == nodes.size();
     }
 
-    /** The nodes in their turn, by name. */
+    /** The nodes whose turn stalled (see {@link NodeDecision.Phase#STALLED}), by name. */
+    public List<String> stalled() {
+        return nodes.values().stream()
+                .filter(d -> d.phase() == NodeDecision.Phase.STALLED)
+                .map(NodeDecision::node)
+                .toList();
+    }
+
+    /** The nodes in their turn and on their way (not stalled), by name. */
     public List<String> inTurn() {
         return nodes.values().stream()
-                .filter(d -> d.phase().inTurn())
+                .filter(d -> d.phase().inTurn() && d.phase() != NodeDecision.Phase.STALLED)
                 .map(NodeDecision::node)
                 .toList();
     }

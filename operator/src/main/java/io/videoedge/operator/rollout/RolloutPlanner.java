@@ -41,7 +41,9 @@ import java.util.TreeMap;
  *       healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
  *       good tuning is now Unsupported or Failed, or it is not done within
  *       {@code progressDeadlineSeconds}. A failure pauses the rollout; with autoRevert the node gets
- *       its last good tuning back;</li>
+ *       its last good tuning back. A node that never ran healthily and is not done within the deadline
+ *       is <b>stalled</b> instead: it keeps its turn and pauses nothing, and the status stops counting it
+ *       as on its way;</li>
  *   <li>otherwise, outdated: it <b>waits</b>, keeping its tuning and server, until there is room.</li>
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
@@ -159,7 +161,9 @@ public final class RolloutPlanner {
                     continue;
                 }
                 if (!done) {
-                    decided.put(f.node(), inTurn(f, target, policy, state, now));
+                    NodeDecision d = inTurn(f, target, policy, state, now);
+                    String overdue = state.lastGood() == null ? overdue(f, target, policy, now) : null;
+                    decided.put(f.node(), overdue == null ? d : stalled(d, overdue));
                     continue;
                 }
             }
@@ -321,13 +325,28 @@ public final class RolloutPlanner {
                 message);
     }
 
-    /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
     /** On the target, tuned and serving: nothing for the rollout to do on this node. */
     private static NodeDecision updated(Facts f, RolloutTarget target, NodeRolloutState state) {
         return new NodeDecision(
                 f.node(), target.tuning(), target.tuningRevision(), state, Phase.UPDATED, PodAction.NONE, null);
     }
 
+    /**
+     * A node past the deadline in its turn that never ran healthily: it cannot fail the rollout (nothing
+     * to protect or go back to), but the status and the alerts stop counting it as on its way.
+     */
+    private static NodeDecision stalled(NodeDecision d, String overdue) {
+        return new NodeDecision(
+                d.node(),
+                d.tuning(),
+                d.tuningRevision(),
+                d.state(),
+                d.phase() == Phase.UPDATING ? Phase.STALLED : d.phase(),
+                d.podAction(),
+                overdue + "; it never ran tuned and serving before, so the rollout does not pause for it");
+    }
+
+    /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
     private static NodeDecision failed(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state) {
         LastGood good = state.lastGood();
         if (policy.autoRevert() && good != null) {
@@ -371,7 +390,12 @@ public final class RolloutPlanner {
                 }
             }
         }
-        if (!done && f.state.started().plus(policy.deadline()).isBefore(now)) {
+        return done ? null : overdue(f, target, policy, now);
+    }
+
+    /** Why a node not done in its turn is past the deadline, or null while it is not. */
+    private static String overdue(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now) {
+        if (f.state.started().plus(policy.deadline()).isBefore(now)) {
             List<String> missing = new ArrayList<>();
             if (!f.tuningIs(target.tuningRevision()) || !f.verdict.state().tuned()) {
                 missing.add("tuning: " + Objects.requireNonNullElse(f.verdict.message(), "not the target's yet"));

@@ -46,13 +46,13 @@ public record NodeReport(
         FAILED,
         /** Another VideoEdge keeps it, or its NodeTuning is still someone else's (or being restored). */
         NOT_OURS,
-        /** Its edge server does not serve, outside a rollout turn. */
+        /** Its edge server does not serve, outside a rollout turn (or in a stalled one). */
         NOT_SERVING,
-        /** Not tuned as its NodeTuning asks, outside a rollout turn. */
+        /** Not tuned as its NodeTuning asks, outside a rollout turn (or in a stalled one). */
         NOT_TUNED,
         /** Tuned, but its agent reports problems, or kernel TLS is asked for and the kernel has none. */
         DEGRADED,
-        /** In its rollout turn: being re-tuned, drained, restarted or soaking. */
+        /** In its rollout turn: being re-tuned, drained, restarted or soaking (a stalled turn excuses nothing). */
         IN_TURN,
         /** Serves untuned by request (tuning.mode Plan). */
         PLANNED,
@@ -145,6 +145,16 @@ public record NodeReport(
         return phase == NodeDecision.Phase.UPDATED;
     }
 
+    /** In its rollout turn past the deadline without ever having run healthily (see {@link NodeDecision.Phase#STALLED}). */
+    public boolean stalled() {
+        return phase == NodeDecision.Phase.STALLED;
+    }
+
+    /** Carries the current spec's tuning, which its agent planned and did not apply (tuning.mode Plan). */
+    public boolean planned() {
+        return current && tuning == Tuning.PLANNED;
+    }
+
     public boolean kernelTlsUnavailable() {
         return KTLS_UNAVAILABLE.equals(summary.ktls());
     }
@@ -152,16 +162,18 @@ public record NodeReport(
     /** Whether, and why, this node needs attention (see {@link Attention} for the order). */
     public Attention attention() {
         boolean inTurn = phase != null && phase.inTurn();
+        // a turn excuses a node that does not serve or is not tuned yet, unless it stalled
+        boolean excused = inTurn && !stalled();
         if (phase == NodeDecision.Phase.FAILED || phase == NodeDecision.Phase.REVERTED || tuning == Tuning.FAILED) {
             return Attention.FAILED;
         }
         if (server == null) {
             return Attention.NOT_OURS;
         }
-        if (!serving() && !inTurn) {
+        if (!serving() && !excused) {
             return Attention.NOT_SERVING;
         }
-        if (tuning == Tuning.PENDING && !inTurn) {
+        if (tuning == Tuning.PENDING && !excused) {
             return Attention.NOT_TUNED;
         }
         if (tuning == Tuning.DEGRADED || kernelTlsUnavailable()) {

@@ -43,6 +43,8 @@ public final class StatusAggregator {
     private int tuned;
     private int serving;
     private int updated;
+    private int planned;
+    private int stalled;
     private Progress progress = new Progress(false, "Unknown", "", null);
     private final Map<String, Finding> notReady = new LinkedHashMap<>();
     private final Map<String, Finding> byRequest = new LinkedHashMap<>();
@@ -83,6 +85,8 @@ public final class StatusAggregator {
             tuned += report.tuned() ? 1 : 0;
             serving += report.serving() ? 1 : 0;
             updated += report.updated() ? 1 : 0;
+            planned += report.planned() ? 1 : 0;
+            stalled += report.stalled() ? 1 : 0;
         }
         return this;
     }
@@ -111,8 +115,13 @@ public final class StatusAggregator {
             state = "Progressing";
             reason = Conditions.ROLLING_OUT;
             List<String> inTurn = plan.inTurn();
+            List<String> stalledNodes = plan.stalled();
             message = "rolling out revision " + revision + ": " + plan.updated() + "/" + nodes + " nodes updated"
                     + (inTurn.isEmpty() ? "" : "; in turn: " + list(inTurn))
+                    + (stalledNodes.isEmpty()
+                            ? ""
+                            : "; stalled (never tuned and serving within progressDeadlineSeconds): "
+                                    + list(stalledNodes))
                     + (plan.waiting() == 0 ? "" : "; " + plan.waiting() + " waiting");
         }
         progress = new Progress(
@@ -232,7 +241,7 @@ public final class StatusAggregator {
         return new VideoEdgeStatus(
                 ve.getMetadata().getGeneration(),
                 List.of(ready, tuningApplied, serverAvailable, progressing, degraded),
-                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated, needingAttention),
+                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, updated, needingAttention, planned, stalled),
                 tuned + "/" + selected,
                 serving + "/" + selected,
                 updated + "/" + selected,

@@ -17,8 +17,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Each VideoEdge's status as gauges, so alerts need no kube-state-metrics:
- * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving|updated|attention}} (attention:
- * the nodes the status counts as needing attention and lists the first of),
+ * {@code videoedge_nodes{namespace, videoedge, state=selected|tuned|serving|updated|attention|planned|stalled}}
+ * (attention: the nodes the status counts as needing attention and lists the first of; planned: serving
+ * untuned as tuning.mode Plan asks; stalled: past the deadline in a rollout turn, never healthy before),
  * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True),
  * {@code videoedge_rollout_paused{namespace, videoedge}} (1 while a node's failure holds the rollout) and
  * {@code videoedge_rollout_node_failures_total{namespace, videoedge}} (nodes that failed a revision).
@@ -78,6 +79,8 @@ public final class StatusMetrics {
         registered.add(nodes(namespace, name, key, "serving", VideoEdgeStatus.NodeCounts::serving));
         registered.add(nodes(namespace, name, key, "updated", VideoEdgeStatus.NodeCounts::updated));
         registered.add(nodes(namespace, name, key, "attention", VideoEdgeStatus.NodeCounts::needingAttention));
+        registered.add(nodes(namespace, name, key, "planned", VideoEdgeStatus.NodeCounts::planned));
+        registered.add(nodes(namespace, name, key, "stalled", VideoEdgeStatus.NodeCounts::stalled));
         registered.add(Gauge.builder("videoedge.rollout.paused", () -> {
                     VideoEdgeStatus status = latest.get(key);
                     return status != null
@@ -114,7 +117,8 @@ public final class StatusMetrics {
                 })
                 .tags("namespace", namespace, "videoedge", name, "state", state)
                 .description(
-                        "Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated, needing attention")
+                        "Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated, needing attention, "
+                                + "planned (tuning.mode Plan), stalled in a rollout turn")
                 .register(registry);
     }
 

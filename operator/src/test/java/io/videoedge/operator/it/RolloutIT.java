@@ -329,6 +329,42 @@ class RolloutIT {
     }
 
     @Test
+    void aNewNodeWhoseServerNeverServesStallsPastTheDeadlineWithoutPausingAndIsCountedAsNotServing() {
+        String ns = namespace("stall");
+        fleet("stall", 2);
+        kubelets.serverDown("stall-2", true);
+        create(videoEdge(ns, "edge", "stall", rollout("1", 10, true)));
+        eventually().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            VideoEdgeStatus s = get(ns, "edge").getStatus();
+            assertThat(s.nodes().stalled()).isEqualTo(1);
+            assertThat(s.nodes().updated()).isEqualTo(1);
+            // nothing to protect on a node that never served: the rollout goes on, it does not pause
+            assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLING_OUT);
+            assertThat(condition(s, Conditions.PROGRESSING).getMessage())
+                    .contains("stalled (never tuned and serving within progressDeadlineSeconds): stall-2");
+            assertThat(s.nodesNeedingAttention())
+                    .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::rollout)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("stall-2", "Stalled"));
+            assertThat(s.nodesNeedingAttention().getFirst().message())
+                    .startsWith("not tuned and serving within progressDeadlineSeconds (10 s)")
+                    .contains("is not ready");
+        });
+        // what the alerts read: the stalled node is no longer one the rollout has yet to update
+        assertThat(operator.registry()
+                        .get("videoedge.nodes")
+                        .tag("namespace", ns)
+                        .tag("state", "stalled")
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
+
+        // the server comes up (someone fixed the node): updated after the soak, nothing stalled
+        kubelets.serverDown("stall-2", false);
+        awaitComplete(ns, "edge");
+        assertThat(get(ns, "edge").getStatus().nodes().stalled()).isZero();
+    }
+
+    @Test
     void anOperatorRestartedMidRolloutCarriesOnWhereTheLastOneStopped() {
         String ns = namespace("resume");
         List<String> nodes = fleet("resume", 3);

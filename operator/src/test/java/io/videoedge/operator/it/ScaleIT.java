@@ -103,7 +103,7 @@ class ScaleIT {
             softly.assertThat(watch.peakListed()).isEqualTo(VideoEdgeStatus.MAX_LISTED_NODES);
             softly.assertThat(watch.peakStatusBytes()).isLessThan(STATUS_BYTES);
             VideoEdgeStatus settled = watch.latest().getStatus();
-            softly.assertThat(settled.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(N, N, N, N, 0));
+            softly.assertThat(settled.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(N, N, N, N, 0, 0, 0));
             softly.assertThat(settled.nodesNeedingAttention()).isEmpty();
 
             // 2. the fleet idles: every node's status heartbeat (N every 10 s) wakes no reconcile

@@ -131,7 +131,7 @@ class VideoEdgeOperatorIT {
                                 .isNotNull());
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0, 0, 2));
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 0, 0, 0, 2, 0, 0));
             assertCondition(s, Conditions.READY, "False", Conditions.NODE_NOT_TUNED);
             assertCondition(s, Conditions.TUNING_APPLIED, "False", Conditions.NODE_NOT_TUNED);
             assertCondition(s, Conditions.SERVER_AVAILABLE, "False", Conditions.SERVER_NOT_READY);
@@ -172,7 +172,7 @@ class VideoEdgeOperatorIT {
         eventually().untilAsserted(() -> {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
             // node 2 needs attention (no kernel TLS), node 1 is healthy
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 1));
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 1, 0, 0));
             assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
             assertCondition(s, Conditions.TUNING_APPLIED, "True", Conditions.AS_EXPECTED);
             assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLOUT_COMPLETE);
@@ -296,7 +296,7 @@ class VideoEdgeOperatorIT {
                     .extracting(p -> p.getSpec().getNodeName())
                     .containsExactly("unlabel-1");
             VideoEdgeStatus s = get(ns, "edge").getStatus();
-            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 0));
+            assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 0, 0, 0));
             assertThat(s.nodesNeedingAttention()).isEmpty();
             assertCondition(s, Conditions.READY, "True", Conditions.AS_EXPECTED);
         });

@@ -413,6 +413,36 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void aNodeThatNeverRanHealthilyStallsPastTheDeadlineWithoutPausingAndIsUpdatedOnceItServes() {
+        List<Node> nodes = fleet(2, OLD);
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        pass(target(OLD, "p1"), ONE, nodes, T0);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0.plusSeconds(1)); // both start their turn (nothing to protect)
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(601));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n2");
+        assertThat(plan.stalled()).isEmpty();
+
+        plan = pass(target, ONE, nodes, T0.plusSeconds(602));
+        assertThat(plan.paused()).isFalse();
+        assertThat(plan.stalled()).containsExactly("n1", "n2");
+        assertThat(plan.updating()).isEqualTo(2); // still their turn, still taking room
+        assertThat(plan.inTurn()).isEmpty(); // but not on their way
+        assertThat(plan.nodes().get("n1").message())
+                .startsWith("not tuned and serving within progressDeadlineSeconds (600 s): tuning: ")
+                .endsWith("; it never ran tuned and serving before, so the rollout does not pause for it");
+        assertThat(plan.events()).isEmpty();
+
+        // n1's agent applies at last; its server was Ready all through its turn, longer than the soak: updated
+        nodes.get(0).agentApplies();
+        plan = pass(target, ONE, nodes, T0.plusSeconds(603));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(plan.stalled()).containsExactly("n2");
+        assertThat(plan.complete()).isFalse();
+    }
+
+    @Test
     void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
         List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");

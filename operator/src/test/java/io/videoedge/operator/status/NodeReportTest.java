@@ -102,6 +102,46 @@ class NodeReportTest {
     }
 
     @Test
+    void aTurnExcusesANodeThatDoesNotServeUnlessItStalled() {
+        NodeTuning pending = tuning("a", "r2", List.of(cond("Applied", "False", "Applying", "m")), null);
+        NodeReport inTurn = NodeReport.of(
+                "a", pending, null, decision("a", NodeDecision.Phase.UPDATING, "tuning it"), "r2", null, null);
+        assertThat(inTurn.attention()).isEqualTo(NodeReport.Attention.IN_TURN);
+        assertThat(inTurn.stalled()).isFalse();
+
+        NodeReport stalled = NodeReport.of(
+                "a", pending, null, decision("a", NodeDecision.Phase.STALLED, "past the deadline"), "r2", null, null);
+        assertThat(stalled.attention()).isEqualTo(NodeReport.Attention.NOT_SERVING);
+        assertThat(stalled.stalled()).isTrue();
+        assertThat(stalled.summary().rollout()).isEqualTo("Stalled");
+        assertThat(stalled.message()).isEqualTo("past the deadline");
+
+        // serving, but its tuning never applied: not tuned
+        NodeReport servingUntuned = NodeReport.of(
+                "a",
+                pending,
+                readyPod("a"),
+                decision("a", NodeDecision.Phase.STALLED, "past the deadline"),
+                "r2",
+                null,
+                null);
+        assertThat(servingUntuned.attention()).isEqualTo(NodeReport.Attention.NOT_TUNED);
+    }
+
+    @Test
+    void plannedOnlyWhenTheNodeTuningCarriesTheCurrentTuningAndItsAgentPlannedIt() {
+        NodeTuning planned = tuning("a", "r2", List.of(cond("Applied", "False", "PlanOnly", "m")), null);
+        NodeReport current = NodeReport.of(
+                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
+        assertThat(current.tuning()).isEqualTo(Tuning.PLANNED);
+        assertThat(current.planned()).isTrue();
+        assertThat(current.tuned()).isFalse();
+        NodeReport older = NodeReport.of(
+                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.WAITING, null), "r3", null, null);
+        assertThat(older.planned()).isFalse();
+    }
+
+    @Test
     void theAgentsFailureIsTheMessageWhenTheRolloutHasNothingToSay() {
         NodeTuning failed = tuning(
                 "a",

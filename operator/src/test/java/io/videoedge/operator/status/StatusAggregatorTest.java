@@ -62,7 +62,7 @@ class StatusAggregatorTest {
         assertThat(condition(s, Conditions.DEGRADED).getStatus()).isEqualTo("False");
         assertThat(s.conditions())
                 .allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(1L));
-        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 0));
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(2, 2, 2, 2, 0, 0, 0));
         assertThat(s.tuned()).isEqualTo("2/2");
         assertThat(s.updated()).isEqualTo("2/2");
         assertThat(s.serving()).isEqualTo("2/2");
@@ -206,10 +206,40 @@ class StatusAggregatorTest {
                                 "selected by the older VideoEdge video/old"),
                         false)
                 .build(null);
-        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 1));
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(1, 1, 1, 1, 1, 0, 0));
         assertThat(s.nodesNeedingAttention())
                 .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("c", "Conflict"));
+    }
+
+    @Test
+    void stalledAndPlannedNodesAreCountedApart() {
+        NodeReport stalled = NodeReport.of(
+                "s",
+                NodeReportTest.applied("s", "r1"),
+                null,
+                NodeReportTest.decision("s", NodeDecision.Phase.STALLED, "past the deadline"),
+                "r1",
+                null,
+                null);
+        NodeReport planned = NodeReport.of(
+                "p",
+                NodeReportTest.tuning(
+                        "p", "r1", java.util.List.of(NodeReportTest.cond("Applied", "False", "PlanOnly", "m")), null),
+                NodeReportTest.readyPod("p"),
+                NodeReportTest.decision("p", NodeDecision.Phase.UPDATED, null),
+                "r1",
+                null,
+                null);
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
+                .node(tunedAndServing("a"), true)
+                .node(stalled, true)
+                .node(planned, true)
+                .build(null);
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(3, 2, 2, 2, 2, 1, 1));
+        assertThat(s.nodesNeedingAttention())
+                .extracting(VideoEdgeStatus.NodeSummary::node)
+                .containsExactly("s", "p");
     }
 
     static NodeReport notServing(String node) {
@@ -252,7 +282,7 @@ class StatusAggregatorTest {
         }
         VideoEdgeStatus small = few.build(null);
         VideoEdgeStatus large = many.build(null);
-        assertThat(large.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(9_999, 9_999, 9_999, 9_999, 0));
+        assertThat(large.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(9_999, 9_999, 9_999, 9_999, 0, 0, 0));
         assertThat(large.nodesNeedingAttention()).isEmpty();
         assertThat(jsonBytes(large)).isEqualTo(jsonBytes(small));
     }

@@ -21,12 +21,14 @@ class StatusMetricsTest {
         assertThat(nodes("tuned")).isEqualTo(2);
         assertThat(nodes("serving")).isEqualTo(1);
         assertThat(nodes("attention")).isEqualTo(2);
+        assertThat(nodes("planned")).isEqualTo(1);
+        assertThat(nodes("stalled")).isEqualTo(1);
         assertThat(ready()).isZero();
 
         metrics.record(ve, status(3, 3, 3, "True"));
         assertThat(nodes("serving")).isEqualTo(3);
         assertThat(ready()).isEqualTo(1);
-        assertThat(registry.find("videoedge.nodes").gauges()).hasSize(5);
+        assertThat(registry.find("videoedge.nodes").gauges()).hasSize(7);
 
         metrics.remove(ve);
         assertThat(registry.find("videoedge.nodes").gauges()).isEmpty();
@@ -56,7 +58,14 @@ class StatusMetricsTest {
                         .withType("Ready")
                         .withStatus(ready)
                         .build()),
-                new VideoEdgeStatus.NodeCounts(selected, tuned, serving, serving, selected - serving),
+                new VideoEdgeStatus.NodeCounts(
+                        selected,
+                        tuned,
+                        serving,
+                        serving,
+                        selected - serving,
+                        selected - tuned,
+                        Math.max(0, selected - serving - 1)),
                 tuned + "/" + selected,
                 serving + "/" + selected,
                 serving + "/" + selected,

@@ -24,7 +24,7 @@ class StatusPacingTest {
         return new VideoEdgeStatus(
                 generation,
                 List.of(ready),
-                new VideoEdgeStatus.NodeCounts(100, 100, serving, 100, 100 - serving),
+                new VideoEdgeStatus.NodeCounts(100, 100, serving, 100, 100 - serving, 0, 0),
                 "100/100",
                 serving + "/100",
                 "100/100",
