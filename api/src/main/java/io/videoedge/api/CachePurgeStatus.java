@@ -23,7 +23,7 @@ public record CachePurgeStatus(
                         + "deadline (the message names them); it stays True as the record of that, while the nodes still "
                         + "pending are called again when they come back, as long as this CachePurge exists. "
                         + "Complete=True AcknowledgedAfterDeadline: every targeted node has it now, acknowledgedLate of them "
-                        + "after the deadline. Failed=True VideoEdgeNotFound: there is no such VideoEdge (deleted, perhaps after calls were made): no more calls, and the counts are reset to 0 (missedDeadline kept). Complete=True and VideoEdgeNotFound are "
+                        + "after the deadline. Failed=True VideoEdgeNotFound: there is no such VideoEdge (deleted, perhaps after calls were made): no more calls, and the counts are reset to 0 (missedDeadline and acknowledgedLate kept). Complete=True and VideoEdgeNotFound are "
                         + "final: no more calls.")
         List<Condition> conditions,
 

@@ -24,8 +24,9 @@ public record RolloutSpec(
         @JsonPropertyDescription(
                 "Seconds a node may take, from the start of its turn, to be tuned and serving again. Past it "
                         + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node. A node that never ran "
-                        + "tuned and serving before (a new node) has nothing to protect and pauses nothing: past it, it is Stalled "
-                        + "(status.nodes.stalled), listed as not serving or not tuned, and counted by the alerts.")
+                        + "tuned and serving before (a new node) has nothing to protect and does not pause the rollout: past it, it is "
+                        + "Stalled (status.nodes.stalled, alert VideoEdgeRolloutStalled). While out of service it still takes room, "
+                        + "so with maxUnavailable 1 no other node gets its turn until it serves or leaves the selection.")
         @Default("600")
         @Min(10)
         @Max(86400)
@@ -42,8 +43,9 @@ public record RolloutSpec(
         @JsonPropertyDescription(
                 "When a node fails its change (its agent reports Failed, a setting applied before is now "
                         + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
-                        + "The rollout stays paused until a spec change gives a new revision (a change of the nodes' tuning or one "
-                        + "that restarts the servers; live fields and rollout settings do not), or, with autoRevert false, until the failed node is tuned "
+                        + "The rollout stays paused until the revision changes (a change of the nodes' tuning or of the server pods: "
+                        + "a field that restarts them, the origin's CA bundle, a new server image; live fields and rollout settings "
+                        + "do not), or, with autoRevert false, until the failed node is tuned "
                         + "and serving again for soakSeconds (fixed on the node). A server restart is not undone: revert the spec.")
         @Default("true")
         Boolean autoRevert,

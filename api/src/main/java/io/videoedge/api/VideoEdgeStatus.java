@@ -79,7 +79,8 @@ public record VideoEdgeStatus(
                     "Nodes in their rollout turn for longer than rollout.progressDeadlineSeconds that never ran tuned "
                             + "and serving before (rollout state Stalled): with no last good tuning to protect they do not "
                             + "pause the rollout, and they are no longer counted as nodes the rollout has yet to update "
-                            + "(nodesNeedingAttention lists them as not serving or not tuned).")
+                            + "(nodesNeedingAttention lists one that does not serve, or is not tuned, as such; alert "
+                            + "VideoEdgeRolloutStalled).")
             int stalled) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

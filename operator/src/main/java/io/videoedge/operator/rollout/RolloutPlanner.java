@@ -71,11 +71,15 @@ public final class RolloutPlanner {
         }
 
         boolean healthy() {
-            return server == Server.READY
-                    && (verdict.state().tuned()
-                            || verdict.state() == Tuning.PLANNED
-                                    && tuning.tuning() != null
-                                    && tuning.tuning().mode() == TuningMode.PLAN);
+            return server == Server.READY && tunedAsAsked();
+        }
+
+        /** Tuned, or planned only where tuning.mode Plan asks for that. */
+        boolean tunedAsAsked() {
+            return verdict.state().tuned()
+                    || verdict.state() == Tuning.PLANNED
+                            && tuning.tuning() != null
+                            && tuning.tuning().mode() == TuningMode.PLAN;
         }
 
         /** Healthy, and Ready for the soak time counted from {@code since} (a change) or from when it became Ready. */
@@ -162,7 +166,10 @@ public final class RolloutPlanner {
                 }
                 if (!done) {
                     NodeDecision d = inTurn(f, target, policy, state, now);
-                    String overdue = state.lastGood() == null ? overdue(f, target, policy, now) : null;
+                    // a pod still being drained or evicted keeps its own phase and message
+                    String overdue = state.lastGood() == null && d.podAction() == PodAction.NONE
+                            ? overdue(f, target, policy, now)
+                            : null;
                     decided.put(f.node(), overdue == null ? d : stalled(d, overdue));
                     continue;
                 }
@@ -308,7 +315,7 @@ public final class RolloutPlanner {
                     : "draining its edge server before the restart";
         } else if (!f.tuningIs(target.tuningRevision())) {
             message = "tuning it";
-        } else if (!f.verdict.state().tuned()) {
+        } else if (!f.tunedAsAsked()) {
             message = "tuning: " + f.verdict.message();
         } else if (f.server != Server.READY) {
             message = "waiting for its edge server to be Ready";
@@ -341,7 +348,7 @@ public final class RolloutPlanner {
                 d.tuning(),
                 d.tuningRevision(),
                 d.state(),
-                d.phase() == Phase.UPDATING ? Phase.STALLED : d.phase(),
+                Phase.STALLED,
                 d.podAction(),
                 overdue + "; it never ran tuned and serving before, so the rollout does not pause for it");
     }
@@ -397,7 +404,7 @@ public final class RolloutPlanner {
     private static String overdue(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now) {
         if (f.state.started().plus(policy.deadline()).isBefore(now)) {
             List<String> missing = new ArrayList<>();
-            if (!f.tuningIs(target.tuningRevision()) || !f.verdict.state().tuned()) {
+            if (!f.tuningIs(target.tuningRevision()) || !f.tunedAsAsked()) {
                 missing.add("tuning: " + Objects.requireNonNullElse(f.verdict.message(), "not the target's yet"));
             }
             if (!f.podCurrent) {

@@ -443,6 +443,23 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void aNodeWhosePodIsStillToBeEvictedIsMarkedStalledOnlyOnceThatIsDone() {
+        List<Node> nodes = fleet(1, OLD);
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        pass(target(OLD, "p1"), ONE, nodes, T0);
+        RolloutTarget target = target(NEW, "p2");
+        pass(target, ONE, nodes, T0.plusSeconds(1));
+        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        NodeDecision d = pass(target, ONE, nodes, T0.plusSeconds(700)).nodes().get("n1");
+        assertThat(d.podAction()).isEqualTo(PodAction.EVICT);
+        assertThat(d.phase()).isEqualTo(Phase.UPDATING);
+        assertThat(d.message()).isEqualTo("restarting its edge server for the new revision");
+        // evicted, and the DaemonSet's next pod does not come up
+        nodes.get(0).noPod = true;
+        assertThat(pass(target, ONE, nodes, T0.plusSeconds(701)).stalled()).containsExactly("n1");
+    }
+
+    @Test
     void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
         List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");

@@ -214,11 +214,11 @@ class StatusAggregatorTest {
 
     @Test
     void stalledAndPlannedNodesAreCountedApart() {
-        NodeReport stalled = NodeReport.of(
-                "s",
-                NodeReportTest.applied("s", "r1"),
+        java.util.function.Function<String, NodeReport> stalled = node -> NodeReport.of(
+                node,
+                NodeReportTest.applied(node, "r1"),
                 null,
-                NodeReportTest.decision("s", NodeDecision.Phase.STALLED, "past the deadline"),
+                NodeReportTest.decision(node, NodeDecision.Phase.STALLED, "past the deadline"),
                 "r1",
                 null,
                 null);
@@ -233,13 +233,15 @@ class StatusAggregatorTest {
                 null);
         VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
                 .node(tunedAndServing("a"), true)
-                .node(stalled, true)
+                .node(stalled.apply("s1"), true)
+                .node(stalled.apply("s2"), true)
                 .node(planned, true)
                 .build(null);
-        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(3, 2, 2, 2, 2, 1, 1));
+        // the stalled nodes' agents applied, their servers are down: tuned, not serving
+        assertThat(s.nodes()).isEqualTo(new VideoEdgeStatus.NodeCounts(4, 3, 2, 2, 3, 1, 2));
         assertThat(s.nodesNeedingAttention())
                 .extracting(VideoEdgeStatus.NodeSummary::node)
-                .containsExactly("s", "p");
+                .containsExactly("s1", "s2", "p");
     }
 
     static NodeReport notServing(String node) {

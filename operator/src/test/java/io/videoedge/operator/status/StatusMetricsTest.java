@@ -22,7 +22,7 @@ class StatusMetricsTest {
         assertThat(nodes("serving")).isEqualTo(1);
         assertThat(nodes("attention")).isEqualTo(2);
         assertThat(nodes("planned")).isEqualTo(1);
-        assertThat(nodes("stalled")).isEqualTo(1);
+        assertThat(nodes("stalled")).isEqualTo(2);
         assertThat(ready()).isZero();
 
         metrics.record(ve, status(3, 3, 3, "True"));
@@ -59,13 +59,7 @@ class StatusMetricsTest {
                         .withStatus(ready)
                         .build()),
                 new VideoEdgeStatus.NodeCounts(
-                        selected,
-                        tuned,
-                        serving,
-                        serving,
-                        selected - serving,
-                        selected - tuned,
-                        Math.max(0, selected - serving - 1)),
+                        selected, tuned, serving, serving, selected - serving, selected - tuned, selected - serving),
                 tuned + "/" + selected,
                 serving + "/" + selected,
                 serving + "/" + selected,
