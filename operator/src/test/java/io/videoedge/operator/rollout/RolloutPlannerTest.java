@@ -398,28 +398,34 @@ class RolloutPlannerTest {
                 .contains("tuning: waiting for the node agent to apply the NodeTuning");
     }
 
+    /**
+     * Nodes whose agents never applied anything (no last good tuning), each in its turn for {@code target}
+     * from T0 + 1 s, their agents failing that too.
+     */
+    static List<Node> neverHealthyInTurn(int n, RolloutTarget target) {
+        List<Node> nodes = fleet(n, OLD);
+        nodes.forEach(node -> node.agentFails("ApplyFailed"));
+        pass(target(OLD, "p1"), ONE, nodes, T0);
+        nodes.forEach(node -> assertThat(node.state.lastGood()).isNull());
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(1));
+        // no last good tuning to protect: all move to the target at once
+        assertThat(plan.updating()).isEqualTo(n);
+        nodes.forEach(node -> node.agentFails("ApplyFailed"));
+        return nodes;
+    }
+
     @Test
     void aNodeThatNeverRanHealthilyNeitherWaitsNorPauses() {
-        List<Node> nodes = fleet(2, OLD);
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
-        RolloutPlan plan = pass(target(OLD, "p1"), ONE, nodes, T0);
-        assertThat(nodes.get(0).state.lastGood()).isNull();
-        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
-        // no last good tuning to protect: both move to the target at once
+        List<Node> nodes = neverHealthyInTurn(2, target(NEW, "p1"));
+        RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(2));
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n2");
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
-        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(2));
         assertThat(plan.paused()).isFalse();
     }
 
     @Test
     void aNodeThatNeverRanHealthilyStallsPastTheDeadlineWithoutPausingAndIsUpdatedOnceItServes() {
-        List<Node> nodes = fleet(2, OLD);
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
-        pass(target(OLD, "p1"), ONE, nodes, T0);
         RolloutTarget target = target(NEW, "p1");
-        pass(target, ONE, nodes, T0.plusSeconds(1)); // both start their turn (nothing to protect)
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        List<Node> nodes = neverHealthyInTurn(2, target);
         RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(601));
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n2");
         assertThat(plan.stalled()).isEmpty();
@@ -444,12 +450,8 @@ class RolloutPlannerTest {
 
     @Test
     void aNodeWhosePodIsStillToBeEvictedIsMarkedStalledOnlyOnceThatIsDone() {
-        List<Node> nodes = fleet(1, OLD);
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
-        pass(target(OLD, "p1"), ONE, nodes, T0);
         RolloutTarget target = target(NEW, "p2");
-        pass(target, ONE, nodes, T0.plusSeconds(1));
-        nodes.forEach(n -> n.agentFails("ApplyFailed"));
+        List<Node> nodes = neverHealthyInTurn(1, target);
         NodeDecision d = pass(target, ONE, nodes, T0.plusSeconds(700)).nodes().get("n1");
         assertThat(d.podAction()).isEqualTo(PodAction.EVICT);
         assertThat(d.phase()).isEqualTo(Phase.UPDATING);

@@ -10,6 +10,8 @@ import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.operator.rollout.NodeDecision;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class StatusAggregatorTest {
@@ -214,7 +216,7 @@ class StatusAggregatorTest {
 
     @Test
     void stalledAndPlannedNodesAreCountedApart() {
-        java.util.function.Function<String, NodeReport> stalled = node -> NodeReport.of(
+        Function<String, NodeReport> stalled = node -> NodeReport.of(
                 node,
                 NodeReportTest.applied(node, "r1"),
                 null,
@@ -225,7 +227,7 @@ class StatusAggregatorTest {
         NodeReport planned = NodeReport.of(
                 "p",
                 NodeReportTest.tuning(
-                        "p", "r1", java.util.List.of(NodeReportTest.cond("Applied", "False", "PlanOnly", "m")), null),
+                        "p", "r1", List.of(NodeReportTest.cond("Applied", "False", "PlanOnly", "m")), null),
                 NodeReportTest.readyPod("p"),
                 NodeReportTest.decision("p", NodeDecision.Phase.UPDATED, null),
                 "r1",
