@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A node unlabelled: its NodeTuning goes, its agent (still there: the operator's label keeps it)
-# restores the originals and releases the finalizer, then the agent label and the agent go. A node
+# restores the originals and releases the finalizer, then the agent label and the agent go. Selected
+# again while its server cannot be placed, it is Stalled (not a paused rollout) until it can. A node
 # deleted from the cluster: its NodeTuning is released by the operator (no agent will come), nothing
 # hangs. Both come back when the node is selected (re-registered) again.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 read -r w1 w2 <<<"$(fleet_nodes)"
-scenario "f60 $w2 unselected: restored by its agent before the agent goes; then $w2 deleted from the cluster"
+scenario "f60 $w2 unselected: restored by its agent before the agent goes; selected again with no room for its server: Stalled; then $w2 deleted from the cluster"
 
 nt=$(k get nodetuning "$w2" -o json)
 original() { jq -r --arg n "sysctl/$1" '.status.settings[] | select(.name == $n) | .original' <<<"$nt"; }
@@ -30,10 +31,33 @@ wait_until "and the agent left $w2" 120 no_agent
 one() { [ "$(ve_jsonpath '{.status.nodes.selected}')" = 1 ] && rollout_complete; }
 wait_until "the VideoEdge serves on $w1 alone, Ready" "$E2E_TIMEOUT" one
 
-# selected again
+# selected again while the DaemonSet cannot place a server there (a taint): a node new to this VideoEdge
+# (its NodeTuning is new, no last good tuning to protect) whose server never comes up is Stalled past
+# progressDeadlineSeconds: the rollout does not pause for it, and the status, the gauge and the Progressing
+# message say so
+taint=videoedge.test/no-edge-server=true:NoSchedule
+deadline=$(ve_jsonpath '{.spec.rollout.progressDeadlineSeconds}')
+k -n "$VE_NS" patch ve "$VE_NAME" --type merge -p '{"spec":{"rollout":{"progressDeadlineSeconds":15}}}' >&2
+k taint node "$w2" "$taint" >&2
 k label node "$w2" videoedge.io/fleet=edge >&2
+progressing() { ve_jsonpath '{.status.conditions[?(@.type=="Progressing")].message}'; }
+stalled() {
+  [ "$(ve_jsonpath '{.status.nodes.stalled}')" = 1 ] && [[ $(progressing) == *"stalled"*"$w2"* ]] \
+    || { echo "stalled: $(ve_jsonpath '{.status.nodes.stalled}'), Progressing $(ve_rollout): $(progressing)"; return 1; }
+}
+wait_until "$w2 selected again, its server never placed: Stalled" "$E2E_TIMEOUT" stalled
+info "Progressing: $(progressing)"
+assert_eq "the rollout is not paused for it" "True RollingOut" "$(ve_rollout)"
+assert_eq "nodesNeedingAttention: $w2 Stalled" "$w2=Stalled" \
+  "$(ve_jsonpath '{range .status.nodesNeedingAttention[*]}{.node}={.rollout} {end}' | xargs)"
+operator=$(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=operator -o jsonpath='{.items[0].metadata.name}')
+gauge=$(k get --raw "/api/v1/namespaces/$CHART_NS/pods/$operator:8080/proxy/metrics" \
+  | awk -v ns="$VE_NS" -v ve="$VE_NAME" '$1 ~ /^videoedge_nodes\{/ && index($1, "namespace=\"" ns "\"") && index($1, "videoedge=\"" ve "\"") && index($1, "state=\"stalled\"") {print $2}')
+assert_eq "the operator's videoedge_nodes{state=\"stalled\"} (VideoEdgeRolloutStalled reads it)" 1 "${gauge%.0}"
+k taint node "$w2" "${taint%%=*}-" >&2
+k -n "$VE_NS" patch ve "$VE_NAME" --type merge -p "{\"spec\":{\"rollout\":{\"progressDeadlineSeconds\":$deadline}}}" >&2
 two() { [ "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.updated}')" = 2/2 ] && rollout_complete; }
-wait_until "$w2 selected again: tuned and serving, 2/2" "$E2E_TIMEOUT" two
+wait_until "the taint gone: $w2 tuned and serving, 2/2" "$E2E_TIMEOUT" two
 
 # a node removed from the cluster (its kubelet stopped, its Node deleted): no agent will release its NodeTuning
 nexec "$w2" systemctl stop kubelet

@@ -64,6 +64,8 @@ on_exit() {
   for p in $(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=node-agent -o name 2>/dev/null); do
     k -n "$CHART_NS" exec "$p" -- umount /host/proc/sys/net/ipv4/tcp_notsent_lowat 2>/dev/null
   done
+  # nor the taint f32 and f60 put on a worker to keep its edge server off it
+  for n in $(fleet_nodes); do k taint node "$n" videoedge.test/no-edge-server- >/dev/null 2>&1; done
   if [ "$rc" -ne 0 ]; then
     say ""
     say "E2E (fleet) FAILED in stage '$(cat "$STATE_DIR/stage" 2>/dev/null || echo setup)' (rc=$rc) after $((SECONDS - T0))s"

@@ -2,7 +2,10 @@ package io.videoedge.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** NIC driver family; drives queue and coalescing defaults and whether kTLS offload is possible. */
+/**
+ * NIC driver family: picks the agent's queue and coalescing defaults. tls.mode ktls-offload is admitted
+ * with auto and mlx5 only (the CRD's rule on VideoEdgeSpec, proven by CrdAdmissionIT).
+ */
 public enum NicType {
     @JsonProperty("auto")
     AUTO,
@@ -22,11 +25,6 @@ public enum NicType {
     /** The name as written in the spec and as the kernel names the driver. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** Drivers that can encrypt TLS records on the NIC (kTLS TX offload) in the upstream kernel. */
-    public boolean canOffloadTls() {
-        return this == MLX5;
     }
 
     /** The type for a driver name read from /sys/class/net/IF/device/driver, or AUTO when unknown. */

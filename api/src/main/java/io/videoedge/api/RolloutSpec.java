@@ -23,7 +23,9 @@ public record RolloutSpec(
 
         @JsonPropertyDescription(
                 "Seconds a node may take, from the start of its turn, to be tuned and serving again. Past it "
-                        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node. A node that never ran "
+                        + "the rollout pauses (Progressing=False, reason RolloutPaused) naming the node. A node out of service when "
+                        + "a change comes gets its turn at once (unless the rollout is paused), even when the change leaves it as it is (a restart where it has no "
+                        + "server pod), so it too pauses the rollout past the deadline. A node that never ran "
                         + "tuned and serving before (a new node) has nothing to protect and does not pause the rollout: past it, it is "
                         + "Stalled (status.nodes.stalled, alert VideoEdgeRolloutStalled). While out of service it still takes room, "
                         + "so with maxUnavailable 1 no other node gets its turn until it serves or leaves the selection.")

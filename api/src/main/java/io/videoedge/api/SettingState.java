@@ -2,7 +2,10 @@ package io.videoedge.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Where one setting of a NodeTuning stands on its node. */
+/**
+ * Where one setting of a NodeTuning stands on its node. A setting someone rewrote after it was applied is
+ * re-applied and reported Applied again; the NodeTuning's status.lastDrift records it.
+ */
 public enum SettingState {
     /** Written and read back equal to the desired value. */
     @JsonProperty("Applied")
@@ -16,9 +19,6 @@ public enum SettingState {
     /** Waiting for something (e.g. the server pod's CPUs for an IRQ policy). */
     @JsonProperty("Pending")
     PENDING,
-    /** Someone rewrote it since it was applied; re-applied on the next pass. */
-    @JsonProperty("Drifted")
-    DRIFTED,
     /** The node cannot take it (no such file, no such NIC feature): reported, not applied. */
     @JsonProperty("Unsupported")
     UNSUPPORTED,

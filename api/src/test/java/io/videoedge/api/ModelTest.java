@@ -67,7 +67,5 @@ class ModelTest {
         assertThat(NicType.ofDriver("virtio_net")).isEqualTo(NicType.VIRTIO);
         assertThat(NicType.ofDriver("e1000e")).isEqualTo(NicType.AUTO);
         assertThat(NicType.ofDriver(null)).isEqualTo(NicType.AUTO);
-        assertThat(NicType.MLX5.canOffloadTls()).isTrue();
-        assertThat(NicType.ICE.canOffloadTls()).isFalse();
     }
 }

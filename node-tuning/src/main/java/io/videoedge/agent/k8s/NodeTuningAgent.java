@@ -267,7 +267,7 @@ public final class NodeTuningAgent implements AutoCloseable {
         Map<String, String> originals = new LinkedHashMap<>();
         if (status != null && status.settings() != null) {
             for (NodeTuningStatus.Setting s : status.settings()) {
-                if (s.original() != null && (s.state() == SettingState.APPLIED || s.state() == SettingState.DRIFTED)) {
+                if (s.original() != null && s.state() == SettingState.APPLIED) {
                     originals.put(s.name(), s.original());
                 }
             }

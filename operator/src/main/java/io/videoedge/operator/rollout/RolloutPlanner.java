@@ -44,7 +44,9 @@ import java.util.TreeMap;
  *       its last good tuning back. A node that never ran healthily and is not done within the deadline
  *       is <b>stalled</b> instead: it keeps its turn and pauses nothing, and the status stops counting it
  *       as on its way;</li>
- *   <li>otherwise, outdated: it <b>waits</b>, keeping its tuning and server, until there is room.</li>
+ *   <li>otherwise, outdated (or with nothing to change but not yet tuned and serving for the soak time:
+ *       a restart-only change where the node has no pod, say): it <b>waits</b>, keeping its tuning and
+ *       server, until there is room.</li>
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
@@ -110,7 +112,7 @@ public final class RolloutPlanner {
         String key = target.key();
         SortedMap<String, NodeDecision> decided = new TreeMap<>();
         List<RolloutPlan.Event> events = new ArrayList<>();
-        List<Facts> outdated = new ArrayList<>();
+        List<Facts> toStart = new ArrayList<>();
         for (NodeView view :
                 nodes.stream().sorted(Comparator.comparing(NodeView::node)).toList()) {
             if (view.nt() == null) {
@@ -179,11 +181,10 @@ public final class RolloutPlanner {
             f = f.with(state);
             if (done) {
                 decided.put(f.node(), updated(f, target, state.done(key, now)));
-            } else if (onTarget) {
-                // nothing to change here, but not tuned and serving (yet): no turn of the rollout's, no failure of it
-                decided.put(f.node(), inTurn(f, target, policy, state, now));
             } else {
-                outdated.add(f);
+                // outdated, or with nothing to change but not tuned and serving (its pod may be missing): a
+                // turn, under the deadline like any other, when there is room
+                toStart.add(f);
             }
         }
 
@@ -194,8 +195,8 @@ public final class RolloutPlanner {
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
         nodes.stream().filter(v -> NodeHealth.server(v.pod()) != Server.READY).forEach(v -> busy.add(v.node()));
-        outdated.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
-        for (Facts f : outdated) {
+        toStart.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
+        for (Facts f : toStart) {
             boolean free = !f.serving() || f.state.lastGood() == null;
             if (pausedBy.isEmpty() && (free || busy.size() < policy.maxUnavailable())) {
                 busy.add(f.node());

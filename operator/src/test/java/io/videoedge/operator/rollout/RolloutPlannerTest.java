@@ -462,6 +462,64 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void aNodeWithNoPodWhenARestartOnlyChangeArrivesIsInItsTurnAndFailsTheRolloutPastTheDeadline() {
+        List<Node> nodes = settled(2);
+        // n2's pod is gone and the DaemonSet cannot place another (a taint, no room): it serves nothing
+        nodes.get(1).noPod = true;
+        RolloutTarget restart = target(OLD, "p2");
+        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(1));
+        NodeDecision n2 = plan.nodes().get("n2");
+        assertThat(n2.phase()).isEqualTo(Phase.UPDATING);
+        assertThat(n2.state().target()).isEqualTo(restart.key());
+        assertThat(n2.state().startedAt()).isEqualTo(T0.plusSeconds(1).toString());
+        assertThat(n2.message()).isEqualTo("waiting for its edge server to be Ready");
+        // it takes the only room: n1 keeps its server until n2 is done or fails
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n1");
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(1)))
+                .contains(Duration.ofSeconds(600).plusMillis(500));
+
+        plan = pass(restart, ONE, nodes, T0.plusSeconds(602));
+        assertThat(plan.pausedNode()).isEqualTo("n2");
+        assertThat(plan.pausedReason())
+                .isEqualTo(
+                        "not tuned and serving within progressDeadlineSeconds (600 s): server: no edge-server pod on this node yet");
+        assertThat(plan.events())
+                .singleElement()
+                .satisfies(e -> assertThat(e.reason()).isEqualTo("RolloutPaused"));
+        assertThat(plan.nodes().get("n1").message()).contains("paused (node n2 failed)");
+    }
+
+    @Test
+    void whilePausedANodeWithNothingToChangeButNoPodWaitsLikeTheRest() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        nodes.get(0).agentFails("RolledBack");
+        assertThat(pass(target, ONE, nodes, T0.plusSeconds(2)).pausedNode()).isEqualTo("n1");
+        // n3 has the target's tuning already (an earlier spec) and has lost its pod
+        nodes.get(2).tuning = NEW;
+        nodes.get(2).noPod = true;
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(3));
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
+        assertThat(plan.nodes().get("n3").state().target()).isNotEqualTo(target.key());
+        assertThat(plan.nodes().get("n3").message()).contains("paused (node n1 failed)");
+    }
+
+    @Test
+    void aNodeThatNeverRanHealthilyAndHasNoPodStallsPastTheDeadline() {
+        List<Node> nodes = fleet(1, OLD);
+        nodes.get(0).noPod = true;
+        nodes.get(0).agentFails("ApplyFailed");
+        RolloutTarget target = target(OLD, "p1");
+        RolloutPlan plan = pass(target, ONE, nodes, T0);
+        assertThat(plan.nodes().get("n1").state().startedAt()).isEqualTo(T0.toString());
+        assertThat(pass(target, ONE, nodes, T0.plusSeconds(600)).stalled()).isEmpty();
+        plan = pass(target, ONE, nodes, T0.plusSeconds(601));
+        assertThat(plan.stalled()).containsExactly("n1");
+        assertThat(plan.paused()).isFalse();
+    }
+
+    @Test
     void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
         List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");
