@@ -56,6 +56,11 @@ collect_artifacts() {
   kind export logs "$d/kind" --name "$KIND_CLUSTER" >"$d/kind-export.log" 2>&1 || true
 }
 
+# the taint f32 and f60 put on a worker to keep its edge server off it
+remove_no_edge_taints() {
+  local n
+  for n in $(fleet_nodes); do k taint node "$n" videoedge.test/no-edge-server- >/dev/null 2>&1 || true; done
+}
 on_exit() {
   local rc=$? p
   set +e
@@ -64,13 +69,13 @@ on_exit() {
   for p in $(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=node-agent -o name 2>/dev/null); do
     k -n "$CHART_NS" exec "$p" -- umount /host/proc/sys/net/ipv4/tcp_notsent_lowat 2>/dev/null
   done
-  # nor the taint f32 and f60 put on a worker to keep its edge server off it
-  for n in $(fleet_nodes); do k taint node "$n" videoedge.test/no-edge-server- >/dev/null 2>&1; done
   if [ "$rc" -ne 0 ]; then
     say ""
     say "E2E (fleet) FAILED in stage '$(cat "$STATE_DIR/stage" 2>/dev/null || echo setup)' (rc=$rc) after $((SECONDS - T0))s"
     if [ -s "$KIND_KUBECONFIG" ] && k get --raw /readyz >/dev/null 2>&1; then collect_artifacts; fi
   fi
+  # nor (after the artifacts recorded it) the taint f32 and f60 put on a worker to keep its edge server off it
+  remove_no_edge_taints
   if [ "${E2E_KEEP:-0}" != 1 ] && [ -s "$KIND_KUBECONFIG" ]; then
     k -n fleet-b delete ve fleet-b --ignore-not-found --wait=false >/dev/null 2>&1
     E2E_TIMEOUT=90 delete_fleet_videoedge >/dev/null 2>&1
@@ -118,6 +123,7 @@ timed images-load load_images
 
 clean_start() {
   local n s
+  remove_no_edge_taints # a reused cluster whose last run was killed mid-f32 or mid-f60
   if k get crd videoedges.videoedge.io >/dev/null 2>&1; then # a reused cluster: what an earlier run left
     delete_fleet_videoedge
     k -n fleet-b delete ve fleet-b --ignore-not-found --wait=true

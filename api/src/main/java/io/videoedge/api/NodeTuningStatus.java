@@ -18,7 +18,8 @@ public record NodeTuningStatus(
         String message,
 
         @JsonPropertyDescription(
-                "Hash of the applied plan; under the same hash a value found different is drift and is re-applied (lastDrift).")
+                "Hash of the applied plan; under the same hash a value found different is drift, re-applied by the next pass "
+                        + "that applies (not in tuning.mode Plan) and then recorded in lastDrift.")
         String fingerprint,
 
         @JsonPropertyDescription("When the plan was last applied (RFC 3339).")

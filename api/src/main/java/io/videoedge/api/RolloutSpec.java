@@ -47,7 +47,8 @@ public record RolloutSpec(
                         + "Unsupported or Failed, or it is not serving within progressDeadlineSeconds), give it back its last good tuning. "
                         + "The rollout stays paused until the revision changes (a change of the nodes' tuning or of the server pods: "
                         + "a field that restarts them, the origin's CA bundle, a new server image; live fields and rollout settings "
-                        + "do not), or, with autoRevert false, until the failed node is tuned "
+                        + "do not), or, with autoRevert false or when the last good tuning is the revision's own (a restart-only "
+                        + "change: nothing to give back), until the failed node is tuned "
                         + "and serving again for soakSeconds (fixed on the node). A server restart is not undone: revert the spec.")
         @Default("true")
         Boolean autoRevert,

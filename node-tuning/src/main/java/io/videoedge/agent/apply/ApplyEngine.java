@@ -63,9 +63,11 @@ public final class ApplyEngine {
     public synchronized PassResult pass(Desired d) {
         NodeFacts facts = prober.probe(Planner.request(d));
         Plan plan = Planner.plan(d, facts);
+        // drift is what this pass re-applies: reported only when it applies (not in Plan mode, not when
+        // refused or rolled back)
         List<Setting> drifted = drifted(plan);
         if (d.mode() == TuningMode.PLAN) {
-            return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, List.of());
+            return result(PassResult.Outcome.PLANNED, plan, facts, List.of(), false, null, List.of());
         }
         Map<String, String> problems = validator.validate(plan);
         if (!problems.isEmpty()) {
@@ -73,7 +75,7 @@ public final class ApplyEngine {
                     PassResult.Outcome.INVALID,
                     refused(plan, problems),
                     facts,
-                    drifted,
+                    List.of(),
                     false,
                     "refused before any write: " + describe(problems),
                     List.of());
@@ -116,7 +118,7 @@ public final class ApplyEngine {
                         PassResult.Outcome.ROLLBACK_INCOMPLETE,
                         marked,
                         facts,
-                        drifted,
+                        List.of(),
                         true,
                         error + "; restoring this pass's changes failed for " + describe(rollbackErrors),
                         notes);
@@ -125,7 +127,7 @@ public final class ApplyEngine {
                     PassResult.Outcome.ROLLED_BACK,
                     marked,
                     facts,
-                    drifted,
+                    List.of(),
                     false,
                     error + "; the " + done.size() + " change(s) of this pass were restored",
                     notes);

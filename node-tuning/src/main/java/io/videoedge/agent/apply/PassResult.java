@@ -10,7 +10,8 @@ import java.util.Map;
  * What one pass did.
  *
  * @param plan every setting with its final state (Applied, Unchanged, Planned, Pending, Unsupported, Failed)
- * @param drifted settings of the same plan found rewritten since the last pass (found value in current)
+ * @param drifted settings of the same plan found rewritten since the last pass (found value in current) and
+ *     re-applied by this one; none when it did not apply (Plan mode, refused, rolled back)
  * @param wrote whether anything on the node was changed and kept
  * @param error why the pass failed, null when it did not
  * @param notes things a person may want to know (originals restored for settings no longer asked for)

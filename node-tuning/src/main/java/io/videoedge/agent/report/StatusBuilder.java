@@ -249,7 +249,8 @@ public final class StatusBuilder {
                 prev.lastAppliedTime(),
                 prev.settings(),
                 prev.capabilities(),
-                prev.lastDrift());
+                prev.lastDrift(),
+                prev.effect());
     }
 
     private static NodeTuningStatus.Setting setting(Setting s, PassResult r) {

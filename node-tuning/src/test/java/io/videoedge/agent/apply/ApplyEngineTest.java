@@ -254,6 +254,27 @@ class ApplyEngineTest {
     }
 
     @Test
+    void driftIsReportedOnlyByAPassThatReappliesIt() {
+        ApplyEngine e = engine();
+        e.pass(seed().desired());
+        node.file("proc/sys/vm/swappiness", "30");
+
+        // Plan mode (the same fingerprint: the mode is not part of it) re-applies nothing
+        PassResult planned = e.pass(seed().plan().desired());
+        assertThat(planned.outcome()).isEqualTo(PassResult.Outcome.PLANNED);
+        assertThat(planned.drifted()).isEmpty();
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("30");
+
+        // a pass that fails on another drifted setting restores what it found: nothing re-applied either
+        node.file("sys/class/net/eth0/queues/rx-2/rps_cpus", "0");
+        node.refuseWrites("sys/class/net/eth0/queues/rx-2/rps_cpus");
+        PassResult rolledBack = e.pass(seed().desired());
+        assertThat(rolledBack.outcome()).isEqualTo(PassResult.Outcome.ROLLED_BACK);
+        assertThat(rolledBack.drifted()).isEmpty();
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("30");
+    }
+
+    @Test
     void journalSurvivesARestartAndTheNewAgentRevertsExactly() throws IOException {
         Map<String, String> before = snapshot();
         engine().pass(seed().queues(8).desired());

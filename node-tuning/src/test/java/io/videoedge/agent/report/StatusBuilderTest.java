@@ -197,4 +197,19 @@ class StatusBuilderTest {
         assertThat(cond(s, Conditions.DEGRADED).getMessage()).startsWith("failed: rps/eth0/rx-0 (write 3");
         assertThat(s.message()).contains("were restored");
     }
+
+    @Test
+    void anUnreadableJournalKeepsWhatTheLastPassesReported() {
+        var traffic = new NodeTuningStatus.Traffic(T0.toString(), 60L, 2.5, 50.0, 0.0, 0.0, 0.1);
+        var effect = new NodeTuningStatus.Effect(traffic, traffic);
+        var drift = new NodeTuningStatus.Drift(T0.toString(), List.of("sysctl/vm.swappiness: found 30, want 0"), 1L);
+        var prev = new NodeTuningStatus(3L, List.of(), "applied", "fp", T0.toString(), List.of(), null, drift, effect);
+
+        NodeTuningStatus s = StatusBuilder.journalUnreadable(prev, 3L, "journal: not JSON", true, T1);
+
+        assertThat(cond(s, Conditions.DEGRADED).getReason()).isEqualTo(Conditions.JOURNAL_UNREADABLE);
+        assertThat(s.fingerprint()).isEqualTo("fp");
+        assertThat(s.lastDrift()).isEqualTo(drift);
+        assertThat(s.effect()).isEqualTo(effect);
+    }
 }

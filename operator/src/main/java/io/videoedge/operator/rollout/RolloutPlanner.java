@@ -41,16 +41,18 @@ import java.util.TreeMap;
  *       healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
  *       good tuning is now Unsupported or Failed, or it is not done within
  *       {@code progressDeadlineSeconds}. A failure pauses the rollout; with autoRevert the node gets
- *       its last good tuning back. A node that never ran healthily and is not done within the deadline
+ *       its last good tuning back (when that is not the target's own: then, as without autoRevert, the
+ *       failure holds until the node is tuned and serving on the target for the soak time). A node that never ran healthily and is not done within the deadline
  *       is <b>stalled</b> instead: it keeps its turn and pauses nothing, and the status stops counting it
  *       as on its way;</li>
- *   <li>otherwise, outdated (or with nothing to change but not yet tuned and serving for the soak time:
- *       a restart-only change where the node has no pod, say): it <b>waits</b>, keeping its tuning and
- *       server, until there is room.</li>
+ *   <li>otherwise, outdated, or with nothing to change but not yet tuned and serving for the soak time
+ *       (a restart-only change where the node has no pod, say): it <b>waits</b>, keeping its tuning and
+ *       server, until there is room (a node out of service needs none); one with nothing to change that
+ *       soaks meanwhile is updated without a turn.</li>
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
- * taking room. While paused, no turn starts. The first healthy, soaked tuning of a node is recorded as
+ * needing room (it takes some). While paused, no turn starts. The first healthy, soaked tuning of a node is recorded as
  * its last good one, and every later one after it.
  */
 public final class RolloutPlanner {
@@ -132,7 +134,7 @@ public final class RolloutPlanner {
             NodeRolloutState state = f.state;
             boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
             if (state.failedFor(key)) {
-                boolean fixed = !policy.autoRevert()
+                boolean fixed = !reverts(policy, state, target)
                         && onTarget
                         && f.soaked(Instant.parse(state.failedAt()), policy.soak(), now);
                 if (!fixed) {
@@ -236,8 +238,9 @@ public final class RolloutPlanner {
         nodes.forEach(v -> views.put(v.node(), v));
         Instant next = null;
         for (NodeDecision d : plan.nodes().values()) {
-            // from when a soak counts: the start of the turn; for a failed node that may recover (no
-            // autoRevert), the failure
+            // from when a soak counts: the start of the turn; for a failed node that may recover (not
+            // reverted), the failure; for a waiting node (one with nothing to change is updated once it
+            // soaked), when it became Ready
             Instant anchor;
             List<Instant> due = new ArrayList<>();
             if (d.phase().inTurn()) {
@@ -248,6 +251,8 @@ public final class RolloutPlanner {
                 }
             } else if (d.phase() == Phase.FAILED && d.state().failedAt() != null) {
                 anchor = Instant.parse(d.state().failedAt());
+            } else if (d.phase() == Phase.WAITING) {
+                anchor = Instant.EPOCH;
             } else {
                 continue;
             }
@@ -354,10 +359,20 @@ public final class RolloutPlanner {
                 overdue + "; it never ran tuned and serving before, so the rollout does not pause for it");
     }
 
+    /**
+     * Whether a failed node is given its last good tuning back: with autoRevert, when that tuning is not the
+     * target's own (a restart-only change leaves nothing to put back, so such a node is left failed and
+     * counts as fixed once it is tuned and serving on the target, as without autoRevert).
+     */
+    private static boolean reverts(RolloutPolicy policy, NodeRolloutState state, RolloutTarget target) {
+        LastGood good = state.lastGood();
+        return policy.autoRevert() && good != null && !Objects.equals(good.revision(), target.tuningRevision());
+    }
+
     /** A node that failed the target: back on its last good tuning with autoRevert, else left as its turn made it. */
     private static NodeDecision failed(Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state) {
         LastGood good = state.lastGood();
-        if (policy.autoRevert() && good != null) {
+        if (reverts(policy, state, target)) {
             return new NodeDecision(
                     f.node(),
                     good.tuning(),

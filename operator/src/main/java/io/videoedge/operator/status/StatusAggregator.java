@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
+import io.videoedge.operator.rollout.NodeDecision;
 import io.videoedge.operator.rollout.RolloutPlan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -106,7 +107,11 @@ public final class StatusAggregator {
             reason = Conditions.ROLLOUT_PAUSED;
             message = "rollout of revision " + revision + " paused: node " + plan.pausedNode() + " failed: "
                     + plan.pausedReason() + "; " + plan.updated() + "/" + nodes
-                    + " nodes updated. Fix the spec (or revert it) to roll out again";
+                    + " nodes updated. "
+                    + (plan.nodes().get(plan.pausedNode()).phase() == NodeDecision.Phase.REVERTED
+                            ? "Fix the spec (or revert it) to roll out again"
+                            : "It goes on once that node is tuned and serving on this revision for soakSeconds, or"
+                                    + " with a new spec (a fix, or a revert)");
         } else if (plan.complete()) {
             state = "Complete";
             reason = Conditions.ROLLOUT_COMPLETE;

@@ -485,8 +485,44 @@ class RolloutPlannerTest {
                         "not tuned and serving within progressDeadlineSeconds (600 s): server: no edge-server pod on this node yet");
         assertThat(plan.events())
                 .singleElement()
-                .satisfies(e -> assertThat(e.reason()).isEqualTo("RolloutPaused"));
+                .satisfies(e -> assertThat(e.message())
+                        .startsWith("node n2 failed revision " + restart.key() + ": not tuned and serving")
+                        .doesNotContain("last good tuning"));
+        // its last good tuning is the target's own: nothing to put back, so Failed, not Reverted
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.FAILED);
         assertThat(plan.nodes().get("n1").message()).contains("paused (node n2 failed)");
+        assertThat(pass(restart, ONE, nodes, T0.plusSeconds(603)).events()).isEmpty();
+
+        // fixed on the node (the taint gone, a pod of the new template Ready): the failure no longer holds
+        // once it soaked, with autoRevert too, and n1's turn starts
+        Node n2node = nodes.get(1);
+        n2node.noPod = false;
+        n2node.podRevision = "p2";
+        n2node.readySince = T0.plusSeconds(610);
+        plan = pass(restart, ONE, nodes, T0.plusSeconds(619));
+        assertThat(plan.pausedNode()).isEqualTo("n2");
+        plan = pass(restart, ONE, nodes, T0.plusSeconds(621));
+        assertThat(plan.paused()).isFalse();
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.UPDATED);
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
+    }
+
+    @Test
+    void aNodeWithNothingToChangeThatSoaksWhileWaitingForRoomIsUpdatedWithoutATurn() {
+        List<Node> nodes = settled(2);
+        RolloutTarget restart = target(OLD, "p2");
+        // n2's pod was replaced from the new template meanwhile (a reboot, say) and is Ready since T0
+        nodes.get(1).podRevision = "p2";
+        nodes.get(1).readySince = T0;
+        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(1));
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.WAITING);
+        // the reconciler looks again when n2's soak ends (T0 + 10 s), not only at n1's drain (T0 + 6 s)
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(7)))
+                .contains(Duration.ofSeconds(3).plusMillis(500));
+        plan = pass(restart, ONE, nodes, T0.plusSeconds(11));
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.UPDATED);
+        assertThat(plan.nodes().get("n2").state().startedAt()).isNull();
     }
 
     @Test

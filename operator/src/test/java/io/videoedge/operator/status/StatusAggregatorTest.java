@@ -8,9 +8,14 @@ import io.videoedge.api.Conditions;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeStatus;
 import io.videoedge.operator.rollout.NodeDecision;
+import io.videoedge.operator.rollout.RolloutPlan;
+import io.videoedge.operator.rollout.RolloutPolicy;
+import io.videoedge.operator.rollout.RolloutTarget;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -366,5 +371,27 @@ class StatusAggregatorTest {
             assertThat(c.getLastTransitionTime()).isEqualTo(T1.toString());
         });
         assertThat(failed.nodes()).isEqualTo(ok.nodes());
+    }
+
+    static String pausedMessage(NodeDecision.Phase failedPhase) {
+        var nodes = new TreeMap<String, NodeDecision>();
+        nodes.put("a", NodeReportTest.decision("a", failedPhase, "failed"));
+        nodes.put("b", NodeReportTest.decision("b", NodeDecision.Phase.WAITING, "waiting"));
+        var policy = new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
+        var plan = new RolloutPlan(new RolloutTarget(null, "t1", "p1"), policy, nodes, "a", "why", List.of());
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0).rollout(plan).build(null);
+        return condition(s, Conditions.PROGRESSING).getMessage();
+    }
+
+    @Test
+    void aPausedRolloutSaysWhatResumesIt() {
+        // given its last good tuning back: only a new spec resumes it
+        assertThat(pausedMessage(NodeDecision.Phase.REVERTED))
+                .startsWith("rollout of revision t1-p1 paused: node a failed: why; 0/2 nodes updated.")
+                .endsWith("Fix the spec (or revert it) to roll out again");
+        // left failed (no autoRevert, or nothing to give back): the node fixed resumes it too
+        assertThat(pausedMessage(NodeDecision.Phase.FAILED))
+                .endsWith("It goes on once that node is tuned and serving on this revision for soakSeconds, or with a "
+                        + "new spec (a fix, or a revert)");
     }
 }
