@@ -289,12 +289,18 @@ class RolloutPlannerTest {
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
     }
 
-    @Test
-    void anAgentFailurePausesTheRolloutAndAutoRevertGivesTheNodeItsLastGoodTuning() {
+    /** Three settled nodes, n1 in its turn for {@code target} from T0 and its agent failing it (RolledBack). */
+    static List<Node> n1FailsInItsTurn(RolloutTarget target) {
         List<Node> nodes = settled(3);
-        RolloutTarget target = target(NEW, "p1");
         pass(target, ONE, nodes, T0);
         nodes.get(0).agentFails("RolledBack");
+        return nodes;
+    }
+
+    @Test
+    void anAgentFailurePausesTheRolloutAndAutoRevertGivesTheNodeItsLastGoodTuning() {
+        RolloutTarget target = target(NEW, "p1");
+        List<Node> nodes = n1FailsInItsTurn(target);
 
         RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(2));
         assertThat(plan.paused()).isTrue();
@@ -527,10 +533,8 @@ class RolloutPlannerTest {
 
     @Test
     void whilePausedANodeWithNothingToChangeButNoPodWaitsLikeTheRest() {
-        List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");
-        pass(target, ONE, nodes, T0);
-        nodes.get(0).agentFails("RolledBack");
+        List<Node> nodes = n1FailsInItsTurn(target);
         assertThat(pass(target, ONE, nodes, T0.plusSeconds(2)).pausedNode()).isEqualTo("n1");
         // n3 has the target's tuning already (an earlier spec) and has lost its pod
         nodes.get(2).tuning = NEW;
