@@ -119,6 +119,13 @@ ca_file() { # the TLS certificate (self-signed: its own CA) as a file, read back
   k -n "$VE_NS" get secret "$TLS_SECRET" -o jsonpath='{.data.tls\.crt}' | base64 -d >"$f"
   echo "$f"
 }
+# events_since SINCE FIELD_SELECTOR: "<type> <reason> <message>" of each Event the field selector matches
+# that was last seen at or after SINCE (`date -u +%FT%TZ`, taken before the action): so neither an Event of an
+# earlier scenario nor one a reused cluster kept from an earlier run satisfies a check
+events_since() {
+  k get events -A --field-selector "$2" -o json \
+    | jq -r --arg t "$1" '.items[] | select((.lastTimestamp // .metadata.creationTimestamp) >= $t) | "\(.type) \(.reason) \(.message)"'
+}
 # metrics of the edge server (admin port on the node's IP: host network)
 edge_metrics() { curl -fsS --max-time 5 "http://$(node_ip):$ADMIN_PORT/metrics"; }
 # prom_api PATH: Prometheus' HTTP API through the API server's service proxy (no port-forward)

@@ -18,7 +18,7 @@ info "$sysctl $old -> $new, maxUnavailable $(ve_jsonpath '{.spec.rollout.maxUnav
 
 sampler_start
 sleep 2
-t0=$(date +%s)
+t0=$(date +%s) since=$(date -u +%FT%TZ)
 set_sysctl $sysctl "$new"
 both_new() {
   [ "$(nt_sysctl "$w1" $sysctl)" = "$new" ] && [ "$(nt_sysctl "$w2" $sysctl)" = "$new" ] && rollout_complete
@@ -63,6 +63,6 @@ for n in $w1 $w2; do
   assert_eq "$n: $sysctl in the node" "$new" "$(nsysctl "$n" $sysctl)"
 done
 [ "$rev1" != "$rev0" ] || fail "the tuning revision did not change ($rev0)"
-events=$(k -n "$VE_NS" get events --field-selector involvedObject.name="$VE_NAME" -o jsonpath='{range .items[*]}{.reason}{"\n"}{end}')
-assert_contains "Event RolloutStarted" RolloutStarted "$events"
-assert_contains "Event RolloutComplete" RolloutComplete "$events"
+events=$(events_since "$since" "involvedObject.kind=VideoEdge,involvedObject.name=$VE_NAME")
+assert_contains "Event RolloutStarted since the change" "Normal RolloutStarted" "$events"
+assert_contains "Event RolloutComplete since the change" "Normal RolloutComplete" "$events"

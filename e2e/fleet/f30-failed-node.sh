@@ -20,6 +20,7 @@ if k -n "$CHART_NS" exec "$agent" -- sh -c "echo $good > /host$file" 2>/dev/null
 fi
 pass "the agent on $w2 cannot write /host$file (read-only)"
 
+since=$(date -u +%FT%TZ)
 set_sysctl $sysctl "$bad"
 paused() {
   [ "$(ve_rollout)" = "False RolloutPaused" ] && [[ $(ve_jsonpath '{.status.conditions[?(@.type=="Progressing")].message}') == *"node $w2 failed"* ]] \
@@ -57,8 +58,8 @@ row_settled() {
 }
 wait_until "kubectl get ve: UPDATED 1/2 (Ready False, Tuned 1/2, Serving 2/2)" "$E2E_TIMEOUT" row_settled
 info "kubectl get ve: $(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)"
-event=$(k -n "$VE_NS" get events --field-selector "involvedObject.name=$VE_NAME,reason=RolloutPaused" -o jsonpath='{.items[-1:].message}')
-assert_contains "Warning Event RolloutPaused names $w2 and the revert" "node $w2 failed revision" "$event"
+event=$(events_since "$since" "involvedObject.kind=VideoEdge,involvedObject.name=$VE_NAME,reason=RolloutPaused")
+assert_contains "Warning Event RolloutPaused names $w2 and the revert" "Warning RolloutPaused node $w2 failed revision" "$event"
 assert_contains "  ... and the revert" "last good tuning" "$event"
 # paused means paused: nothing moves while it holds
 sleep 5

@@ -21,6 +21,7 @@ k -n "$VE_NS" delete pod "$(pod_on "$w2")" --wait=true >&2
 sleep 5
 assert_eq "no edge-server pod on $w2 (the DaemonSet does not tolerate the taint)" "" "$(pod_on "$w2")"
 
+since=$(date -u +%FT%TZ)
 k -n "$VE_NS" patch ve "$VE_NAME" --type merge \
   -p "{\"spec\":{\"server\":{\"selectors\":$next},\"rollout\":{\"progressDeadlineSeconds\":20}}}" >&2
 progressing() { ve_jsonpath '{.status.conditions[?(@.type=="Progressing")].message}'; }
@@ -35,9 +36,9 @@ assert_eq "$w1 kept its server all along (the room was $w2's, then the rollout p
 assert_eq "$w1 keeps serving" 200 "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "http://$(nip "$w1"):$HTTP_PORT/index.m3u8")"
 assert_eq "nodesNeedingAttention: $w2 Failed (its last good tuning is the revision's own: nothing to revert)" "$w2=Failed" \
   "$(ve_jsonpath '{range .status.nodesNeedingAttention[*]}{.node}={.rollout} {end}' | xargs)"
-events=$(k -n "$VE_NS" get events --field-selector "involvedObject.name=$VE_NAME,reason=RolloutPaused" -o jsonpath='{range .items[*]}{.message}{"\n"}{end}')
+events=$(events_since "$since" "involvedObject.kind=VideoEdge,involvedObject.name=$VE_NAME,reason=RolloutPaused")
 assert_contains "a Warning Event RolloutPaused names $w2 and its missing server" \
-  "node $w2 failed revision $(ve_jsonpath '{.status.rollout.revision}'): not tuned and serving within progressDeadlineSeconds (20 s): server: no edge-server pod" "$events"
+  "Warning RolloutPaused node $w2 failed revision $(ve_jsonpath '{.status.rollout.revision}'): not tuned and serving within progressDeadlineSeconds (20 s): server: no edge-server pod" "$events"
 
 # the node fixed (the taint gone: the DaemonSet places a pod of the new template): once it soaked, its
 # failure no longer holds and the rollout goes on by itself, $w1 in its turn

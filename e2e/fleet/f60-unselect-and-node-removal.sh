@@ -15,15 +15,15 @@ for s in "${FLEET_SYSCTLS[@]}"; do
   assert_eq "$w2: the NodeTuning's original of $s = the value before install" \
     "$(sed -n "s/^$w2 $s=//p" "$STATE_DIR/originals")" "$(original "$s")"
 done
+since=$(date -u +%FT%TZ)
 k label node "$w2" videoedge.io/fleet- >&2
 gone() { ! k get nodetuning "$w2" >/dev/null 2>&1; }
 wait_until "$w2's NodeTuning deleted and released by its agent" "$E2E_TIMEOUT" gone
 for s in "${FLEET_SYSCTLS[@]}"; do
   assert_eq "$w2: $s restored" "$(original "$s")" "$(nsysctl "$w2" "$s")"
 done
-restored=$(k get events -A --field-selector "involvedObject.kind=NodeTuning,involvedObject.name=$w2,reason=Restored" \
-  -o jsonpath='{.items[-1:].source.component}/{.items[-1:].message}')
-assert_contains "the agent reported the restore (Event Restored)" "originals restored" "$restored"
+restored=$(events_since "$since" "involvedObject.kind=NodeTuning,involvedObject.name=$w2,reason=Restored")
+assert_contains "the agent reported the restore (Event Restored)" "Normal Restored originals restored" "$restored"
 unlabelled() { [ -z "$(k get node "$w2" -o jsonpath='{.metadata.labels.videoedge\.io/node-agent}')" ]; }
 wait_until "then the operator removed $w2's agent label" 60 unlabelled
 no_agent() { [ -z "$(k -n "$CHART_NS" get pods -l app.kubernetes.io/component=node-agent --field-selector "spec.nodeName=$w2" -o name)" ]; }

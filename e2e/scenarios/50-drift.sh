@@ -14,6 +14,7 @@ count0=${count0:-0}
 metric() { curl -fsS --max-time 5 "http://$(node_ip):$AGENT_PORT/metrics" | awk '/^videoedge_agent_drift_detections_total/ {s += $2} END {print s + 0}'; }
 m0=$(metric)
 
+since=$(date -u +%FT%TZ)
 node_exec sysctl -qw net.ipv4.tcp_notsent_lowat=131072 vm.swappiness=33
 info "wrote net.ipv4.tcp_notsent_lowat=131072 and vm.swappiness=33 in the node at $(date -u +%H:%M:%S)"
 
@@ -29,8 +30,8 @@ info "lastDrift: $(k get nodetuning "$node" -o jsonpath='{.status.lastDrift}')"
 restored() { [ "$(node_sysctl net.ipv4.tcp_notsent_lowat)" = "$want_lowat" ] && [ "$(node_sysctl vm.swappiness)" = "$want_swappiness" ]; }
 wait_until "the agent re-applied tcp_notsent_lowat=$want_lowat and vm.swappiness=$want_swappiness" "$E2E_TIMEOUT" restored
 event() {
-  k get events -A --field-selector "involvedObject.kind=NodeTuning,involvedObject.name=$node,reason=DriftCorrected" \
-    -o jsonpath='{range .items[*]}{.type} {.message}{"\n"}{end}' | grep 'tcp_notsent_lowat'
+  events_since "$since" "involvedObject.kind=NodeTuning,involvedObject.name=$node,reason=DriftCorrected" \
+    | grep '^Warning DriftCorrected .*tcp_notsent_lowat'
 }
 wait_until "Warning Event DriftCorrected on NodeTuning $node" 60 event
 info "event: $(event | tail -n1)"

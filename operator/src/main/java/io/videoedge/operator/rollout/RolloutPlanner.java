@@ -52,10 +52,13 @@ import java.util.TreeMap;
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
- * needing room (it takes some). While paused, no turn starts. The first healthy, soaked tuning of a node is recorded as
+ * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still gets the revision at once). The first healthy, soaked tuning of a node is recorded as
  * its last good one, and every later one after it.
  */
 public final class RolloutPlanner {
+    /** How soon an eviction is asked again while its pod is still there (a PodDisruptionBudget refused it). */
+    static final Duration EVICTION_RETRY = Duration.ofSeconds(5);
+
     private RolloutPlanner() {}
 
     /** One node's facts for this pass. */
@@ -248,6 +251,10 @@ public final class RolloutPlanner {
                 due.add(anchor.plus(plan.policy().deadline()));
                 if (d.podAction() == PodAction.DRAIN) {
                     due.add(anchor.plus(plan.policy().drain()));
+                } else if (d.podAction() == PodAction.EVICT) {
+                    // an eviction a PodDisruptionBudget refused is asked again soon (once it succeeds, the
+                    // pod's deletion wakes the reconciler anyway), not only at the deadline
+                    due.add(now.plus(EVICTION_RETRY));
                 }
             } else if (d.phase() == Phase.FAILED && d.state().failedAt() != null) {
                 anchor = Instant.parse(d.state().failedAt());

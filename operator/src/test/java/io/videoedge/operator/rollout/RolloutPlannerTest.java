@@ -560,6 +560,19 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void anEvictionStillToHappenIsAskedAgainSoonNotOnlyAtTheDeadline() {
+        List<Node> nodes = settled(2);
+        RolloutTarget restart = target(OLD, "p2");
+        assertThat(pass(restart, ONE, nodes, T0).nodes().get("n1").podAction()).isEqualTo(PodAction.DRAIN);
+        nodes.get(0).podReady = false; // its gate closed by the drain
+        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(6));
+        assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
+        // a PodDisruptionBudget refused the eviction: the pod is still there, and nothing else will change
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(6)))
+                .contains(RolloutPlanner.EVICTION_RETRY.plusMillis(500));
+    }
+
+    @Test
     void itsMemoryIsOnTheNodeTuningsSoAnotherOperatorInstanceCarriesOn() {
         List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");
