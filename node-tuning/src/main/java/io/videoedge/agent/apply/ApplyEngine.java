@@ -63,11 +63,9 @@ public final class ApplyEngine {
     public synchronized PassResult pass(Desired d) {
         NodeFacts facts = prober.probe(Planner.request(d));
         Plan plan = Planner.plan(d, facts);
-        // drift is what this pass re-applies: reported only when it applies (not in Plan mode, not when
-        // refused or rolled back)
         List<Setting> drifted = drifted(plan);
         if (d.mode() == TuningMode.PLAN) {
-            return result(PassResult.Outcome.PLANNED, plan, facts, List.of(), false, null, List.of());
+            return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, List.of());
         }
         Map<String, String> problems = validator.validate(plan);
         if (!problems.isEmpty()) {
@@ -75,7 +73,7 @@ public final class ApplyEngine {
                     PassResult.Outcome.INVALID,
                     refused(plan, problems),
                     facts,
-                    List.of(),
+                    drifted,
                     false,
                     "refused before any write: " + describe(problems),
                     List.of());
@@ -118,7 +116,7 @@ public final class ApplyEngine {
                         PassResult.Outcome.ROLLBACK_INCOMPLETE,
                         marked,
                         facts,
-                        List.of(),
+                        drifted,
                         true,
                         error + "; restoring this pass's changes failed for " + describe(rollbackErrors),
                         notes);
@@ -127,7 +125,7 @@ public final class ApplyEngine {
                     PassResult.Outcome.ROLLED_BACK,
                     marked,
                     facts,
-                    List.of(),
+                    drifted,
                     false,
                     error + "; the " + done.size() + " change(s) of this pass were restored",
                     notes);
@@ -491,7 +489,9 @@ public final class ApplyEngine {
                         ? s.with(SettingState.APPLIED, s.current(), s.message())
                         : s)
                 .toList());
-        return new PassResult(o, shown, facts, drifted, wrote, error, notes, originals);
+        // drift is what a pass re-applies: none from one that did not apply (Plan mode, refused, rolled back)
+        List<Setting> reapplied = o == PassResult.Outcome.APPLIED ? drifted : List.of();
+        return new PassResult(o, shown, facts, reapplied, wrote, error, notes, originals);
     }
 
     /** Problems by setting for a person: "name (why); name (why)". */

@@ -42,7 +42,8 @@ import java.util.TreeMap;
  *       good tuning is now Unsupported or Failed, or it is not done within
  *       {@code progressDeadlineSeconds}. A failure pauses the rollout; with autoRevert the node gets
  *       its last good tuning back (when that is not the target's own: then, as without autoRevert, the
- *       failure holds until the node is tuned and serving on the target for the soak time). A node that never ran healthily and is not done within the deadline
+ *       failure holds until the node is tuned and serving on the target for the soak time). A node
+ *       that never ran healthily and is not done within the deadline
  *       is <b>stalled</b> instead: it keeps its turn and pauses nothing, and the status stops counting it
  *       as on its way;</li>
  *   <li>otherwise, outdated, or with nothing to change but not yet tuned and serving for the soak time
@@ -52,7 +53,8 @@ import java.util.TreeMap;
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
- * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still gets the revision at once). The first healthy, soaked tuning of a node is recorded as
+ * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still
+ * gets the revision at once). The first healthy, soaked tuning of a node is recorded as
  * its last good one, and every later one after it.
  */
 public final class RolloutPlanner {
