@@ -30,7 +30,7 @@ step() {
   log "$name done in $(( $(date +%s) - s ))s"
 }
 
-need_cmd() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 || die "'$c' not found; run 'make deps' (Debian packages) first"; done; }
+need_cmd() { local c; for c in "$@"; do command -v "$c" >/dev/null 2>&1 || die "'$c' not found; install it first (Debian packages: DEPS_SET=all make deps; Go: README.md, Prerequisites)"; done; }
 
 go_arch() { go env GOARCH 2>/dev/null || { case $(uname -m) in x86_64) echo amd64;; aarch64) echo arm64;; *) uname -m;; esac; }; }
 

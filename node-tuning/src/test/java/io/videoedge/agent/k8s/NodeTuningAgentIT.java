@@ -33,6 +33,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -517,6 +518,52 @@ class NodeTuningAgentIT {
         Files.move(journal(name), tmp.resolve(name + "-journal.json.broken"));
         await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(name)));
         assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
+    }
+
+    /**
+     * A tuned node whose journal is unreadable when the agent starts again: the node keeps its tuning and
+     * Applied stays True (every setting is in place) while Degraded says why. A deletion then keeps the
+     * finalizer and changes nothing, since the originals cannot be read; once the journal is put right,
+     * the deletion restores them and releases the finalizer.
+     */
+    @Test
+    void aTunedNodeWithAnUnreadableJournalStaysAppliedAndItsDeletionWaitsForTheOriginals() throws IOException {
+        Node first = startAgent(nodeName(), Duration.ofHours(1));
+        String name = first.name();
+        String swappiness = first.fs().value("proc/sys/vm/swappiness");
+        create(name, seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(name)));
+        first.agent().close();
+        Path good = Files.move(journal(name), tmp.resolve(name + "-journal.json.good"));
+        Files.writeString(journal(name), "{\"version\":1,\"entries\":[{\"name\":");
+
+        Node second = startAgent(name, first.fs(), first.cmds(), asAgent, Duration.ofSeconds(1));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> condition(get(name), Conditions.DEGRADED)
+                        .map(c -> c.getReason().equals(Conditions.JOURNAL_UNREADABLE))
+                        .orElse(false));
+        assertThat(condition(get(name), Conditions.APPLIED).orElseThrow().getStatus())
+                .as("Applied, every setting being in place")
+                .isEqualTo("True");
+        Map<String, String> tree = files(second.fs().root());
+
+        admin.resources(NodeTuning.class).withName(name).delete();
+        await().during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> get(name) != null && hasAgentFinalizer(get(name)));
+        assertThat(get(name).getMetadata().getDeletionTimestamp()).isNotNull();
+        assertThat(changes(tree, files(second.fs().root())))
+                .as("the node's files while the originals cannot be read")
+                .isEmpty();
+
+        Files.move(good, journal(name), StandardCopyOption.REPLACE_EXISTING);
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(name) == null);
+        assertThat(second.fs().value("proc/sys/vm/swappiness")).isEqualTo(swappiness);
+    }
+
+    private static boolean hasAgentFinalizer(NodeTuning nt) {
+        return nt.getMetadata().getFinalizers() != null
+                && nt.getMetadata().getFinalizers().contains(VideoEdgeApi.AGENT_FINALIZER);
     }
 
     /**
