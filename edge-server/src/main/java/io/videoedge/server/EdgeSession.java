@@ -518,6 +518,8 @@ final class EdgeSession extends HttpSession {
             int written = item.write(socket);
             if (written > 0) {
                 sentBytes += written; // only this thread (under the session's lock) writes it
+                // progress for limits.idleTimeout: a fill's thread writes with no selector event
+                lastAccessTime = System.currentTimeMillis();
             }
             if (item.remaining() > 0) {
                 if (written >= 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
@@ -585,8 +587,8 @@ final class EdgeSession extends HttpSession {
 
     /**
      * Idle keep-alive connections go after {@code keepAlive} (one-nio's cleanup period); a connection
-     * with a response in flight, or a request head arriving, goes when it made no progress for
-     * {@code limits.idleTimeout}.
+     * with a response in flight goes when it made no progress (a selector event, bytes written by any
+     * thread) for {@code limits.idleTimeout}, and one whose request head started that long ago.
      */
     @Override
     public int checkStatus(long currentTime, long keepAlive) {

@@ -679,6 +679,24 @@ class CacheIT {
         assertThat(edge.gauge("videoedge_cache_disk_entries")).isZero();
     }
 
+    /**
+     * A miss whose origin sends slower than the client reads is written on the fill's thread while
+     * the session is parked, with no selector event: that progress still counts for
+     * {@code limits.idleTimeout}, so a body that keeps coming is not cut however long it takes (here an
+     * idleTimeout of 1s, one-nio's cleanup every second, the body over about 3 s).
+     */
+    @Test
+    void aMissStreamingLongerThanIdleTimeoutIsNotCutWhileItMakesProgress() throws Exception {
+        start("4m", "1m", "64m", "", "keepAlive: 1s\nlimits:\n  idleTimeout: 1s\n");
+        byte[] object = origin.object("/t/slow.m4s", 640 * 1024);
+        origin.trickle("/t/slow.m4s", 32 * 1024, 150);
+        HttpResponse<byte[]> r = get("/t/slow.m4s");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body())
+                .as("the whole body, about 3 s after the first bytes")
+                .isEqualTo(object);
+    }
+
     @Test
     void headOnAMissGivesTheHeadAndFillsTheCache() throws Exception {
         start();

@@ -18,13 +18,16 @@ public record Freshness(boolean storable, long expiresAt) {
         }
         long maxAge = -1;
         long sMaxAge = -1;
+        boolean noCache = false;
         if (cacheControl != null) {
+            // every directive is read before deciding: no-store or private anywhere forbids storing,
+            // whatever comes before it ("no-cache, no-store, must-revalidate" is a common header)
             for (String directive : cacheControl.toLowerCase(Locale.ROOT).split(",")) {
                 String d = directive.trim();
                 if (d.equals("no-store") || d.equals("private") || d.startsWith("private=")) {
                     return NOT_STORABLE;
                 } else if (d.equals("no-cache")) {
-                    return new Freshness(true, now);
+                    noCache = true;
                 } else if (d.startsWith("s-maxage=")) {
                     sMaxAge = seconds(d.substring(9));
                 } else if (d.startsWith("max-age=")) {
@@ -32,6 +35,7 @@ public record Freshness(boolean storable, long expiresAt) {
                 }
             }
         }
+        if (noCache) return new Freshness(true, now);
         if (sMaxAge >= 0) return new Freshness(true, now + sMaxAge * 1000);
         if (maxAge >= 0) return new Freshness(true, now + maxAge * 1000);
         if (expires != null) {

@@ -61,7 +61,8 @@ public final class ChaosMain {
                 // the cache's fill workers (up to origin.maxConnections, 32 here) idle out after 60 s: the
                 // at-rest row at the end holds threads to the baseline
                 Rig.envInt("CHAOS_THREAD_SLACK", 32 + 4),
-                // the memory tier of the cache (32m) may fill during a scenario: that is not a leak
+                // direct buffers (the JDK's; the cache's memory tier is one-nio's Malloc, not among them)
+                // may grow during a scenario by this much before it counts as a leak
                 (32L + 16) << 20,
                 (long) Rig.envInt("CHAOS_RSS_LIMIT_MB", 900) << 10);
         String filter = Rig.env("CHAOS_SCENARIOS", "");

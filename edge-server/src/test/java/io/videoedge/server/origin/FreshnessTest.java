@@ -23,6 +23,16 @@ class FreshnessTest {
     }
 
     @Test
+    void noStoreOrPrivateAfterNoCacheStillForbidsStoring() {
+        assertThat(Freshness.of(200, "no-cache, no-store, must-revalidate", null, NOW, TTL))
+                .isEqualTo(Freshness.NOT_STORABLE);
+        assertThat(Freshness.of(200, "No-Cache, Private", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
+        assertThat(Freshness.of(200, "max-age=60, no-cache", null, NOW, TTL).expiresAt())
+                .as("no-cache wins over a lifetime before it")
+                .isEqualTo(NOW);
+    }
+
+    @Test
     void lifetimeComesFromSMaxAgeThenMaxAgeThenExpiresThenTheDefault() {
         assertThat(Freshness.of(200, "max-age=60, s-maxage=120", null, NOW, TTL).expiresAt())
                 .isEqualTo(NOW + 120_000);

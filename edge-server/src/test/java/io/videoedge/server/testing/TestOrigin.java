@@ -31,6 +31,7 @@ public final class TestOrigin implements AutoCloseable {
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
     private final Map<String, Boolean> chunked = new ConcurrentHashMap<>();
+    private final Map<String, int[]> trickle = new ConcurrentHashMap<>();
     private final AtomicInteger total = new AtomicInteger();
     private final long lastModified = (System.currentTimeMillis() / 1000 - 3600) * 1000;
     private volatile Mode mode = Mode.NORMAL;
@@ -77,6 +78,11 @@ public final class TestOrigin implements AutoCloseable {
 
     public void chunked(String path) {
         chunked.put(path, true);
+    }
+
+    /** The body of {@code path} goes out {@code bytes} at a time (each flushed), {@code pauseMillis} apart. */
+    public void trickle(String path, int bytes, int pauseMillis) {
+        trickle.put(path, new int[] {bytes, pauseMillis});
     }
 
     public int requests(String path) {
@@ -193,9 +199,15 @@ public final class TestOrigin implements AutoCloseable {
             Thread.currentThread().interrupt();
             return;
         }
+        int[] slow = trickle.get(path);
+        int step = slow == null ? 64 * 1024 : slow[0];
         try (OutputStream out = x.getResponseBody()) {
-            for (int off = 0; off < body.length; off += 64 * 1024) {
-                out.write(body, off, Math.min(64 * 1024, body.length - off));
+            for (int off = 0; off < body.length; off += step) {
+                out.write(body, off, Math.min(step, body.length - off));
+                if (slow != null) {
+                    out.flush();
+                    pause(slow[1]);
+                }
             }
         }
     }
@@ -207,5 +219,14 @@ public final class TestOrigin implements AutoCloseable {
         bodyGate.countDown();
         server.stop(0);
         executor.shutdownNow();
+    }
+
+    private static void pause(int millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 }
