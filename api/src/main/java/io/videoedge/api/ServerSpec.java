@@ -501,7 +501,8 @@ public record ServerSpec(
             @JsonPropertyDescription(
                     "How long past its expiry a cached object is still served (X-Cache: stale) while the origin fails "
                             + "to revalidate it (a connection error, a timeout, an answer it cannot use such as a 5xx or a 403; never after a 404 or 410), one-nio time "
-                            + "(30s, 1h). 0s: the origin's failure is the client's.")
+                            + "(30s, 1h). 0s: the origin's failure is the client's. Never for an object whose "
+                            + "Cache-Control forbids serving it stale (no-cache, must-revalidate, proxy-revalidate).")
             @Default("1h")
             @Pattern(Patterns.ONE_NIO_TIME)
             String staleIfError,
@@ -509,7 +510,8 @@ public record ServerSpec(
             @JsonPropertyDescription(
                     "How long past its expiry a cached object is served at once (X-Cache: updating) while one "
                             + "revalidation with the origin runs in the background for all requests, one-nio time. 0s: a "
-                            + "request for an expired object waits for its revalidation.")
+                            + "request for an expired object waits for its revalidation, as it always does for an object "
+                            + "whose Cache-Control forbids serving it stale (no-cache, must-revalidate, proxy-revalidate).")
             @Default("0s")
             @Pattern(Patterns.ONE_NIO_TIME)
             String staleWhileRevalidate,

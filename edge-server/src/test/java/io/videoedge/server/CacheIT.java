@@ -633,6 +633,93 @@ class CacheIT {
                 .isGreaterThanOrEqualTo(4);
     }
 
+    /**
+     * An object promoted to memory that expires and is then answered 200 (another version) by the
+     * origin: it is too large to enter memory while it is filled, so the new version goes to disk only
+     * and the old one must leave memory. Lookups look no further than memory: the old copy, kept, hid
+     * the new one, and every request revalidated and fetched the whole object again.
+     */
+    @Test
+    void aNewVersionOfAnObjectInMemoryReplacesItThere() throws Exception {
+        start("4m", "1m", "64m", "", "");
+        String path = "/v/seg.m4s";
+        origin.object(path, 600_000);
+        origin.cacheControl(path, "max-age=3");
+        long fetched = System.currentTimeMillis();
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        assertThat(xcache(get(path))).isEqualTo("hit-disk");
+        await("promoted after the second request")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> edge.gauge("videoedge_cache_memory_entries") == 1);
+        byte[] second = origin.object(path, 600_001); // another version, another ETag
+        origin.cacheControl(path, "max-age=3600");
+        Thread.sleep(Math.max(0, fetched + 3_500 - System.currentTimeMillis())); // the first version expired
+
+        HttpResponse<byte[]> changed = get(path);
+        assertThat(xcache(changed)).isEqualTo("miss");
+        assertThat(changed.body()).isEqualTo(second);
+        HttpResponse<byte[]> after = get(path);
+        assertThat(xcache(after)).as("the new version, from the cache").startsWith("hit-");
+        assertThat(after.body()).isEqualTo(second);
+        assertThat(origin.requests(path)).isEqualTo(2);
+    }
+
+    /**
+     * With stale-while-revalidate, a request whose expired copy's file went (deleted under the edge)
+     * joins the background revalidation without a copy of its own; the origin answers 304. It gets
+     * the object afresh, not a response that never comes (the 304 path read the missing copy).
+     */
+    @Test
+    void aRequestWithoutACopyJoiningARevalidationTheOriginConfirmsIsAnswered() throws Exception {
+        start("4m", "1m", "64m", "  staleWhileRevalidate: 1h\n", "");
+        String path = "/swr/gone.m4s";
+        byte[] object = origin.object(path, 600_000); // disk only: too large to enter memory on its fill
+        origin.cacheControl(path, "max-age=1");
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        Thread.sleep(1_500); // expired
+        for (Path f : filesUnder(diskDir)) {
+            if (f.toString().endsWith(".obj")) Files.delete(f);
+        }
+        origin.hold(); // the background revalidation waits at the origin while the request joins it
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<HttpResponse<byte[]>> r = client.submit(() -> get(path));
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
+            Thread.sleep(200);
+            origin.release();
+            HttpResponse<byte[]> answered = r.get(30, TimeUnit.SECONDS);
+            assertThat(answered.statusCode()).isEqualTo(200);
+            assertThat(answered.body()).isEqualTo(object);
+        } finally {
+            origin.release();
+            client.shutdownNow();
+        }
+    }
+
+    /**
+     * The origin forbids serving an object stale (must-revalidate, no-cache): expired, it is not served
+     * while the origin fails (staleWhileError is 1h by default), nor at once while it is revalidated
+     * (staleWhileRevalidate): the request waits for the origin's answer.
+     */
+    @Test
+    void anObjectTheOriginForbidsToServeStaleIsNeitherServedStaleNorWhileRevalidating() throws Exception {
+        start("4m", "1m", "64m", "  staleWhileRevalidate: 1h\n", "");
+        origin.object("/mr/seg.m4s", 50_000);
+        origin.cacheControl("/mr/seg.m4s", "max-age=0, must-revalidate");
+        byte[] playlist = origin.object("/mr/live.m3u8", 2_000);
+        origin.cacheControl("/mr/live.m3u8", "no-cache");
+        assertThat(xcache(get("/mr/seg.m4s"))).isEqualTo("miss");
+        assertThat(xcache(get("/mr/live.m3u8"))).isEqualTo("miss");
+        HttpResponse<byte[]> again = get("/mr/live.m3u8");
+        assertThat(xcache(again)).as("revalidated before it answered").isEqualTo("revalidated");
+        assertThat(again.body()).isEqualTo(playlist);
+
+        origin.stop();
+        HttpResponse<byte[]> failing = get("/mr/seg.m4s");
+        assertThat(failing.statusCode()).isEqualTo(502);
+        assertThat(xcache(failing)).isNotEqualTo("stale");
+    }
+
     @Test
     void withoutStaleWhileErrorAnExpiredObjectFailsWithTheOrigin() throws Exception {
         start("4m", "1m", "64m", "  staleWhileError: 0s\n", "");
@@ -695,6 +782,19 @@ class CacheIT {
         assertThat(r.body())
                 .as("the whole body, about 3 s after the first bytes")
                 .isEqualTo(object);
+    }
+
+    @Test
+    void responsesThatSetACookieAreRelayedButNotKept() throws Exception {
+        start();
+        byte[] object = origin.object("/n/cookie.m3u8", 10_000);
+        origin.setCookie("/n/cookie.m3u8", "session=abc");
+        HttpResponse<byte[]> first = get("/n/cookie.m3u8");
+        assertThat(first.body()).isEqualTo(object);
+        assertThat(first.headers().firstValue("Set-Cookie")).as("never relayed").isEmpty();
+        assertThat(xcache(get("/n/cookie.m3u8"))).isEqualTo("miss");
+        assertThat(origin.requests("/n/cookie.m3u8")).isEqualTo(2);
+        assertThat(edge.gauge("videoedge_cache_memory_entries")).isZero();
     }
 
     @Test

@@ -11,7 +11,9 @@ import one.nio.config.Converter;
  * object is revalidated with the origin; if the origin fails, it is still served for
  * {@code staleWhileError} past its expiry. Within {@code staleWhileRevalidate} past its expiry it is
  * served at once (X-Cache {@code updating}) while one revalidation runs in the background (RFC 5861's
- * stale-while-revalidate for every object; 0: the request waits for the revalidation).
+ * stale-while-revalidate for every object; 0: the request waits for the revalidation). Neither applies
+ * to an object whose Cache-Control forbids serving it stale (no-cache, must-revalidate,
+ * proxy-revalidate).
  * With {@code slice} (bytes, 0: off) objects are fetched from the origin in slices of that size with
  * Range requests and cached per slice, so a range at the start of a large object waits for one slice,
  * not for the whole object (nginx's {@code slice}).

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  *  4  u32 header length (offset of the body)
  *  8  u64 body length
  * 16  u32 CRC32C of the body
- * 20  u32 flags (1 = complete)
+ * 20  u32 flags (1 = complete, 2 = must revalidate: never served stale)
  * 24  u64 fetched at (epoch ms)
  * 32  u64 expires at (epoch ms)
  * 40  key \n content-type \n etag \n last-modified \n   (empty line for an absent value)
@@ -26,6 +26,7 @@ public final class DiskFormat {
     static final int FLAGS_OFFSET = 20;
     static final int EXPIRES_OFFSET = 32;
     static final int COMPLETE = 1;
+    static final int MUST_REVALIDATE = 2;
     static final int MAX_HEADER = 16 * 1024;
 
     private DiskFormat() {}
@@ -40,7 +41,7 @@ public final class DiskFormat {
                 .putInt(FIXED + text.length)
                 .putLong(m.length())
                 .putInt(m.crc32c())
-                .putInt(complete ? COMPLETE : 0)
+                .putInt((complete ? COMPLETE : 0) | (m.mustRevalidate() ? MUST_REVALIDATE : 0))
                 .putLong(m.fetchedAt())
                 .putLong(m.expiresAt())
                 .put(text);
@@ -86,7 +87,8 @@ public final class DiskFormat {
                 h.getLong(24),
                 h.getLong(EXPIRES_OFFSET),
                 h.getInt(CRC_OFFSET),
-                objectLength);
+                objectLength,
+                (h.getInt(FLAGS_OFFSET) & MUST_REVALIDATE) != 0);
     }
 
     private static String orEmpty(String s) {

@@ -169,8 +169,8 @@ public final class EdgeCache implements AutoCloseable {
     }
 
     /**
-     * A completed fill: into the disk tier (and the memory tier when it has an entry); nothing when a
-     * purge matched it while it ran (false: the caller deletes the temporary file).
+     * A completed fill: into the disk tier (and the memory tier when it has an entry, else out of it);
+     * nothing when a purge matched it while it ran (false: the caller deletes the temporary file).
      */
     boolean store(Fill fill, Path temp, MemoryTier.Entry memoryEntry) throws IOException {
         purgeLock.readLock().lock();
@@ -181,6 +181,10 @@ public final class EdgeCache implements AutoCloseable {
             if (memoryEntry != null) {
                 memoryEntry.refresh(meta);
                 memory.publish(memoryEntry);
+            } else if (memory != null) {
+                // a copy memory holds is an older version (a revalidation the origin answered 200):
+                // lookups look no further than memory, so it would hide the new one on disk
+                memory.remove(meta.key());
             }
             return committed != null;
         } finally {

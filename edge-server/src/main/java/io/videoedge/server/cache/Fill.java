@@ -327,8 +327,7 @@ public final class Fill implements Runnable, GrowingFile {
                 publish(new Failed(status, "origin answered " + head.status()));
                 return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
             }
-            Freshness freshness =
-                    Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+            Freshness freshness = Freshness.ofBody(head, now, cache.defaultTtl());
             long length = head.contentLength();
             String type = head.header("content-type");
             meta = new ObjectMeta(
@@ -339,7 +338,9 @@ public final class Fill implements Runnable, GrowingFile {
                     Math.max(length, 0),
                     now,
                     freshness.expiresAt(),
-                    0);
+                    0,
+                    Math.max(length, 0),
+                    freshness.mustRevalidate());
             stream(x, freshness.storable(), length);
             return "ok";
         }
@@ -378,8 +379,7 @@ public final class Fill implements Runnable, GrowingFile {
             x.abandon();
             throw new SliceMismatch("Content-Length " + contentLength + " for a slice of " + sliceLength + " bytes");
         }
-        Freshness freshness =
-                Freshness.of(200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
+        Freshness freshness = Freshness.ofBody(head, now, cache.defaultTtl());
         String type = head.header("content-type");
         meta = new ObjectMeta(
                 key,
@@ -390,7 +390,8 @@ public final class Fill implements Runnable, GrowingFile {
                 now,
                 freshness.expiresAt(),
                 0,
-                objectLength);
+                objectLength,
+                freshness.mustRevalidate());
         if (slice.expected() != null && !meta.sameVersion(slice.expected())) {
             x.abandon();
             cache.dropVersion(slice.expected()); // the slice the version came from is out of date
@@ -464,7 +465,8 @@ public final class Fill implements Runnable, GrowingFile {
                     meta.fetchedAt(),
                     meta.expiresAt(),
                     (int) crc.getValue(),
-                    slice != null ? meta.objectLength() : total);
+                    slice != null ? meta.objectLength() : total,
+                    meta.mustRevalidate());
             writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
             if (storable && !superseded) {
                 committed = cache.store(this, temp, memory);

@@ -24,6 +24,7 @@ public final class ObjectMeta {
     private final long expiresAt;
     private final int crc32c;
     private final long objectLength;
+    private final boolean mustRevalidate;
 
     /** Last-Modified in milliseconds, -1 without one; {@link #UNPARSED} until the first hit asks. */
     private volatile long lastModifiedMillis = UNPARSED;
@@ -40,6 +41,24 @@ public final class ObjectMeta {
             long expiresAt,
             int crc32c,
             long objectLength) {
+        this(key, contentType, etag, lastModified, length, fetchedAt, expiresAt, crc32c, objectLength, false);
+    }
+
+    /**
+     * {@code mustRevalidate}: the origin forbade serving it stale (no-cache, must-revalidate,
+     * proxy-revalidate); once expired it answers only after the origin confirmed it.
+     */
+    public ObjectMeta(
+            String key,
+            String contentType,
+            String etag,
+            String lastModified,
+            long length,
+            long fetchedAt,
+            long expiresAt,
+            int crc32c,
+            long objectLength,
+            boolean mustRevalidate) {
         this.key = key;
         this.contentType = contentType;
         this.etag = etag;
@@ -49,6 +68,7 @@ public final class ObjectMeta {
         this.expiresAt = expiresAt;
         this.crc32c = crc32c;
         this.objectLength = objectLength;
+        this.mustRevalidate = mustRevalidate;
     }
 
     /** A whole object. */
@@ -100,6 +120,10 @@ public final class ObjectMeta {
         return objectLength;
     }
 
+    public boolean mustRevalidate() {
+        return mustRevalidate;
+    }
+
     /** Without the origin's Last-Modified no date validates (If-Modified-Since, If-Range), as in nginx. */
     public Validators validators() {
         long lm = lastModifiedMillis;
@@ -116,7 +140,16 @@ public final class ObjectMeta {
 
     public ObjectMeta withExpiry(long newExpiresAt) {
         return new ObjectMeta(
-                key, contentType, etag, lastModified, length, fetchedAt, newExpiresAt, crc32c, objectLength);
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                fetchedAt,
+                newExpiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate);
     }
 
     /**
@@ -145,18 +178,30 @@ public final class ObjectMeta {
         return o instanceof ObjectMeta m
                 && sameBytes(m)
                 && expiresAt == m.expiresAt
+                && mustRevalidate == m.mustRevalidate
                 && Objects.equals(contentType, m.contentType);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(key, contentType, etag, lastModified, length, fetchedAt, expiresAt, crc32c, objectLength);
+        return Objects.hash(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                fetchedAt,
+                expiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate);
     }
 
     @Override
     public String toString() {
         return "ObjectMeta[key=" + key + ", contentType=" + contentType + ", etag=" + etag + ", lastModified="
                 + lastModified + ", length=" + length + ", fetchedAt=" + fetchedAt + ", expiresAt=" + expiresAt
-                + ", crc32c=" + crc32c + ", objectLength=" + objectLength + "]";
+                + ", crc32c=" + crc32c + ", objectLength=" + objectLength + ", mustRevalidate=" + mustRevalidate
+                + "]";
     }
 }

@@ -46,18 +46,19 @@ sealed interface TierLookup {
 
     /**
      * Whether an expired copy answers at once while it is revalidated in the background: within
-     * {@code staleWhileRevalidate} milliseconds after it expired (0: never, the request waits).
+     * {@code staleWhileRevalidate} milliseconds after it expired (0: never, the request waits), unless
+     * the origin forbade serving it stale.
      */
     static boolean servableWhileRevalidating(ObjectMeta meta, long now, long staleWhileRevalidate) {
-        return now < meta.expiresAt() + staleWhileRevalidate;
+        return !meta.mustRevalidate() && now < meta.expiresAt() + staleWhileRevalidate;
     }
 
     /**
      * Whether an expired copy answers when its revalidation failed with {@code failStatus}: within
-     * {@code staleWhileError} milliseconds after it expired, and never for a 404 (the origin says the
-     * object is gone, not that it fails).
+     * {@code staleWhileError} milliseconds after it expired, never for a 404 (the origin says the
+     * object is gone, not that it fails), and never when the origin forbade serving it stale.
      */
     static boolean staleServable(ObjectMeta meta, int failStatus, long now, long staleWhileError) {
-        return failStatus != 404 && now < meta.expiresAt() + staleWhileError;
+        return !meta.mustRevalidate() && failStatus != 404 && now < meta.expiresAt() + staleWhileError;
     }
 }

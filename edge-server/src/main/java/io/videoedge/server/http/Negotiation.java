@@ -72,27 +72,36 @@ public final class Negotiation {
         }
         String value = ifRange.trim();
         if (value.startsWith("\"") || value.startsWith("W/")) {
-            return v.etag() != null && value.equals(v.etag());
+            // strong comparison (RFC 9110 13.1.5): a weak tag on either side never matches
+            return v.etag() != null && !value.startsWith("W/") && !v.etag().startsWith("W/") && value.equals(v.etag());
         }
         long date = HttpDates.parseSeconds(value);
         return date >= 0 && v.hasLastModified() && date == v.lastModifiedSeconds();
     }
 
-    /** If-None-Match list membership; weak comparison, so W/"x" matches "x". */
+    /**
+     * If-None-Match list membership; weak comparison, so W/"x" matches "x" whichever side is weak
+     * (an origin's weak ETag is stored and sent as it is).
+     */
     static boolean matchesAny(String header, String etag, boolean weak) {
         String value = header.trim();
         if (value.equals("*")) {
             return true;
         }
+        if (etag == null) {
+            return false;
+        }
+        String own = weak ? opaque(etag) : etag;
         for (String candidate : value.split(",")) {
             String c = candidate.trim();
-            if (weak && c.startsWith("W/")) {
-                c = c.substring(2);
-            }
-            if (etag != null && c.equals(etag)) {
+            if ((weak ? opaque(c) : c).equals(own)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static String opaque(String etag) {
+        return etag.startsWith("W/") ? etag.substring(2) : etag;
     }
 }

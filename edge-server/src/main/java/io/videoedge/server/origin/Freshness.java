@@ -5,12 +5,32 @@ import java.util.Locale;
 
 /**
  * Whether an origin response may be stored and until when it is fresh (RFC 9111, the shared-cache
- * subset an edge needs): only 200 is stored; Cache-Control no-store or private forbid it; no-cache
+ * subset an edge needs): only 200 is stored; Cache-Control no-store or private forbid it, and so does
+ * Set-Cookie; no-cache
  * stores it already expired (revalidated on every use); s-maxage, then max-age, then Expires give
- * the lifetime; without any, the configured default TTL.
+ * the lifetime; without any, the configured default TTL. no-cache, must-revalidate and
+ * proxy-revalidate forbid serving the object stale ({@link #mustRevalidate}: no stale-while-revalidate,
+ * no stale-if-error); s-maxage gives the lifetime only (as nginx's and most CDNs' caches take it).
  */
-public record Freshness(boolean storable, long expiresAt) {
+public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate) {
     public static final Freshness NOT_STORABLE = new Freshness(false, 0);
+
+    /** Storable or not, with a lifetime, and servable stale once expired. */
+    public Freshness(boolean storable, long expiresAt) {
+        this(storable, expiresAt, false);
+    }
+
+    /**
+     * The freshness of an origin body (a 200, or a 206 slice of one). A response that sets a cookie is
+     * not stored (as nginx's proxy_cache by default): the edge relays no cookie, but a body that came
+     * with one may be that client's alone.
+     */
+    public static Freshness ofBody(OriginHead head, long now, long defaultTtl) {
+        if (head.header("set-cookie") != null) {
+            return NOT_STORABLE;
+        }
+        return of(200, head.header("cache-control"), head.header("expires"), now, defaultTtl);
+    }
 
     public static Freshness of(int status, String cacheControl, String expires, long now, long defaultTtl) {
         if (status != 200) {
@@ -19,6 +39,7 @@ public record Freshness(boolean storable, long expiresAt) {
         long maxAge = -1;
         long sMaxAge = -1;
         boolean noCache = false;
+        boolean mustRevalidate = false;
         if (cacheControl != null) {
             // every directive is read before deciding: no-store or private anywhere forbids storing,
             // whatever comes before it ("no-cache, no-store, must-revalidate" is a common header)
@@ -28,6 +49,8 @@ public record Freshness(boolean storable, long expiresAt) {
                     return NOT_STORABLE;
                 } else if (d.equals("no-cache")) {
                     noCache = true;
+                } else if (d.equals("must-revalidate") || d.equals("proxy-revalidate")) {
+                    mustRevalidate = true;
                 } else if (d.startsWith("s-maxage=")) {
                     sMaxAge = seconds(d.substring(9));
                 } else if (d.startsWith("max-age=")) {
@@ -35,14 +58,15 @@ public record Freshness(boolean storable, long expiresAt) {
                 }
             }
         }
-        if (noCache) return new Freshness(true, now);
-        if (sMaxAge >= 0) return new Freshness(true, now + sMaxAge * 1000);
-        if (maxAge >= 0) return new Freshness(true, now + maxAge * 1000);
+        if (noCache) return new Freshness(true, now, true);
+        if (sMaxAge >= 0) return new Freshness(true, now + sMaxAge * 1000, mustRevalidate);
+        if (maxAge >= 0) return new Freshness(true, now + maxAge * 1000, mustRevalidate);
         if (expires != null) {
             long at = HttpDates.parseSeconds(expires);
-            return new Freshness(true, at < 0 ? now : at * 1000); // an invalid Expires means already expired
+            // an invalid Expires means already expired
+            return new Freshness(true, at < 0 ? now : at * 1000, mustRevalidate);
         }
-        return new Freshness(true, now + defaultTtl);
+        return new Freshness(true, now + defaultTtl, mustRevalidate);
     }
 
     private static long seconds(String v) {

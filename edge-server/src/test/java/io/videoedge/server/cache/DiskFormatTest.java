@@ -24,6 +24,20 @@ class DiskFormatTest {
     }
 
     @Test
+    void anObjectThatMustNotBeServedStaleKeepsThatOnDisk() {
+        ObjectMeta strict = new ObjectMeta("k", null, "\"e\"", null, 10, 1, 2, 7, 10, true);
+        ObjectMeta decoded = DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(strict, true)));
+        assertThat(decoded).isEqualTo(strict);
+        assertThat(decoded.mustRevalidate()).isTrue();
+        assertThat(decoded.withExpiry(3).mustRevalidate())
+                .as("kept across a revalidation")
+                .isTrue();
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(meta, true)))
+                        .mustRevalidate())
+                .isFalse();
+    }
+
+    @Test
     void absentValuesStayAbsent() {
         ObjectMeta bare = new ObjectMeta("k", null, null, null, 0, 1, 2, 0);
         assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(bare, true))))

@@ -78,4 +78,11 @@ class TierLookupTest {
                 .as("0: the request waits")
                 .isFalse();
     }
+
+    @Test
+    void aCopyTheOriginForbadeToServeStaleIsNeverServedStale() {
+        ObjectMeta strict = new ObjectMeta("k", "video/mp4", null, null, 100, 0, NOW - 1_000, 0, 100, true);
+        assertThat(TierLookup.staleServable(strict, 502, NOW, 5_000)).isFalse();
+        assertThat(TierLookup.servableWhileRevalidating(strict, NOW, 5_000)).isFalse();
+    }
 }

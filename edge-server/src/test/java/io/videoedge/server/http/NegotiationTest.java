@@ -117,6 +117,21 @@ class NegotiationTest {
     }
 
     @Test
+    void anOriginsWeakEtagMatchesIfNoneMatchButNeverIfRange() {
+        Validators weak = new Validators(1000, MTIME, "W/\"v1\"");
+        assertThat(Negotiation.decide(weak, "W/\"v1\"", null, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(weak, "\"v1\"", null, null, null, NOW)).isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(weak, "\"v2\", W/\"v1\"", null, null, null, NOW))
+                .isEqualTo(Decision.NOT_MODIFIED);
+        assertThat(Negotiation.decide(weak, "W/\"v2\"", null, null, null, NOW).status())
+                .isEqualTo(200);
+        assertThat(Negotiation.decide(weak, null, null, "bytes=0-0", "W/\"v1\"", NOW)
+                        .status())
+                .as("If-Range compares strongly: a weak tag never matches")
+                .isEqualTo(200);
+    }
+
+    @Test
     void conditionalBeatsRange() {
         assertThat(Negotiation.decide(v, v.etag(), null, "bytes=0-0", null, NOW))
                 .isEqualTo(Decision.NOT_MODIFIED);

@@ -3,6 +3,7 @@ package io.videoedge.server.origin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.http.HttpDates;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FreshnessTest {
@@ -20,6 +21,29 @@ class FreshnessTest {
         assertThat(Freshness.of(200, "no-store", null, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
         assertThat(Freshness.of(200, "public, max-age=60, private", null, NOW, TTL))
                 .isEqualTo(Freshness.NOT_STORABLE);
+    }
+
+    @Test
+    void noCacheMustRevalidateAndProxyRevalidateForbidServingStale() {
+        assertThat(Freshness.of(200, "no-cache", null, NOW, TTL).mustRevalidate())
+                .isTrue();
+        assertThat(Freshness.of(200, "max-age=60, must-revalidate", null, NOW, TTL))
+                .isEqualTo(new Freshness(true, NOW + 60_000, true));
+        assertThat(Freshness.of(200, "Proxy-Revalidate", null, NOW, TTL).mustRevalidate())
+                .isTrue();
+        assertThat(Freshness.of(200, "public, s-maxage=60", null, NOW, TTL).mustRevalidate())
+                .as("s-maxage gives the lifetime only")
+                .isFalse();
+        assertThat(Freshness.of(200, null, null, NOW, TTL).mustRevalidate()).isFalse();
+    }
+
+    @Test
+    void aBodyThatSetsACookieIsNotStored() {
+        OriginHead withCookie =
+                new OriginHead(200, Map.of("set-cookie", "session=abc", "cache-control", "max-age=60"), 0);
+        assertThat(Freshness.ofBody(withCookie, NOW, TTL)).isEqualTo(Freshness.NOT_STORABLE);
+        OriginHead without = new OriginHead(200, Map.of("cache-control", "max-age=60"), 0);
+        assertThat(Freshness.ofBody(without, NOW, TTL)).isEqualTo(new Freshness(true, NOW + 60_000));
     }
 
     @Test

@@ -28,6 +28,7 @@ public final class TestOrigin implements AutoCloseable {
 
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
+    private final Map<String, String> setCookie = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
     private final Map<String, Boolean> chunked = new ConcurrentHashMap<>();
@@ -74,6 +75,11 @@ public final class TestOrigin implements AutoCloseable {
 
     public void cacheControl(String path, String value) {
         cacheControl.put(path, value);
+    }
+
+    /** Responses for {@code path} carry {@code Set-Cookie: value}. */
+    public void setCookie(String path, String value) {
+        setCookie.put(path, value);
     }
 
     public void chunked(String path) {
@@ -183,6 +189,8 @@ public final class TestOrigin implements AutoCloseable {
         x.getResponseHeaders().add("Content-Type", "video/iso.segment");
         String cc = cacheControl.get(path);
         if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
+        String cookie = setCookie.get(path);
+        if (cookie != null) x.getResponseHeaders().add("Set-Cookie", cookie);
         if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
             x.sendResponseHeaders(304, -1);
             return;
