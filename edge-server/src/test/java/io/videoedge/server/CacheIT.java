@@ -720,6 +720,59 @@ class CacheIT {
         assertThat(xcache(failing)).isNotEqualTo("stale");
     }
 
+    /**
+     * The rule comes with the origin's answers: an object stored as servable stale (an older edge's
+     * disk file, or an origin that changed its header) learns from a 304 that it no longer is, and the
+     * disk file keeps that across a restart.
+     */
+    @Test
+    void aRevalidationTheOriginAnswersWithMustRevalidateStopsStaleServingAlsoAfterARestart() throws Exception {
+        start();
+        origin.object("/mr/later.m4s", 50_000);
+        origin.cacheControl("/mr/later.m4s", "max-age=1");
+        assertThat(xcache(get("/mr/later.m4s"))).isEqualTo("miss");
+        Thread.sleep(1_500); // expired
+        origin.cacheControl("/mr/later.m4s", "max-age=1, must-revalidate");
+        assertThat(xcache(get("/mr/later.m4s"))).isEqualTo("revalidated");
+        edge.restart();
+        Thread.sleep(1_500); // expired again
+        origin.stop();
+        HttpResponse<byte[]> failing = get("/mr/later.m4s");
+        assertThat(failing.statusCode()).isEqualTo(502);
+        assertThat(xcache(failing)).isNotEqualTo("stale");
+    }
+
+    /**
+     * A request waiting for its expired copy's revalidation, whose file went meanwhile (evicted, purged,
+     * here deleted under the edge): the origin's 304 confirms a copy nobody has any more, and the
+     * request gets the object afresh, not a 502.
+     */
+    @Test
+    void aRevalidationConfirmingACopyWhoseFileWentMeanwhileFetchesTheObjectAfresh() throws Exception {
+        start();
+        String path = "/rv/gone.m4s";
+        byte[] object = origin.object(path, 600_000); // disk only: too large to enter memory on its fill
+        origin.cacheControl(path, "max-age=1");
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        Thread.sleep(1_500); // expired
+        origin.hold(); // the revalidation waits at the origin
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<HttpResponse<byte[]>> r = client.submit(() -> get(path));
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
+            for (Path f : filesUnder(diskDir)) {
+                if (f.toString().endsWith(".obj")) Files.delete(f);
+            }
+            origin.release();
+            HttpResponse<byte[]> answered = r.get(30, TimeUnit.SECONDS);
+            assertThat(answered.statusCode()).isEqualTo(200);
+            assertThat(answered.body()).isEqualTo(object);
+        } finally {
+            origin.release();
+            client.shutdownNow();
+        }
+    }
+
     @Test
     void withoutStaleWhileErrorAnExpiredObjectFailsWithTheOrigin() throws Exception {
         start("4m", "1m", "64m", "  staleWhileError: 0s\n", "");

@@ -152,16 +152,17 @@ public final class CacheHandler {
         switch (outcome) {
             case Fill.Streaming s -> respondFromFill(request, session, key, s.fill(), mayRetry, xcache);
             case Fill.NotModified nm -> {
-                if (stale == null) {
-                    // joined another request's revalidation without a copy of its own (its file went
-                    // meanwhile): the confirmed copy if a tier has it, else the object afresh
-                    if (respondFromTiers(request, session, key, "revalidated")) return;
+                if (stale != null && stale.memory() != null && stale.memory().retain()) {
+                    respondFromMemory(request, session, stale.memory(), "revalidated");
+                } else if (stale != null
+                        && stale.disk() != null
+                        && respondFromDisk(request, session, stale.disk(), "revalidated")) {
+                    return;
+                } else if (!respondFromTiers(request, session, key, "revalidated")) {
+                    // no copy of its own (it joined another request's revalidation without one, or its
+                    // file went meanwhile: evicted, purged): the object afresh
                     if (mayRetry) fetch(request, session, key, null, false);
                     else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
-                } else if (stale.memory() != null && stale.memory().retain()) {
-                    respondFromMemory(request, session, stale.memory(), "revalidated");
-                } else if (stale.disk() == null || !respondFromDisk(request, session, stale.disk(), "revalidated")) {
-                    session.sendResponse(error(Response.BAD_GATEWAY, "error"));
                 }
             }
             case Fill.Failed f -> {

@@ -41,11 +41,15 @@ public final class DiskFormat {
                 .putInt(FIXED + text.length)
                 .putLong(m.length())
                 .putInt(m.crc32c())
-                .putInt((complete ? COMPLETE : 0) | (m.mustRevalidate() ? MUST_REVALIDATE : 0))
+                .putInt(flags(complete, m.mustRevalidate()))
                 .putLong(m.fetchedAt())
                 .putLong(m.expiresAt())
                 .put(text);
         return b.array();
+    }
+
+    static int flags(boolean complete, boolean mustRevalidate) {
+        return (complete ? COMPLETE : 0) | (mustRevalidate ? MUST_REVALIDATE : 0);
     }
 
     /** Header length from the first 8 bytes, or -1 when they are not a cache file's. */

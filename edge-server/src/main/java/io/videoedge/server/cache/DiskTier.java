@@ -337,7 +337,10 @@ public final class DiskTier {
         }
     }
 
-    /** Records a new expiry after the origin confirmed the object (304), in memory and in the file. */
+    /**
+     * Records a new expiry and stale rule after the origin confirmed the object (304), in memory and in
+     * the file.
+     */
     public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
@@ -346,6 +349,8 @@ public final class DiskTier {
             ByteBuffer b = c.buffer();
             b.clear().putLong(meta.expiresAt()).flip();
             ch.write(b, DiskFormat.EXPIRES_OFFSET);
+            b.clear().putInt(DiskFormat.flags(true, meta.mustRevalidate())).flip();
+            ch.write(b, DiskFormat.FLAGS_OFFSET);
         } catch (IOException ignored) {
             // evicted meanwhile
         } finally {

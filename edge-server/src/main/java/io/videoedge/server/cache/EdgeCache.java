@@ -196,7 +196,11 @@ public final class EdgeCache implements AutoCloseable {
     void publishPromoted(DiskTier.Entry from, MemoryTier.Entry entry) {
         purgeLock.readLock().lock();
         try {
-            if (disk.get(from.meta().key()) == from) memory.publish(entry);
+            // under the memory tier's lock, as its remove is: a fill storing a newer version between the
+            // check and the publish would otherwise find nothing to remove, then see the old copy published
+            synchronized (memory) {
+                if (disk.get(from.meta().key()) == from) memory.publish(entry);
+            }
         } finally {
             purgeLock.readLock().unlock();
         }
@@ -254,14 +258,14 @@ public final class EdgeCache implements AutoCloseable {
         if (d != null && d.meta().sameVersion(stale)) disk.drop(d, null);
     }
 
-    /** The origin confirmed a cached object (304): new expiry in both tiers. */
+    /** The origin confirmed a cached object (304): new expiry (and stale rule) in both tiers. */
     void refreshed(ObjectMeta meta) {
         DiskTier.Entry d = disk.get(meta.key());
-        if (d != null) disk.refresh(d, meta.withExpiry(meta.expiresAt()), buffers);
+        if (d != null) disk.refresh(d, meta, buffers);
         if (memory != null) {
             MemoryTier.Entry m = memory.get(meta.key());
             if (m != null) {
-                m.refresh(m.meta().withExpiry(meta.expiresAt()));
+                m.refresh(m.meta().withFreshness(meta.expiresAt(), meta.mustRevalidate()));
                 m.release();
             }
         }

@@ -307,7 +307,10 @@ public final class Fill implements Runnable, GrowingFile {
                 x.abandon();
                 Freshness f = Freshness.of(
                         200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
-                ObjectMeta refreshed = revalidating.withExpiry(f.expiresAt());
+                // the 304's Cache-Control, when it has one, says anew whether the object may be served stale
+                boolean mustRevalidate =
+                        head.header("cache-control") != null ? f.mustRevalidate() : revalidating.mustRevalidate();
+                ObjectMeta refreshed = revalidating.withFreshness(f.expiresAt(), mustRevalidate);
                 cache.refreshed(refreshed);
                 cache.finishedFill(this);
                 publish(new NotModified(refreshed));

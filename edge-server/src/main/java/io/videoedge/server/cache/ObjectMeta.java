@@ -139,6 +139,11 @@ public final class ObjectMeta {
     }
 
     public ObjectMeta withExpiry(long newExpiresAt) {
+        return withFreshness(newExpiresAt, mustRevalidate);
+    }
+
+    /** After the origin confirmed the object (304): a new expiry, and whether it may be served stale. */
+    public ObjectMeta withFreshness(long newExpiresAt, boolean newMustRevalidate) {
         return new ObjectMeta(
                 key,
                 contentType,
@@ -149,7 +154,7 @@ public final class ObjectMeta {
                 newExpiresAt,
                 crc32c,
                 objectLength,
-                mustRevalidate);
+                newMustRevalidate);
     }
 
     /**

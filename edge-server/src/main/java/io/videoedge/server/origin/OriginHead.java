@@ -49,6 +49,10 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
             }
             String name = head.substring(from, colon).trim().toLowerCase(Locale.ROOT);
             String value = head.substring(colon + 1, lineEnd).trim();
+            if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0 || value.indexOf('\0') >= 0) {
+                // a bare CR or LF inside a value (RFC 9112 5.5): relayed, it would split the edge's own head
+                throw new ProtocolException("bad header value from origin: " + name);
+            }
             headers.merge(name, value, (a, v) -> a + ", " + v);
         }
         return new OriginHead(status, headers, end);

@@ -29,6 +29,17 @@ class OriginHeadTest {
     }
 
     @Test
+    void aValueWithABareLineBreakOrNulIsRefusedNotRelayed() {
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nContent-Type: text/html\nX-Injected: 1\r\n\r\n"))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("content-type");
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nETag: \"a\rb\"\r\n\r\n"))
+                .isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nETag: \"a\0b\"\r\n\r\n"))
+                .isInstanceOf(ProtocolException.class);
+    }
+
+    @Test
     void aHeadWithoutHeadersAndValuesWithColons() throws Exception {
         OriginHead bare = parse("HTTP/1.1 204 No Content\r\n\r\n");
         assertThat(bare.status()).isEqualTo(204);
