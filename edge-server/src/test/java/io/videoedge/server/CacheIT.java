@@ -554,9 +554,21 @@ class CacheIT {
     }
 
     @Test
-    void originErrorsAreRelayedAs404Or502() throws Exception {
+    void originErrorsAreRelayedAs404TheOriginsRefusalsAsTheyAreTheRestAs502() throws Exception {
         start();
         assertThat(get("/e/absent.m4s").statusCode()).isEqualTo(404);
+        for (int refusal : new int[] {401, 403, 429, 451}) {
+            origin.status("/e/refused-" + refusal, refusal);
+            HttpResponse<byte[]> r = get("/e/refused-" + refusal);
+            assertThat(r.statusCode()).isEqualTo(refusal);
+            assertThat(xcache(r)).as("the origin's answer").isEqualTo("miss");
+        }
+        for (int other : new int[] {301, 400, 503}) {
+            origin.status("/e/other-" + other, other);
+            HttpResponse<byte[]> r = get("/e/other-" + other);
+            assertThat(r.statusCode()).as("origin %d", other).isEqualTo(502);
+            assertThat(xcache(r)).isEqualTo("error");
+        }
         origin.object("/e/five.m4s", 1000);
         origin.mode(TestOrigin.Mode.ERROR_500);
         assertThat(get("/e/five.m4s").statusCode()).isEqualTo(502);

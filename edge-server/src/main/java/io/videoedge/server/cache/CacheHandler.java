@@ -3,6 +3,7 @@ package io.videoedge.server.cache;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Negotiation;
+import io.videoedge.server.http.Statuses;
 import io.videoedge.server.metrics.EdgeMetrics;
 import io.videoedge.server.resources.FileSource;
 import io.videoedge.server.send.Body;
@@ -341,12 +342,18 @@ public final class CacheHandler {
     Response error(int status) {
         String line = switch (status) {
             case 404 -> Response.NOT_FOUND;
+            case 401 -> Response.UNAUTHORIZED;
+            case 403 -> Response.FORBIDDEN;
+            case 429 -> Statuses.TOO_MANY_REQUESTS;
+            case 451 -> Statuses.UNAVAILABLE_FOR_LEGAL_REASONS;
             case 416 -> Response.REQUESTED_RANGE_NOT_SATISFIABLE;
             case 504 -> Response.GATEWAY_TIMEOUT;
             case 503 -> Response.SERVICE_UNAVAILABLE;
             default -> Response.BAD_GATEWAY;
         };
-        return error(line, status == 404 ? "miss" : "error");
+        // the origin's own answer (the object is not there, or not for this client): a miss it answered
+        boolean originsAnswer = status == 404 || status == 401 || status == 403 || status == 429 || status == 451;
+        return error(line, originsAnswer ? "miss" : "error");
     }
 
     private Response error(String status, String xcache) {

@@ -326,7 +326,7 @@ public final class Fill implements Runnable, GrowingFile {
             }
             if (head.status() != 200) {
                 x.abandon();
-                int status = head.status() == 404 || head.status() == 410 ? 404 : 502;
+                int status = relayedStatus(head.status());
                 publish(new Failed(status, "origin answered " + head.status()));
                 return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
             }
@@ -497,6 +497,19 @@ public final class Fill implements Runnable, GrowingFile {
         while (scratch.hasRemaining()) {
             ch.write(scratch, position + scratch.position());
         }
+    }
+
+    /**
+     * What a client gets for an origin answer the cache cannot use: 404 for 404 and 410 (gone); the
+     * origin's own status for an access refusal or a rate limit (401, 403, 429, 451: a player must not
+     * take them for an edge failure and retry); 502 for the rest (3xx, other 4xx, 5xx).
+     */
+    static int relayedStatus(int originStatus) {
+        return switch (originStatus) {
+            case 404, 410 -> 404;
+            case 401, 403, 429, 451 -> originStatus;
+            default -> 502;
+        };
     }
 
     private void fail(int status, String reason, Throwable e) {

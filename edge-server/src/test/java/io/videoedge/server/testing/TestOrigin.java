@@ -29,6 +29,7 @@ public final class TestOrigin implements AutoCloseable {
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
     private final Map<String, String> setCookie = new ConcurrentHashMap<>();
+    private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
     private final Map<String, Boolean> chunked = new ConcurrentHashMap<>();
@@ -75,6 +76,11 @@ public final class TestOrigin implements AutoCloseable {
 
     public void cacheControl(String path, String value) {
         cacheControl.put(path, value);
+    }
+
+    /** Requests for {@code path} are answered {@code status} with no body. */
+    public void status(String path, int status) {
+        statuses.put(path, status);
     }
 
     /** Responses for {@code path} carry {@code Set-Cookie: value}. */
@@ -176,6 +182,11 @@ public final class TestOrigin implements AutoCloseable {
     private void respond(HttpExchange x, String path) throws IOException {
         if (mode == Mode.ERROR_500) {
             x.sendResponseHeaders(500, -1);
+            return;
+        }
+        Integer status = statuses.get(path);
+        if (status != null) {
+            x.sendResponseHeaders(status, -1);
             return;
         }
         byte[] body = objects.get(path);
