@@ -43,7 +43,7 @@ final class ContentHandler {
             session.sendResponse(Responses.error(Response.BAD_REQUEST));
             return;
         }
-        if (signing != null && !signing.check("/" + path, request.getQueryString(), session::getRemoteHost).allowed) {
+        if (signing != null && !signing.check("/" + path, rawQuery(request), session::getRemoteHost).allowed) {
             session.sendResponse(Responses.error(Response.FORBIDDEN));
             return;
         }
@@ -86,5 +86,16 @@ final class ContentHandler {
 
     long heldBytes() {
         return content == null ? 0 : content.heldBytes();
+    }
+
+    /**
+     * The query as the client sent it, still percent-encoded, or null: the signature check decodes each
+     * value once itself. one-nio's {@code getQueryString()} decodes the whole query first (so a token
+     * value was decoded twice, and a bad escape threw out of the request path).
+     */
+    static String rawQuery(Request request) {
+        String uri = request.getURI();
+        int q = uri.indexOf('?');
+        return q < 0 ? null : uri.substring(q + 1);
     }
 }

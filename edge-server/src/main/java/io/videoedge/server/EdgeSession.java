@@ -327,6 +327,11 @@ final class EdgeSession extends HttpSession {
                 write(new AccessLogMark(accessLog, line, bodyItem));
             }
             if (!keepAlive) {
+                // the last response on this connection (RFC 9112 9.6): nothing after it is parsed or
+                // answered; an answer written behind it would fail on the closing socket and take
+                // this response's unsent body with it
+                refusingInput = true;
+                bodyToSkip = 0;
                 pipeline.clear();
                 this.handling = null;
                 scheduleClose();

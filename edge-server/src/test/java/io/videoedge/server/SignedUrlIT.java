@@ -8,6 +8,7 @@ import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.RawHttp;
 import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.Tools;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,6 +161,40 @@ class SignedUrlIT {
             assertThat(ok.status()).isEqualTo(200);
             assertThat(ok.body()).isEqualTo(edge.file("hls/seg-00001.m4s"));
         }
+    }
+
+    /**
+     * A token's values are decoded once: a prefix with a '+' (sent as %2B) is the prefix that was
+     * signed. A query with a bad percent escape is an answer, never a connection closed without one:
+     * served where no rule applies, refused (malformed) where a token is required, and the connection
+     * serves on.
+     */
+    @Test
+    void tokenValuesAreDecodedOnceAndABadEscapeIsAnAnswer() throws Exception {
+        Path dir = Files.createDirectories(edge.content.resolve("hls/a+b"));
+        Files.write(dir.resolve("seg.m4s"), edge.file("hls/seg-00001.m4s"));
+        String seg = "/hls/a+b/seg.m4s";
+        assertThat(curl(seg + "?" + UrlSignature.query(KEY, in(60), seg, "/hls/a+b/", null)))
+                .as("a prefix token whose prefix has a '+'")
+                .isEqualTo(200);
+
+        byte[] badEscape = {'%', (byte) 0xC4, (byte) 0x80, 'x'};
+        try (RawHttp c = new RawHttp(edge.httpPort)) {
+            c.send(request("/dash/manifest.mpd?", badEscape));
+            assertThat(c.read().status()).as("no rule for the path").isEqualTo(200);
+            c.send(request("/hls/seg-00001.m4s?", badEscape));
+            assertThat(c.read().status()).as("a token required").isEqualTo(403);
+            c.send("GET /dash/manifest.mpd HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(c.read().status()).as("the connection serves on").isEqualTo(200);
+        }
+    }
+
+    private static byte[] request(String target, byte[] query) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(("GET " + target).getBytes(StandardCharsets.ISO_8859_1));
+        b.writeBytes(query);
+        b.writeBytes(" HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        return b.toByteArray();
     }
 
     @Test

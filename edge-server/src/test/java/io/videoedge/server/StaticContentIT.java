@@ -208,6 +208,29 @@ class StaticContentIT {
         }
     }
 
+    /**
+     * A request pipelined behind one that closes the connection (Connection: close, in the same write)
+     * is neither parsed nor answered (RFC 9112 9.6), and the closing response arrives whole: the second
+     * answer, written on the closing socket, used to fail and take the first body's unsent bytes with it.
+     */
+    @Test
+    void aRequestPipelinedAfterAClosingOneIsNotAnsweredAndTheClosingResponseArrivesWhole() throws Exception {
+        byte[] big = new byte[16 << 20];
+        new java.util.SplittableRandom(7).nextBytes(big);
+        Files.write(edge.content.resolve("close-big.bin"), big);
+        try (RawHttp c = new RawHttp(edge.httpPort)) {
+            c.send("GET /close-big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    + "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body().length).isEqualTo(big.length);
+            assertThat(java.util.Arrays.equals(r.body(), big))
+                    .as("the body's bytes")
+                    .isTrue();
+            assertThat(c.closedByServer()).as("closed, with no second response").isTrue();
+        }
+    }
+
     @Test
     void absoluteFormTargetsServeThePath() throws Exception {
         RawHttp.Response r = RawHttp.exchange(

@@ -40,6 +40,7 @@ public final class RequestHeadParser {
     private int headBytes;
     private int hostHeaders;
     private long contentLength;
+    private boolean contentLengthSeen;
     private boolean chunked;
 
     public RequestHeadParser(int maxHeaderSize, int maxUriLength) {
@@ -87,6 +88,7 @@ public final class RequestHeadParser {
         headBytes = length + 2;
         hostHeaders = 0;
         contentLength = 0;
+        contentLengthSeen = false;
         chunked = false;
         return new Started(parsed);
     }
@@ -105,10 +107,13 @@ public final class RequestHeadParser {
             hostHeaders++;
         } else if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
             long cl = RequestLines.contentLength(header.substring(15).trim());
-            if (cl < 0 || (contentLength > 0 && cl != contentLength)) {
+            // a second Content-Length must repeat the first, 0 included (RFC 9112 6.3: a "0" then
+            // a "30" would have the next 30 bytes taken for a body an intermediary did not see)
+            if (cl < 0 || (contentLengthSeen && cl != contentLength)) {
                 return refuse(Response.BAD_REQUEST, "invalid Content-Length");
             }
             contentLength = cl;
+            contentLengthSeen = true;
         } else if (header.regionMatches(true, 0, "Transfer-Encoding:", 0, 18)) {
             chunked = true;
         }

@@ -70,6 +70,7 @@ class RequestHeadParserTest {
         cases.add(new String[] {"X: 1"}); // HTTP/1.1 without Host
         cases.add(new String[] {"Host: a", "Content-Length: 1x"});
         cases.add(new String[] {"Host: a", "Content-Length: 1", "Content-Length: 2"});
+        cases.add(new String[] {"Host: a", "Content-Length: 0", "Content-Length: 30"});
         cases.add(new String[] {"Host: a", "Transfer-Encoding: chunked"});
         cases.add(new String[] {"Host: a", " folded"});
         cases.add(new String[] {"Host: a", "Bad Name: x"});
