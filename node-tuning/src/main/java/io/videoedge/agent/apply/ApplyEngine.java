@@ -331,15 +331,17 @@ public final class ApplyEngine {
             try {
                 a.write(s, s.desired());
             } catch (IOException e) {
-                forgetIfJournaled(s, journaled);
+                String back = readBack(a, s);
+                if (back != null && !Values.same(s.kind(), s.current(), back)) {
+                    // the kernel took part of the value before refusing the rest (tcp_wmem stores each
+                    // number as it parses it): the change is real, so it stays journaled and is rolled back
+                    done.add(new Done(s, s.current(), journaled, back));
+                } else {
+                    forgetIfJournaled(s, journaled);
+                }
                 return new Failure(s, e.getMessage());
             }
-            String back;
-            try {
-                back = a.read(s).orElse(null);
-            } catch (IOException e) {
-                back = null;
-            }
+            String back = readBack(a, s);
             done.add(new Done(s, s.current(), journaled, back));
             if (!Values.same(s.kind(), s.desired(), back)) {
                 return new Failure(s, "wrote " + s.desired() + ", read back " + back);
@@ -347,6 +349,14 @@ public final class ApplyEngine {
             LOG.info("{}: {} -> {}", s.name(), s.current(), s.desired());
         }
         return null;
+    }
+
+    private static String readBack(Applier a, Setting s) {
+        try {
+            return a.read(s).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private void forgetIfJournaled(Setting s, boolean journaled) {

@@ -68,9 +68,16 @@ public final class Validator {
         if (p.length != 3 || !v.strip().matches("[0-9\\s]+")) {
             return "needs three integers: min pressure max";
         }
-        long a = Long.parseLong(p[0]);
-        long b = Long.parseLong(p[1]);
-        long c = Long.parseLong(p[2]);
+        long a;
+        long b;
+        long c;
+        try {
+            a = Long.parseLong(p[0]);
+            b = Long.parseLong(p[1]);
+            c = Long.parseLong(p[2]);
+        } catch (NumberFormatException e) {
+            return "a number is too large"; // thrown out of the pass, it would be retried for ever
+        }
         return a <= b && b <= c ? null : "must be non-decreasing";
     }
 

@@ -92,7 +92,7 @@ public final class Prober {
                 kernel,
                 ccs,
                 loadableModules(kernel),
-                new HashSet<>(fs.list("sys/module")),
+                loadedModules(kernel),
                 tlsUlp,
                 cgroup,
                 nrCpus,
@@ -269,18 +269,33 @@ public final class Prober {
 
     /** Module names with a file under /lib/modules/KERNEL (modules.dep) or built in (modules.builtin). */
     private Set<String> loadableModules(String kernel) {
+        Set<String> mods = modulesListed(kernel, "modules.dep");
+        mods.addAll(modulesListed(kernel, "modules.builtin"));
+        return mods;
+    }
+
+    /**
+     * Modules in the kernel now: those under /sys/module, and every built-in one, which has a directory
+     * there only when it has parameters (a built-in sch_netem or tcp_bbr has none, and modprobe of it
+     * changes nothing: it would never read back as loaded).
+     */
+    private Set<String> loadedModules(String kernel) {
+        Set<String> mods = new HashSet<>(fs.list("sys/module"));
+        mods.addAll(modulesListed(kernel, "modules.builtin"));
+        return mods;
+    }
+
+    private Set<String> modulesListed(String kernel, String file) {
         Set<String> mods = new TreeSet<>();
-        for (String file : List.of("modules.dep", "modules.builtin")) {
-            for (String line : fs.readIfPresent("lib/modules/" + kernel + "/" + file)
-                    .orElse("")
-                    .split("\n")) {
-                int colon = line.indexOf(':');
-                String path = colon < 0 ? line.strip() : line.substring(0, colon);
-                int slash = path.lastIndexOf('/');
-                int ko = path.indexOf(".ko");
-                if (ko > slash + 1) {
-                    mods.add(path.substring(slash + 1, ko).replace('-', '_'));
-                }
+        for (String line : fs.readIfPresent("lib/modules/" + kernel + "/" + file)
+                .orElse("")
+                .split("\n")) {
+            int colon = line.indexOf(':');
+            String path = colon < 0 ? line.strip() : line.substring(0, colon);
+            int slash = path.lastIndexOf('/');
+            int ko = path.indexOf(".ko");
+            if (ko > slash + 1) {
+                mods.add(path.substring(slash + 1, ko).replace('-', '_'));
             }
         }
         return mods;

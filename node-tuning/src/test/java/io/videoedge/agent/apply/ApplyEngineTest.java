@@ -222,6 +222,13 @@ class ApplyEngineTest {
         assertThat(r.plan().find("sysctl/vm.swappiness").orElseThrow().state()).isEqualTo(SettingState.PENDING);
         assertThat(snapshot()).isEqualTo(before);
         assertThat(cmds.log()).noneMatch(c -> c.startsWith("ethtool -C"));
+
+        PassResult huge = engine().pass(spec().sysctls(Map.of("net.ipv4.tcp_mem", "1 2 99999999999999999999"))
+                .desired());
+        assertThat(huge.outcome()).as("refused, not thrown").isEqualTo(PassResult.Outcome.INVALID);
+        assertThat(huge.plan().find("sysctl/net.ipv4.tcp_mem").orElseThrow().message())
+                .contains("too large");
+        assertThat(snapshot()).isEqualTo(before);
     }
 
     @Test
@@ -361,6 +368,22 @@ class ApplyEngineTest {
         assertThat(cmds.log()).contains("modprobe -d " + node.root() + " tls");
         engine().revert();
         assertThat(cmds.log()).contains("modprobe -r -d " + node.root() + " tls");
+    }
+
+    /**
+     * A module built into the kernel without parameters has no /sys/module directory: it is in the
+     * kernel already, so nothing is run and nothing journaled (modprobe would change nothing and the
+     * module would never read back as loaded: every pass failed at its first step, and its rollback's
+     * modprobe -r failed on a built-in).
+     */
+    @Test
+    void aBuiltInModuleIsAlreadyLoaded() {
+        node.builtinModule("kernel/net/sched/sch_netem.ko");
+        PassResult r = engine().pass(spec().modules("sch_netem").desired());
+        assertThat(r.outcome()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.plan().find("module/sch_netem").orElseThrow().current()).isEqualTo("loaded");
+        assertThat(cmds.log()).noneMatch(c -> c.startsWith("modprobe"));
+        assertThat(r.originals()).doesNotContainKey("module/sch_netem");
     }
 
     @Test

@@ -239,6 +239,26 @@ class NetnsTuningIT {
         assertThat(in("ethtool", "-l", "veth0")).containsPattern("Current hardware settings:\\s+RX:\\s+1\\s+TX:\\s+1");
     }
 
+    /**
+     * A value the kernel takes part of before it refuses the rest: tcp_wmem stores each number as it
+     * parses it, so "4096 65536 4294967296" leaves the first two in place and fails on the third (above
+     * INT_MAX). The change is real: the rollback puts the original back, not only the pass's other writes.
+     */
+    @Test
+    void aValueTheKernelTookPartOfBeforeRefusingTheRestIsRolledBack() throws IOException {
+        String wmem = sysctl("net.ipv4.tcp_wmem");
+        Files.writeString(
+                spec,
+                Files.readString(spec)
+                        .replace("net.core.somaxconn: \"8192\"", "net.ipv4.tcp_wmem: \"4096 65536 4294967296\""));
+        assertThat(spec).content().contains("4294967296");
+        CommandRunner.Result apply = agent("apply", "--spec", spec.toString());
+        assertThat(apply.exitCode()).isEqualTo(1);
+        assertThat(apply.stdout()).contains("result: ROLLED_BACK");
+        assertThat(sysctl("net.ipv4.tcp_wmem")).isEqualTo(wmem);
+        assertThat(sysctl("net.ipv4.tcp_congestion_control")).isEqualTo("reno");
+    }
+
     @Test
     void tlsTxOffloadOnAVethIsUnsupportedWithTheReasonAndTheRestOfThePassApplies() throws IOException {
         // a veth cannot encrypt TLS records: the kernel lists the feature, fixed off

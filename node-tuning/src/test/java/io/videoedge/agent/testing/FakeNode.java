@@ -184,6 +184,12 @@ public final class FakeNode {
         return this;
     }
 
+    /** A module built into the kernel (modules.builtin), with no /sys/module directory: no parameters. */
+    public FakeNode builtinModule(String path) {
+        file("lib/modules/6.18.0-test/modules.builtin", read("lib/modules/6.18.0-test/modules.builtin") + path + "\n");
+        return this;
+    }
+
     public FakeNode installedModule(String name, String path) {
         file("lib/modules/6.18.0-test/modules.dep", read("lib/modules/6.18.0-test/modules.dep") + path + ":\n");
         return this;
