@@ -148,6 +148,12 @@ public final class CpuSet {
         return new CpuSet(b);
     }
 
+    public CpuSet union(CpuSet other) {
+        BitSet b = (BitSet) bits.clone();
+        b.or(other.bits);
+        return new CpuSet(b);
+    }
+
     public CpuSet and(CpuSet other) {
         BitSet b = (BitSet) bits.clone();
         b.and(other.bits);

@@ -40,7 +40,8 @@ public record NodeFacts(
         boolean ethtoolAvailable,
         boolean modprobeAvailable,
         Optional<PodFacts> pod,
-        Set<String> readOnlySysctls) {
+        Set<String> readOnlySysctls,
+        CpuSet isolatedCpus) {
 
     /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
     public String ktls() {

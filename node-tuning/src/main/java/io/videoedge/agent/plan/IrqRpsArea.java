@@ -1,5 +1,6 @@
 package io.videoedge.agent.plan;
 
+import io.videoedge.agent.facts.CpuSet;
 import io.videoedge.agent.facts.NicFacts;
 import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.api.IrqAffinity;
@@ -74,7 +75,19 @@ final class IrqRpsArea implements TuningArea {
             out.add(noTarget(d, "rps/" + nic.name(), t));
             return;
         }
-        String mask = t.cpus().toMask(f.possibleCpus());
+        CpuSet cpus = t.cpus().minus(f.isolatedCpus());
+        if (cpus.isEmpty()) {
+            out.add(Setting.unsupported(
+                    "rps/" + nic.name(),
+                    t.cpus().toMask(f.possibleCpus()),
+                    null,
+                    "every CPU of " + t.cpus().toList()
+                            + " is isolated (isolcpus=, nohz_full=): the kernel takes no RPS work there"));
+            return;
+        }
+        // isolated CPUs left out: the kernel drops them from a mask written (Linux 5.10+), so a mask
+        // naming them would never read back as written and every pass would roll back
+        String mask = cpus.toMask(f.possibleCpus());
         for (String q : nic.rxQueues()) {
             String current = nic.rpsCpus().get(q);
             String name = "rps/" + nic.name() + "/" + q;

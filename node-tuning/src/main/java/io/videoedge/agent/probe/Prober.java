@@ -105,7 +105,29 @@ public final class Prober {
                 ethtool,
                 runner.available("modprobe"),
                 pod,
-                readOnlySysctls);
+                readOnlySysctls,
+                isolatedCpus());
+    }
+
+    /**
+     * CPUs the kernel keeps housekeeping work off (isolcpus=, nohz_full=): since Linux 5.10 it drops them
+     * from every RPS mask written, so a mask naming them would never read back as written.
+     */
+    private CpuSet isolatedCpus() {
+        CpuSet out = CpuSet.empty();
+        for (String file : List.of("sys/devices/system/cpu/isolated", "sys/devices/system/cpu/nohz_full")) {
+            String v = fs.readIfPresent(file).orElse("").strip();
+            if (v.isEmpty() || v.equals("(null)")) {
+                continue;
+            }
+            try {
+                CpuSet cpus = CpuSet.parseList(v);
+                out = out.union(cpus);
+            } catch (RuntimeException e) {
+                // not a CPU list: taken as no isolated CPUs (a mask naming them then fails its read-back)
+            }
+        }
+        return out;
     }
 
     /** One interface; current values (IRQ affinity, RPS, RFS, coalescing) only when tuned: capabilities need none. */

@@ -214,6 +214,24 @@ class ProberTest {
     }
 
     @Test
+    void isolatedCpusComeFromIsolcpusAndNohzFull() {
+        FakeNode node = new FakeNode(root);
+        Prober prober = new Prober(new HostFs(root), new FakeCommands(node));
+        node.file("sys/devices/system/cpu/isolated", "\n");
+        node.file("sys/devices/system/cpu/nohz_full", "(null)\n");
+        assertThat(prober.probe(new ProbeRequest(List.of(), Set.of(), null))
+                        .isolatedCpus()
+                        .isEmpty())
+                .isTrue();
+        node.file("sys/devices/system/cpu/isolated", "4-5\n");
+        node.file("sys/devices/system/cpu/nohz_full", "6,7\n");
+        assertThat(prober.probe(new ProbeRequest(List.of(), Set.of(), null))
+                        .isolatedCpus()
+                        .toList())
+                .isEqualTo("4-7");
+    }
+
+    @Test
     void kernelTlsIsLoadableWhenTheModuleFileIsInstalledAndAvailableWhenTheUlpIsRegistered() {
         FakeNode node = new FakeNode(root).installedModule("tls", "kernel/net/tls/tls.ko.xz");
         Prober prober = new Prober(new HostFs(root), new FakeCommands(node));

@@ -38,6 +38,7 @@ public final class Facts {
     private boolean sysfsReadOnly;
     private boolean ethtool = true;
     private final Set<String> readOnlySysctls = new HashSet<>();
+    private CpuSet isolated = CpuSet.empty();
 
     public static Facts cpus(int n) {
         Facts f = new Facts();
@@ -243,6 +244,12 @@ public final class Facts {
         return this;
     }
 
+    /** CPUs booted isolated (isolcpus=, nohz_full=). */
+    public Facts isolated(String cpuList) {
+        isolated = CpuSet.parseList(cpuList);
+        return this;
+    }
+
     /** /sys mounted read-only, as on a kind node. */
     public Facts sysfsReadOnly() {
         sysfsReadOnly = true;
@@ -268,6 +275,7 @@ public final class Facts {
                 ethtool,
                 true,
                 Optional.ofNullable(pod),
-                readOnlySysctls);
+                readOnlySysctls,
+                isolated);
     }
 }
