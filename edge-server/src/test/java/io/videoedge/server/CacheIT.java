@@ -692,20 +692,32 @@ class CacheIT {
         for (Path f : filesUnder(diskDir)) {
             if (f.toString().endsWith(".obj")) Files.delete(f);
         }
-        origin.hold(); // the background revalidation waits at the origin while the request joins it
+        // the background revalidation waits at the origin while the request joins it
+        HttpResponse<byte[]> answered = getWhileTheRevalidationWaits(path, () -> Thread.sleep(200));
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).isEqualTo(object);
+    }
+
+    /** A client's request made while the origin holds the revalidation it causes, released after {@code meanwhile}. */
+    private HttpResponse<byte[]> getWhileTheRevalidationWaits(String path, Meanwhile meanwhile) throws Exception {
+        int before = origin.requests(path);
+        origin.hold();
         ExecutorService client = Executors.newSingleThreadExecutor();
         try {
             Future<HttpResponse<byte[]>> r = client.submit(() -> get(path));
-            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
-            Thread.sleep(200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == before + 1);
+            meanwhile.run();
             origin.release();
-            HttpResponse<byte[]> answered = r.get(30, TimeUnit.SECONDS);
-            assertThat(answered.statusCode()).isEqualTo(200);
-            assertThat(answered.body()).isEqualTo(object);
+            return r.get(30, TimeUnit.SECONDS);
         } finally {
             origin.release();
             client.shutdownNow();
         }
+    }
+
+    @FunctionalInterface
+    private interface Meanwhile {
+        void run() throws Exception;
     }
 
     /**
@@ -767,22 +779,13 @@ class CacheIT {
         origin.cacheControl(path, "max-age=1");
         assertThat(xcache(get(path))).isEqualTo("miss");
         Thread.sleep(1_500); // expired
-        origin.hold(); // the revalidation waits at the origin
-        ExecutorService client = Executors.newSingleThreadExecutor();
-        try {
-            Future<HttpResponse<byte[]>> r = client.submit(() -> get(path));
-            await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
+        HttpResponse<byte[]> answered = getWhileTheRevalidationWaits(path, () -> {
             for (Path f : filesUnder(diskDir)) {
                 if (f.toString().endsWith(".obj")) Files.delete(f);
             }
-            origin.release();
-            HttpResponse<byte[]> answered = r.get(30, TimeUnit.SECONDS);
-            assertThat(answered.statusCode()).isEqualTo(200);
-            assertThat(answered.body()).isEqualTo(object);
-        } finally {
-            origin.release();
-            client.shutdownNow();
-        }
+        });
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).isEqualTo(object);
     }
 
     @Test
