@@ -523,8 +523,6 @@ final class EdgeSession extends HttpSession {
             int written = item.write(socket);
             if (written > 0) {
                 sentBytes += written; // only this thread (under the session's lock) writes it
-                // progress for limits.idleTimeout: a fill's thread writes with no selector event
-                lastAccessTime = System.currentTimeMillis();
             }
             if (item.remaining() > 0) {
                 if (written >= 0 && item instanceof Parkable p && p.starved() && p.parkUnlessReady(resumeWrite)) {
@@ -556,7 +554,13 @@ final class EdgeSession extends HttpSession {
                 return;
             }
             try {
+                long sent = sentBytes;
                 processWrite();
+                if (sentBytes != sent) {
+                    // progress for limits.idleTimeout: written here, with no selector event (which
+                    // is what refreshes it on the selector's own writes)
+                    lastAccessTime = System.currentTimeMillis();
+                }
                 readWaitingRecords(null); // pipelined over TLS behind a fill
             } catch (Exception e) {
                 handleException(e);
@@ -592,8 +596,8 @@ final class EdgeSession extends HttpSession {
 
     /**
      * Idle keep-alive connections go after {@code keepAlive} (one-nio's cleanup period); a connection
-     * with a response in flight goes when it made no progress (a selector event, bytes written by any
-     * thread) for {@code limits.idleTimeout}, and one whose request head started that long ago.
+     * with a response in flight goes when it made no progress (a selector event, bytes a fill's thread
+     * wrote) for {@code limits.idleTimeout}, and one whose request head started that long ago.
      */
     @Override
     public int checkStatus(long currentTime, long keepAlive) {

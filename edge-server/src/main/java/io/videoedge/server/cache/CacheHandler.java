@@ -153,33 +153,34 @@ public final class CacheHandler {
         switch (outcome) {
             case Fill.Streaming s -> respondFromFill(request, session, key, s.fill(), mayRetry, xcache);
             case Fill.NotModified nm -> {
-                if (stale != null && stale.memory() != null && stale.memory().retain()) {
-                    respondFromMemory(request, session, stale.memory(), "revalidated");
-                } else if (stale != null
-                        && stale.disk() != null
-                        && respondFromDisk(request, session, stale.disk(), "revalidated")) {
-                    return;
-                } else if (!respondFromTiers(request, session, key, "revalidated")) {
-                    // no copy of its own (it joined another request's revalidation without one, or its
-                    // file went meanwhile: evicted, purged): the object afresh
-                    if (mayRetry) fetch(request, session, key, null, false);
-                    else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
-                }
+                if (respondFromCopy(request, session, stale, "revalidated")) return;
+                if (respondFromTiers(request, session, key, "revalidated")) return;
+                // no copy of its own (it joined another request's revalidation without one, or its file
+                // went meanwhile: evicted, purged): the object afresh
+                if (mayRetry) fetch(request, session, key, null, false);
+                else session.sendResponse(error(Response.BAD_GATEWAY, "error"));
             }
             case Fill.Failed f -> {
                 long now = System.currentTimeMillis();
-                if (stale != null && TierLookup.staleServable(stale.meta(), f.status(), now, cache.staleWhileError())) {
-                    if (stale.memory() != null && stale.memory().retain()) {
-                        respondFromMemory(request, session, stale.memory(), "stale");
-                        return;
-                    }
-                    if (stale.disk() != null && respondFromDisk(request, session, stale.disk(), "stale")) {
-                        return;
-                    }
+                if (stale != null
+                        && TierLookup.staleServable(stale.meta(), f.status(), now, cache.staleWhileError())
+                        && respondFromCopy(request, session, stale, "stale")) {
+                    return;
                 }
                 session.sendResponse(error(f.status()));
             }
         }
+    }
+
+    /** The request's own expired copy (held by its lookup), from memory or disk; false without one. */
+    private boolean respondFromCopy(Request request, HttpSession session, TierLookup.Expired copy, String xcache)
+            throws IOException {
+        if (copy == null) return false;
+        if (copy.memory() != null && copy.memory().retain()) {
+            respondFromMemory(request, session, copy.memory(), xcache);
+            return true;
+        }
+        return copy.disk() != null && respondFromDisk(request, session, copy.disk(), xcache);
     }
 
     private void respondFromFill(
@@ -352,8 +353,7 @@ public final class CacheHandler {
             default -> Response.BAD_GATEWAY;
         };
         // the origin's own answer (the object is not there, or not for this client): a miss it answered
-        boolean originsAnswer = status == 404 || status == 401 || status == 403 || status == 429 || status == 451;
-        return error(line, originsAnswer ? "miss" : "error");
+        return error(line, Fill.relayedAsItIs(status) ? "miss" : "error");
     }
 
     private Response error(String status, String xcache) {

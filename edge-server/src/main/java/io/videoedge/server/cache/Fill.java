@@ -505,10 +505,15 @@ public final class Fill implements Runnable, GrowingFile {
      * take them for an edge failure and retry); 502 for the rest (3xx, other 4xx, 5xx).
      */
     static int relayedStatus(int originStatus) {
-        return switch (originStatus) {
-            case 404, 410 -> 404;
-            case 401, 403, 429, 451 -> originStatus;
-            default -> 502;
+        if (originStatus == 410) return 404;
+        return relayedAsItIs(originStatus) ? originStatus : 502;
+    }
+
+    /** The origin statuses a client gets as they are: the origin's own answer, not an edge failure. */
+    static boolean relayedAsItIs(int status) {
+        return switch (status) {
+            case 401, 403, 404, 429, 451 -> true;
+            default -> false;
         };
     }
 

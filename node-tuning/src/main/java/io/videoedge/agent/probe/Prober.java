@@ -85,14 +85,23 @@ public final class Prober {
                 }
             });
         }
+        // modules with a file under /lib/modules/KERNEL (modules.dep) or built in (modules.builtin); in
+        // the kernel now: those under /sys/module and every built-in one, which has a directory there
+        // only when it has parameters (a built-in sch_netem or tcp_bbr has none, and modprobe of it
+        // changes nothing: it would never read back as loaded)
+        Set<String> builtin = modulesListed(kernel, "modules.builtin");
+        Set<String> loadable = modulesListed(kernel, "modules.dep");
+        loadable.addAll(builtin);
+        Set<String> loaded = new HashSet<>(fs.list("sys/module"));
+        loaded.addAll(builtin);
         Optional<PodFacts> pod = request.podUid() == null || request.podUid().isBlank()
                 ? Optional.empty()
                 : Optional.of(pod(request.podUid(), cgroup));
         return new NodeFacts(
                 kernel,
                 ccs,
-                loadableModules(kernel),
-                loadedModules(kernel),
+                loadable,
+                loaded,
                 tlsUlp,
                 cgroup,
                 nrCpus,
@@ -287,24 +296,6 @@ public final class Prober {
             nodes.put(0, online);
         }
         return nodes;
-    }
-
-    /** Module names with a file under /lib/modules/KERNEL (modules.dep) or built in (modules.builtin). */
-    private Set<String> loadableModules(String kernel) {
-        Set<String> mods = modulesListed(kernel, "modules.dep");
-        mods.addAll(modulesListed(kernel, "modules.builtin"));
-        return mods;
-    }
-
-    /**
-     * Modules in the kernel now: those under /sys/module, and every built-in one, which has a directory
-     * there only when it has parameters (a built-in sch_netem or tcp_bbr has none, and modprobe of it
-     * changes nothing: it would never read back as loaded).
-     */
-    private Set<String> loadedModules(String kernel) {
-        Set<String> mods = new HashSet<>(fs.list("sys/module"));
-        mods.addAll(modulesListed(kernel, "modules.builtin"));
-        return mods;
     }
 
     private Set<String> modulesListed(String kernel, String file) {
