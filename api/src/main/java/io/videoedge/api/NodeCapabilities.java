@@ -29,7 +29,24 @@ public record NodeCapabilities(
         String onlineCpus,
 
         @JsonPropertyDescription("Network interfaces with a device.")
-        List<Nic> nics) {
+        List<Nic> nics,
+
+        @JsonPropertyDescription("The node's boot this status was written in (/proc/sys/kernel/random/boot_id): the "
+                + "settings' originals it reports are that boot's, and are not taken back after a reboot.")
+        String bootId) {
+
+    /** Capabilities without the boot (a report from a node that does not say). */
+    public NodeCapabilities(
+            String kernel,
+            List<String> congestionControls,
+            Boolean bbr,
+            String ktls,
+            String cgroup,
+            Integer numaNodes,
+            String onlineCpus,
+            List<Nic> nics) {
+        this(kernel, congestionControls, bbr, ktls, cgroup, numaNodes, onlineCpus, nics, null);
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Nic(

@@ -48,6 +48,12 @@ import java.util.Map;
         messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in "
                 + TuningSpec.INTEGER_SYSCTLS + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
 @ValidationRule(
+        value = "!has(self.sysctls) || " + TuningSpec.FLOW_ENTRIES_RANGE,
+        fieldPath = ".sysctls",
+        message =
+                "net.core.rps_sock_flow_entries is 0 to 536870912 (2^29, the kernel's limit); the kernel rounds a value "
+                        + "up to a power of two")
+@ValidationRule(
         value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))",
         fieldPath = ".kernelModules",
         message = "kernel module names are lower-case letters, digits, '_' and '-' (as in lsmod), e.g. tls")
@@ -103,6 +109,12 @@ public record TuningSpec(
     static final String ALLOWED_PREFIX =
             "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
                     + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";
+
+    /** RFS's global flow table: the kernel refuses more than 2^29 entries (and negative counts). */
+    static final String FLOW_ENTRIES_RANGE = "!('net.core.rps_sock_flow_entries' in self.sysctls)"
+            + " || !self.sysctls['net.core.rps_sock_flow_entries'].matches('^ *-?[0-9]{1,18} *$')"
+            + " || (int(self.sysctls['net.core.rps_sock_flow_entries'].findAll('-?[0-9]+')[0]) >= 0"
+            + " && int(self.sysctls['net.core.rps_sock_flow_entries'].findAll('-?[0-9]+')[0]) <= 536870912)";
 
     /** The triplet sysctls: three integers. */
     static final String TRIPLET_FORMAT =

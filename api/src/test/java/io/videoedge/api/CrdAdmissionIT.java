@@ -220,6 +220,15 @@ class CrdAdmissionIT {
     }
 
     @Test
+    void anRfsFlowTableUpToTheKernelsLimitIsAcceptedPowerOfTwoOrNot() {
+        for (String entries : List.of("0", "1000", " 536870912 ")) {
+            GenericKubernetesResource ve = example("flow-" + entries.strip());
+            set(ve, "spec.tuning.sysctls", Map.of("net.core.rps_sock_flow_entries", entries));
+            client.resource(ve).inNamespace(namespace).create(); // the agent rounds 1000 up to 1024, as the kernel does
+        }
+    }
+
+    @Test
     void kubectlShowsThePrinterColumns() {
         GenericKubernetesResource created =
                 client.resource(example("columns")).inNamespace(namespace).create();
@@ -723,6 +732,18 @@ class CrdAdmissionIT {
                         Map.of("net.core.somaxconn", "1\u0007"),
                         "spec.tuning.sysctls",
                         "one line of printable ASCII"),
+                refused(
+                        "an RFS flow table past the kernel's 2^29",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.rps_sock_flow_entries", "536870913"),
+                        "spec.tuning.sysctls",
+                        "rps_sock_flow_entries is 0 to 536870912"),
+                refused(
+                        "a negative RFS flow table",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.rps_sock_flow_entries", "-1"),
+                        "spec.tuning.sysctls",
+                        "rps_sock_flow_entries is 0 to 536870912"),
                 refused(
                         "an integer sysctl given words",
                         "spec.tuning.sysctls",

@@ -48,12 +48,16 @@ public final class ApplyEngine {
     /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
     public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
         HostFs fs = new HostFs(root);
+        String bootId = fs.readIfPresent(BOOT_ID).map(String::strip).orElse(null);
         return new ApplyEngine(
                 new Prober(fs, runner),
                 new Appliers(fs, runner),
                 new Validator(fs),
-                Journal.open(journalFile, Clock.systemUTC()));
+                Journal.open(journalFile, Clock.systemUTC(), bootId));
     }
+
+    /** The kernel's id of this boot of the node: a new one after each reboot. */
+    static final String BOOT_ID = "proc/sys/kernel/random/boot_id";
 
     /** A write this pass made: the setting and the value it replaced. */
     private record Done(Setting setting, String before, boolean journaled, String actual) {}
@@ -85,7 +89,8 @@ public final class ApplyEngine {
         List<Setting> channels = plan.changes().stream()
                 .filter(s -> s.kind() == SettingKind.ETHTOOL_CHANNELS)
                 .toList();
-        Map<String, Setting> irqsBefore = channels.isEmpty() ? Map.of() : journalIrqAffinities(plan);
+        Map<String, Setting> irqsBefore =
+                channels.isEmpty() ? Map.of() : journalIrqAffinities(Planner.irqAffinitiesNow(d, facts));
         Failure failure = irqsBefore == null
                 ? new Failure(channels.getFirst(), "could not journal the IRQ affinities before the queue change")
                 : write(channels, done);
@@ -96,6 +101,8 @@ public final class ApplyEngine {
             if (!problems.isEmpty()) {
                 Setting first = plan.find(problems.keySet().iterator().next()).orElseThrow();
                 failure = new Failure(first, "refused after the queue change: " + describe(problems));
+            } else {
+                notes.addAll(putBackUnmanagedIrqs(irqsBefore, plan));
             }
         }
         if (failure == null) {
@@ -148,6 +155,16 @@ public final class ApplyEngine {
     /** Writes the journal file again if it was deleted while the agent ran; true when it had to. */
     public boolean rewriteJournalIfDeleted() throws IOException {
         return journal.rewriteIfDeleted();
+    }
+
+    /** How many originals the journal held for an earlier boot of the node (dropped: the reboot reset them). */
+    public int journalEntriesOfEarlierBoot() {
+        return journal.droppedFromEarlierBoot();
+    }
+
+    /** This boot's id (/proc/sys/kernel/random/boot_id), null when the node does not say. */
+    public String bootId() {
+        return journal.bootId();
     }
 
     /** Whether there was no journal file when the agent started (a first start, or a lost journal). */
@@ -227,25 +244,54 @@ public final class ApplyEngine {
     }
 
     /**
-     * Before a queue change: journals the affinity of every queue IRQ the plan manages, as it is now.
+     * Before a queue change: journals the affinity of every queue IRQ the spec's policy covers, as it is now.
      * virtio_net rewrites all of them on a queue change (pair N to CPU N mod CPUs), so the values read
      * after it are not the originals. Returns the settings journaled here (null when the journal failed).
      */
-    private Map<String, Setting> journalIrqAffinities(Plan plan) {
+    private Map<String, Setting> journalIrqAffinities(List<Setting> affinitiesNow) {
         Map<String, Setting> journaled = new LinkedHashMap<>();
-        for (Setting s : plan.settings()) {
-            if (s.kind() == SettingKind.IRQ_AFFINITY && s.current() != null) {
-                try {
-                    if (journal.recordIfAbsent(s, s.current())) {
-                        journaled.put(s.name(), s);
-                    }
-                } catch (IOException e) {
-                    LOG.warn("could not journal {}: {}", s.name(), e.toString());
-                    return null;
+        for (Setting s : affinitiesNow) {
+            try {
+                if (journal.recordIfAbsent(s, s.current())) {
+                    journaled.put(s.name(), s);
                 }
+            } catch (IOException e) {
+                LOG.warn("could not journal {}: {}", s.name(), e.toString());
+                return null;
             }
         }
         return journaled;
+    }
+
+    /**
+     * After a queue change: the IRQs the driver moved that the plan does not set (a pod-based policy still waiting
+     * for the server's pod) get their affinity from before the change back, and leave the journal; otherwise the
+     * driver's values would be taken for originals once the policy can be decided. Returns what it did.
+     */
+    private List<String> putBackUnmanagedIrqs(Map<String, Setting> irqsBefore, Plan plan) {
+        Set<String> managed = new HashSet<>();
+        plan.settings().stream()
+                .filter(s -> s.kind() == SettingKind.IRQ_AFFINITY)
+                .forEach(s -> managed.add(s.name()));
+        List<String> notes = new ArrayList<>();
+        for (Setting s : irqsBefore.values()) {
+            if (managed.contains(s.name())) {
+                continue;
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
+                    put(s, s.current());
+                    notes.add(s.name() + ": moved to " + now.get() + " by the driver on the queue change, put back to "
+                            + s.current() + " (this plan does not set it)");
+                }
+                journal.remove(s.name());
+            } catch (IOException e) {
+                notes.add(s.name() + ": moved by the driver on the queue change, putting back " + s.current()
+                        + " failed: " + e.getMessage());
+            }
+        }
+        return notes;
     }
 
     /** Drops the entries journaled before the queue change whose IRQ this pass neither wrote nor moved. */

@@ -25,6 +25,12 @@ import java.util.Optional;
  * a restarted agent still restores exactly. An entry is written, atomically (temp file, fsync,
  * rename, fsync of the directory), before the first change of its setting, and never
  * overwritten: it always holds the value from before the agent.
+ *
+ * <p>Originals belong to one boot of the node: a reboot resets every value the agent writes (sysctls, IRQ
+ * affinities, queue counts, loaded modules), and may give the NIC's queue interrupts other numbers. The file
+ * names the boot it was written in (/proc/sys/kernel/random/boot_id); opened under another boot, its entries
+ * are dropped, so a revert never writes an earlier boot's value over this boot's own, nor an IRQ number that
+ * now belongs to another device. A file from before boots were recorded is taken as this boot's.
  */
 public final class Journal {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -42,10 +48,15 @@ public final class Journal {
     }
 
     /** The file's content. */
-    record Content(int version, String fingerprint, List<Entry> entries) {}
+    record Content(int version, String fingerprint, String bootId, List<Entry> entries) {}
 
     private final Path file;
     private final Clock clock;
+    /** This boot's id, null when the node does not say (then every entry is taken as this boot's). */
+    private final String bootId;
+    /** Entries the file held for an earlier boot, dropped when it was opened. */
+    private int droppedFromEarlierBoot;
+
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private String fingerprint;
     /** Why the file cannot be read (null: read, or absent). Nothing is written while it is set. */
@@ -53,9 +64,10 @@ public final class Journal {
     /** The file did not exist when the agent started: originals may be adopted from the last report. */
     private final boolean absentAtOpen;
 
-    private Journal(Path file, Clock clock) {
+    private Journal(Path file, Clock clock, String bootId) {
         this.file = file;
         this.clock = clock;
+        this.bootId = bootId;
         this.absentAtOpen = !Files.exists(file);
     }
 
@@ -65,7 +77,15 @@ public final class Journal {
      * nothing is recorded (so nothing may be changed) until the file is fixed or moved aside.
      */
     public static Journal open(Path file, Clock clock) {
-        Journal j = new Journal(file, clock);
+        return open(file, clock, null);
+    }
+
+    /**
+     * Loads the journal at file for the node's boot bootId (null: unknown): entries written under another boot
+     * are dropped ({@link #droppedFromEarlierBoot()}); the file itself is rewritten with the next change.
+     */
+    public static Journal open(Path file, Clock clock, String bootId) {
+        Journal j = new Journal(file, clock, bootId);
         j.load();
         return j;
     }
@@ -77,6 +97,12 @@ public final class Journal {
         if (Files.exists(file)) {
             try {
                 Content c = JSON.readValue(file.toFile(), Content.class);
+                if (c.bootId() != null && bootId != null && !c.bootId().equals(bootId)) {
+                    // the node rebooted since: the kernel holds its boot values again, and they are the originals now
+                    droppedFromEarlierBoot =
+                            c.entries() == null ? 0 : c.entries().size();
+                    return;
+                }
                 fingerprint = c.fingerprint();
                 if (c.entries() != null) {
                     c.entries().forEach(e -> entries.put(e.name(), e));
@@ -95,6 +121,16 @@ public final class Journal {
             load();
         }
         return Optional.ofNullable(unreadable);
+    }
+
+    /** How many entries the file held for an earlier boot of the node, dropped when it was opened. */
+    public synchronized int droppedFromEarlierBoot() {
+        return droppedFromEarlierBoot;
+    }
+
+    /** This boot's id, null when the node does not say. */
+    public String bootId() {
+        return bootId;
     }
 
     /** Whether no journal file existed when the agent started. */
@@ -172,7 +208,7 @@ public final class Journal {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        byte[] bytes = JSON.writeValueAsBytes(new Content(1, fingerprint, new ArrayList<>(entries.values())));
+        byte[] bytes = JSON.writeValueAsBytes(new Content(1, fingerprint, bootId, new ArrayList<>(entries.values())));
         try (FileChannel ch = FileChannel.open(
                 tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ch.write(java.nio.ByteBuffer.wrap(bytes));

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param readOnlySysctls the sysctls asked for whose file is there but cannot be written (mode 0444 or a
  *     read-only /proc/sys): net.core.wmem_max and rmem_max outside the initial network namespace on newer
  *     kernels
+ * @param bootId the kernel's id of this boot (/proc/sys/kernel/random/boot_id), null when absent
  */
 public record NodeFacts(
         String kernel,
@@ -41,7 +42,8 @@ public record NodeFacts(
         boolean modprobeAvailable,
         Optional<PodFacts> pod,
         Set<String> readOnlySysctls,
-        CpuSet isolatedCpus) {
+        CpuSet isolatedCpus,
+        String bootId) {
 
     /** Kernel TLS capability as the operator reads it: available, loadable or unavailable. */
     public String ktls() {

@@ -243,7 +243,15 @@ public final class NodeTuningAgent implements AutoCloseable {
             }
             if (!adoptionChecked) {
                 adoptionChecked = true;
-                Map<String, String> reported = reportedOriginals(nt.getStatus());
+                int earlier = engine.journalEntriesOfEarlierBoot();
+                if (earlier > 0) {
+                    String why = "the node rebooted since the journal of originals was written: its " + earlier
+                            + " original(s) of the earlier boot were dropped (the reboot reset those values);"
+                            + " originals are taken again from this boot as the agent changes them";
+                    events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
+                    LOG.info("{}", why);
+                }
+                Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.bootId());
                 if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
                     List<String> adopted = engine.adoptReportedOriginals(desired, reported);
                     if (!adopted.isEmpty()) {
@@ -262,9 +270,18 @@ public final class NodeTuningAgent implements AutoCloseable {
         }
     }
 
-    /** The originals the last status reported for settings the agent changed. */
-    static Map<String, String> reportedOriginals(NodeTuningStatus status) {
+    /**
+     * The originals the last status reported for settings the agent changed; none when it was written under
+     * another boot of the node (bootId: this one's, null when unknown): a reboot reset those values.
+     */
+    static Map<String, String> reportedOriginals(NodeTuningStatus status, String bootId) {
         Map<String, String> originals = new LinkedHashMap<>();
+        String reportedBoot = status == null || status.capabilities() == null
+                ? null
+                : status.capabilities().bootId();
+        if (reportedBoot != null && bootId != null && !reportedBoot.equals(bootId)) {
+            return originals;
+        }
         if (status != null && status.settings() != null) {
             for (NodeTuningStatus.Setting s : status.settings()) {
                 if (s.original() != null && s.state() == SettingState.APPLIED) {

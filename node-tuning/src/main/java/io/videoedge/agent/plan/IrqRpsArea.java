@@ -25,6 +25,36 @@ final class IrqRpsArea implements TuningArea {
         return out;
     }
 
+    /**
+     * The affinity of every queue IRQ of the tuned NICs as it is now, as settings that would keep it: what a queue
+     * change must journal first, since some drivers (virtio_net) rewrite them all on one. Every IRQ a policy names,
+     * whether or not the policy can be decided yet (a pod-based one waiting for its pod); none for policy none.
+     */
+    static List<Setting> affinitiesNow(Desired d, NodeFacts f) {
+        List<Setting> out = new ArrayList<>();
+        if (d.irqAffinity() == IrqAffinity.NONE) {
+            return out;
+        }
+        for (NicFacts nic : NicArea.tuned(d, f)) {
+            for (int irq : nic.queueIrqs()) {
+                String now = nic.irqAffinity().get(irq);
+                if (now != null) {
+                    out.add(irqFile(nic, irq, now, now));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Setting irqFile(NicFacts nic, int irq, String cpus, String current) {
+        return Setting.file(
+                "irq/" + nic.name() + "/" + irq,
+                SettingKind.IRQ_AFFINITY,
+                "proc/irq/" + irq + "/smp_affinity_list",
+                cpus,
+                current);
+    }
+
     /** A finding for a policy without CPUs: Pending while the pod is not known, else Unsupported. */
     private static Setting noTarget(Desired d, String name, PodCpus.Target t) {
         Setting s = t.pending() ? Setting.pending(name, null, t.why()) : Setting.unsupported(name, null, null, t.why());
@@ -56,12 +86,7 @@ final class IrqRpsArea implements TuningArea {
             int irq = irqs.get(i);
             int queue = nic.irqQueues().getOrDefault(irq, i);
             String cpu = Integer.toString(t.order().get(queue % t.order().size()));
-            Setting s = Setting.file(
-                    name + "/" + irq,
-                    SettingKind.IRQ_AFFINITY,
-                    "proc/irq/" + irq + "/smp_affinity_list",
-                    cpu,
-                    nic.irqAffinity().get(irq));
+            Setting s = irqFile(nic, irq, cpu, nic.irqAffinity().get(irq));
             out.add(PodCpus.podPolicy(d) ? s.onPod() : s);
         }
     }

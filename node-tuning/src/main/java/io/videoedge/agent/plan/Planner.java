@@ -34,6 +34,14 @@ public final class Planner {
         return new Plan(List.copyOf(out));
     }
 
+    /**
+     * The queue IRQs' affinities as they are, for the journal before a queue change (the driver may rewrite them
+     * all): those of every IRQ the spec's policy covers, including a policy still waiting for the server's pod.
+     */
+    public static List<Setting> irqAffinitiesNow(Desired d, NodeFacts f) {
+        return IrqRpsArea.affinitiesNow(d, f);
+    }
+
     /** Names of the settings in a plan (for tests and messages). */
     public static Set<String> names(Plan p) {
         Set<String> s = new LinkedHashSet<>();

@@ -50,6 +50,8 @@ final class SysctlArea implements TuningArea {
                         "congestion control " + value + " is not available (kernel offers "
                                 + String.join(" ", f.congestionControls()) + ") and no tcp_" + value
                                 + " module is installed"));
+            } else if (name.equals(RPS_SOCK_FLOW_ENTRIES)) {
+                out.add(flowEntries(value, current));
             } else {
                 out.add(Setting.sysctl(name, value, current));
             }
@@ -61,6 +63,21 @@ final class SysctlArea implements TuningArea {
             }
         });
         return out;
+    }
+
+    /**
+     * RFS's global flow table: the kernel rounds the size up to a power of two and prints that, so a value asked as
+     * the spec's sysctl is rounded the same way first; otherwise it never reads back as written and every pass would
+     * roll back.
+     */
+    private static Setting flowEntries(String value, String current) {
+        String v = value.strip();
+        if (!v.matches("[0-9]{1,9}")) {
+            return Setting.sysctl(RPS_SOCK_FLOW_ENTRIES, value, current); // the kernel's answer, as for any sysctl
+        }
+        String rounded = Integer.toString(Values.pow2(Integer.parseInt(v)));
+        Setting s = Setting.sysctl(RPS_SOCK_FLOW_ENTRIES, rounded, current);
+        return rounded.equals(v) ? s : s.note(v + " asked: the kernel rounds it up to a power of two, " + rounded);
     }
 
     /** A minimum: raised when lower, left when at least it; Unsupported when the node has no such file or cannot raise it. */

@@ -115,7 +115,10 @@ public final class Prober {
                 runner.available("modprobe"),
                 pod,
                 readOnlySysctls,
-                isolatedCpus());
+                isolatedCpus(),
+                fs.readIfPresent("proc/sys/kernel/random/boot_id")
+                        .map(String::strip)
+                        .orElse(null));
     }
 
     /**

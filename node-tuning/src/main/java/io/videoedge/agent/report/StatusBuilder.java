@@ -278,7 +278,8 @@ public final class StatusBuilder {
                 f.cgroupVersion(),
                 f.numaNodes().size(),
                 f.onlineCpus().toList(),
-                nics);
+                nics,
+                f.bootId());
     }
 
     private static NodeCapabilities.Nic nic(NicFacts n) {

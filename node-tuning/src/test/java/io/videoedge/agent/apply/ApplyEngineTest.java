@@ -212,6 +212,70 @@ class ApplyEngineTest {
     }
 
     @Test
+    void aQueueChangeUnderAPolicyWaitingForItsPodPutsBackTheIrqsTheDriverMovedAndTheirOriginalsStayTrue()
+            throws IOException {
+        // server-cores before the pod's cgroup exists: the IRQ settings are Pending, the queue change is not
+        virtioNode(1);
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(4);
+        assertThat(node.value("proc/irq/33/smp_affinity_list"))
+                .as("put back after the driver's 0")
+                .isEqualTo("1");
+        assertThat(node.value("proc/irq/34/smp_affinity_list")).isEqualTo("1");
+        assertThat(r.originals()).doesNotContainKeys("irq/eth0/33", "irq/eth0/34");
+        assertThat(r.notes())
+                .contains("irq/eth0/33: moved to 0 by the driver on the queue change, put back to 1"
+                        + " (this plan does not set it)");
+
+        // the pod arrives, on CPU 0: the originals journaled now are the node's own, not the driver's
+        node.pod("uid-9", "0-1", "0");
+        PassResult withPod = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(withPod.outcome()).as(withPod.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("0");
+        assertThat(withPod.originals()).containsEntry("irq/eth0/33", "1").containsEntry("irq/eth0/34", "1");
+
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
+        assertThat(node.value("proc/irq/34/smp_affinity_list")).isEqualTo("1");
+    }
+
+    @Test
+    void aRebootDropsTheEarlierBootsOriginalsSoARevertNeverWritesThemOverThisBootsValues() throws IOException {
+        node.file("proc/sys/kernel/random/boot_id", "boot-1");
+        engine().pass(seed().desired());
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+
+        // the reboot: a new boot id, the kernel's boot values back (this boot's sysctl.d says 10), and the
+        // NIC's queue interrupts renumbered: 41 now belongs to another device
+        node.file("proc/sys/kernel/random/boot_id", "boot-2");
+        node.file("proc/sys/vm/swappiness", "10");
+        node.file("proc/irq/41/smp_affinity_list", "3");
+        ApplyEngine rebooted = engine();
+        assertThat(rebooted.journalEntriesOfEarlierBoot()).isPositive();
+        assertThat(rebooted.revert().restored())
+                .as("nothing of the earlier boot")
+                .isEmpty();
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("10");
+        assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("3");
+
+        PassResult r = rebooted.pass(seed().desired());
+        assertThat(r.originals()).containsEntry("sysctl/vm.swappiness", "10");
+        assertThat(engine().journalEntriesOfEarlierBoot())
+                .as("the same boot keeps them")
+                .isZero();
+        engine().revert();
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("10");
+        assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("3");
+    }
+
+    @Test
     void invalidValueIsRefusedBeforeAnyWrite() throws IOException {
         Map<String, String> before = snapshot();
         PassResult r = engine().pass(spec().sysctls(Map.of("net.ipv4.tcp_mem", "300 200 100", "vm.swappiness", "0"))

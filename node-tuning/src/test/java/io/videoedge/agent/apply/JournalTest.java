@@ -64,4 +64,34 @@ class JournalTest {
         assertThat(file).content().isEqualTo(written);
         assertThat(Journal.open(file, Clock.systemUTC()).absentAtOpen()).isFalse();
     }
+
+    @Test
+    void aFileOfAnEarlierBootIsDroppedOneOfThisBootOrWithoutABootIsKept() throws IOException {
+        Path file = dir.resolve("journal.json");
+        Journal.open(file, Clock.systemUTC(), "boot-1").recordIfAbsent(SWAPPINESS, "60");
+        assertThat(file).content().contains("\"bootId\" : \"boot-1\"");
+
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-1").entries()).hasSize(1);
+        assertThat(Journal.open(file, Clock.systemUTC(), null).entries())
+                .as("boot unknown")
+                .hasSize(1);
+        Journal rebooted = Journal.open(file, Clock.systemUTC(), "boot-2");
+        assertThat(rebooted.entries()).isEmpty();
+        assertThat(rebooted.fingerprint()).isNull();
+        assertThat(rebooted.droppedFromEarlierBoot()).isEqualTo(1);
+
+        // this boot's first change rewrites the file as this boot's
+        rebooted.recordIfAbsent(SWAPPINESS, "10");
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-2").entries())
+                .singleElement()
+                .satisfies(e -> assertThat(e.original()).isEqualTo("10"));
+
+        Files.writeString(
+                file,
+                "{\"version\":1,\"entries\":[{\"name\":\"sysctl/vm.swappiness\",\"kind\":\"SYSCTL\","
+                        + "\"target\":\"proc/sys/vm/swappiness\",\"original\":\"60\"}]}");
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-3").entries())
+                .as("a file from before boots were recorded")
+                .hasSize(1);
+    }
 }

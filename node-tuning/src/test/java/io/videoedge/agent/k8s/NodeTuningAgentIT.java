@@ -478,6 +478,49 @@ class NodeTuningAgentIT {
         assertThat(second.fs().value("proc/sys/net/ipv4/tcp_notsent_lowat")).isEqualTo(lowat);
     }
 
+    /**
+     * A reboot while the agent was down: the kernel is back at its boot values (this boot's sysctl.d gives
+     * swappiness 30, where the earlier boot had 60) and may have renumbered the NIC's interrupts. The journal's
+     * originals are the earlier boot's: restoring them would write 60, or an IRQ number that is now another
+     * device's. They are dropped, and so are the originals of a status reported under the earlier boot when the
+     * journal was lost as well; deletion restores this boot's values.
+     */
+    @Test
+    void aRebootDropsTheEarlierBootsOriginalsFromTheJournalAndFromTheLastReport() throws IOException {
+        for (boolean journalLost : List.of(false, true)) {
+            Node first = startAgent(nodeName(), Duration.ofHours(1));
+            create(first.name(), seed());
+            await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(first.name())));
+            assertThat(get(first.name()).getStatus().capabilities().bootId()).isEqualTo("0b6b1f4e-boot-1");
+            first.agent().close();
+            if (journalLost) {
+                Files.delete(journal(first.name()));
+            }
+            first.fs().file("proc/sys/kernel/random/boot_id", "5c0d2a77-boot-2");
+            first.fs().file("proc/sys/vm/swappiness", "30");
+
+            Node second = startAgent(first.name(), first.fs(), first.cmds(), asAgent, Duration.ofHours(1));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> "5c0d2a77-boot-2".equals(bootOf(get(second.name()))) && tuned(get(second.name())));
+            admin.resources(NodeTuning.class).withName(second.name()).delete();
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(second.name()) == null);
+            assertThat(second.fs().value("proc/sys/vm/swappiness"))
+                    .as("journal lost: " + journalLost)
+                    .isEqualTo("30");
+            assertThat(event(second.name(), Conditions.JOURNAL_RECOVERED))
+                    .as("an Event says the reboot dropped them; none says a report's were taken, journal lost: "
+                            + journalLost)
+                    .isEqualTo(!journalLost);
+            second.agent().close();
+        }
+    }
+
+    private static String bootOf(NodeTuning nt) {
+        return nt == null || nt.getStatus() == null || nt.getStatus().capabilities() == null
+                ? null
+                : nt.getStatus().capabilities().bootId();
+    }
+
     @Test
     void aJournalDeletedWhileTheAgentRunsIsWrittenAgainFromMemory() throws IOException {
         Node n = startAgent(nodeName(), Duration.ofSeconds(1));

@@ -327,6 +327,25 @@ class PlannerTest {
     }
 
     @Test
+    void theFlowTableAskedAsASysctlIsRoundedUpAsTheKernelDoes() {
+        NodeFacts f = Facts.cpus(8).nic("eth0", "mlx5_core", 4, 8, 0).build();
+        Plan p = Planner.plan(
+                spec().sysctls(Map.of("net.core.rps_sock_flow_entries", " 1000 "))
+                        .desired(),
+                f);
+        Setting s = setting(p, "sysctl/net.core.rps_sock_flow_entries");
+        assertThat(s.desired()).isEqualTo("1024");
+        assertThat(s.message()).isEqualTo("1000 asked: the kernel rounds it up to a power of two, 1024");
+
+        Plan exact = Planner.plan(
+                spec().sysctls(Map.of("net.core.rps_sock_flow_entries", "4096")).desired(), f);
+        assertThat(setting(exact, "sysctl/net.core.rps_sock_flow_entries").desired())
+                .isEqualTo("4096");
+        assertThat(setting(exact, "sysctl/net.core.rps_sock_flow_entries").message())
+                .isNull();
+    }
+
+    @Test
     void sysctlsComparedAsTheKernelPrintsThem() {
         NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
         Plan p = Planner.plan(

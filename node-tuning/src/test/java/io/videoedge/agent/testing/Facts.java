@@ -276,6 +276,7 @@ public final class Facts {
                 true,
                 Optional.ofNullable(pod),
                 readOnlySysctls,
-                isolated);
+                isolated,
+                "test-boot");
     }
 }

@@ -20,6 +20,7 @@ public final class FakeNode {
     public FakeNode(Path root) {
         this.root = root;
         file("proc/sys/kernel/osrelease", "6.18.0-test");
+        file("proc/sys/kernel/random/boot_id", "0b6b1f4e-boot-1");
         file("proc/sys/net/ipv4/tcp_available_congestion_control", "reno cubic");
         file("proc/sys/net/ipv4/tcp_available_ulp", "mptcp");
         file("proc/sys/net/ipv4/tcp_congestion_control", "cubic");
