@@ -179,9 +179,39 @@ nic_coalescing_e1000e() {
   echo "eth1 (e1000e): ethtool -c rx-usecs $before -> 64 after apply -> $before after revert; agent: $line"
 }
 
+# a pod-based IRQ policy (server-cores) whose pod's cgroup does not exist yet: the queue change is made
+# while the IRQ settings wait, and virtio_net moves queue IRQs on it. The agent must put those back at
+# once (its pass notes say which), so that the originals it journals once the pod is known are the
+# node's own and not the driver's; revert then gives the boot's queue count with the same affinities.
+# Each queue IRQ first gets a CPU the driver would not give it, so a move cannot go unseen.
+nic_pending_policy_queue_change() {
+  local JOURNAL=/tmp/vm/pending-journal.json spec=$REPO/hack/vm/guest/nodetuning-nic-pending.yaml irq name q put
+  rm -f "$JOURNAL"
+  [ "$(channels current)" = 2 ] || fail "eth0 has $(channels current) channels before the check, expected the boot's 2"
+  while read -r irq name; do
+    q=${name##*.}
+    node_cpus $(((q + 1) % 2)) >"/proc/irq/$irq/smp_affinity_list" # pairs alternate the other way round
+  done < <(queue_irqs)
+  snapshot >/tmp/vm/pending-before
+  agent apply --spec "$spec" | tee /tmp/vm/pending-apply.txt || fail "agent apply failed: $(tail -n 1 /tmp/vm/pending-apply.txt)"
+  [ "$(channels current)" = 4 ] || fail "ethtool -l eth0: combined $(channels current) after apply, expected 4"
+  grep -q '^pending .*irq/eth0' /tmp/vm/pending-apply.txt || fail "the IRQ settings are not Pending: $(grep 'irq/eth0' /tmp/vm/pending-apply.txt | head -n 3)"
+  put=$(grep -c '^note: irq/eth0/[0-9]*: moved to .* by the driver on the queue change, put back to' /tmp/vm/pending-apply.txt || true)
+  [ "$put" -ge 1 ] || fail "no IRQ put back: the driver moved none on the queue change, so this check proves nothing"
+  diff <(grep '^irq ' /tmp/vm/pending-before) <(snapshot | grep '^irq ') || fail "queue IRQs not as before the queue change (diff above: < before, > after apply)"
+  ! grep -q '"irq/eth0' "$JOURNAL" || fail "the journal keeps IRQ originals the pass put back: $(grep -o '"irq/eth0/[0-9]*"' "$JOURNAL" | paste -sd' ' -)"
+  agent revert >/tmp/vm/pending-revert.txt || fail "agent revert failed: $(tail -n 1 /tmp/vm/pending-revert.txt)"
+  snapshot | diff /tmp/vm/pending-before - || fail "not restored exactly after revert (diff above)"
+  while read -r irq name; do # the boot's affinities back for the checks that follow
+    grep "^irq $irq " /tmp/vm/nic-before | awk '{print $NF}' >"/proc/irq/$irq/smp_affinity_list"
+  done < <(queue_irqs)
+  echo "combined 2 -> 4 with irqAffinity server-cores waiting for its pod: $put queue IRQs moved by virtio_net and put back, none journaled; revert exact ($(tail -n 1 /tmp/vm/pending-revert.txt))"
+}
+
 # shellcheck disable=SC2034 # read by agent() in lib.sh
 JOURNAL=/tmp/vm/nic-journal.json
 check "nic/facts: virtio NIC, 4 queue pairs, NUMA node 1" nic_facts
+check "nic/queue change under an IRQ policy waiting for its pod" nic_pending_policy_queue_change
 check "nic/apply" nic_apply
 check "nic/channels: ethtool -L combined 4" nic_channels
 check "nic/irq affinity spread, NIC-local node first" nic_irq_spread

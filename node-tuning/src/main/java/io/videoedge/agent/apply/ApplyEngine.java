@@ -1,6 +1,7 @@
 package io.videoedge.agent.apply;
 
 import io.videoedge.agent.facts.NodeFacts;
+import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
 import io.videoedge.agent.plan.Desired;
@@ -203,7 +204,14 @@ public final class ApplyEngine {
         List<String> restored = new ArrayList<>();
         List<String> gone = new ArrayList<>();
         Map<String, String> failed = new LinkedHashMap<>();
-        for (Journal.Entry e : restoreOrder(journal.entries())) {
+        List<Journal.Entry> order = restoreOrder(journal.entries());
+        List<Setting> irqsBefore = irqsBeforeQueueCounts(order);
+        boolean irqsPutBack = irqsBefore.isEmpty();
+        for (Journal.Entry e : order) {
+            if (!irqsPutBack && e.kind() != SettingKind.ETHTOOL_CHANNELS) {
+                putBackIrqsTheDriverMoved(irqsBefore); // the queue counts are back: they come first
+                irqsPutBack = true;
+            }
             try {
                 if (restore(e)) {
                     restored.add(e.name());
@@ -215,6 +223,9 @@ public final class ApplyEngine {
                 failed.put(e.name(), ex.getMessage());
             }
         }
+        if (!irqsPutBack) {
+            putBackIrqsTheDriverMoved(irqsBefore);
+        }
         try {
             if (journal.isEmpty()) {
                 journal.setFingerprint(null);
@@ -223,6 +234,49 @@ public final class ApplyEngine {
             failed.put("journal", ex.getMessage());
         }
         return new RevertResult(restored, gone, failed);
+    }
+
+    /**
+     * Before a revert gives queue counts back: the affinity of every queue IRQ of those NICs as it is now. A
+     * driver that rewrites them on a queue change (virtio_net) would otherwise leave its own values on the IRQs
+     * the journal has no original for (their policy waited for the pod, or was none).
+     */
+    private List<Setting> irqsBeforeQueueCounts(List<Journal.Entry> order) {
+        List<String> interfaces = order.stream()
+                .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
+                .map(Journal.Entry::target)
+                .distinct()
+                .toList();
+        if (interfaces.isEmpty()) {
+            return List.of();
+        }
+        return Planner.irqAffinitiesNow(prober.probe(new ProbeRequest(interfaces, Set.of(), null)), interfaces);
+    }
+
+    /** After a revert's queue counts: the IRQs the journal does not restore get their affinity from before. */
+    private void putBackIrqsTheDriverMoved(List<Setting> irqsBefore) {
+        for (Setting s : irqsBefore) {
+            if (journal.has(s.name())) {
+                continue; // its original comes back with its own entry
+            }
+            try {
+                Optional<String> now = appliers.of(s.kind()).read(s);
+                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
+                    put(s, s.current());
+                    LOG.info(
+                            "{}: moved to {} by the driver on the queue change, put back to {}",
+                            s.name(),
+                            now.get(),
+                            s.current());
+                }
+            } catch (IOException e) {
+                LOG.warn(
+                        "{}: moved by the driver on the queue change, putting back {} failed: {}",
+                        s.name(),
+                        s.current(),
+                        e.toString());
+            }
+        }
     }
 
     /**

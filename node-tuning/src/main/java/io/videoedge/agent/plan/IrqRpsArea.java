@@ -31,11 +31,13 @@ final class IrqRpsArea implements TuningArea {
      * whether or not the policy can be decided yet (a pod-based one waiting for its pod); none for policy none.
      */
     static List<Setting> affinitiesNow(Desired d, NodeFacts f) {
+        return d.irqAffinity() == IrqAffinity.NONE ? List.of() : affinitiesNow(NicArea.tuned(d, f));
+    }
+
+    /** The affinity of every queue IRQ of these NICs as it is now, as settings that would keep it. */
+    static List<Setting> affinitiesNow(List<NicFacts> nics) {
         List<Setting> out = new ArrayList<>();
-        if (d.irqAffinity() == IrqAffinity.NONE) {
-            return out;
-        }
-        for (NicFacts nic : NicArea.tuned(d, f)) {
+        for (NicFacts nic : nics) {
             for (int irq : nic.queueIrqs()) {
                 String now = nic.irqAffinity().get(irq);
                 if (now != null) {

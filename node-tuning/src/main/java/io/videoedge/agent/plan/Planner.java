@@ -42,6 +42,14 @@ public final class Planner {
         return IrqRpsArea.affinitiesNow(d, f);
     }
 
+    /** The queue IRQs' affinities of the named interfaces as they are (a revert's queue change may move them). */
+    public static List<Setting> irqAffinitiesNow(NodeFacts f, List<String> interfaces) {
+        return IrqRpsArea.affinitiesNow(interfaces.stream()
+                .map(n -> f.nics().get(n))
+                .filter(java.util.Objects::nonNull)
+                .toList());
+    }
+
     /** Names of the settings in a plan (for tests and messages). */
     public static Set<String> names(Plan p) {
         Set<String> s = new LinkedHashSet<>();

@@ -247,6 +247,25 @@ class ApplyEngineTest {
     }
 
     @Test
+    void aRevertsQueueChangeLeavesTheIrqsItHasNoOriginalForAsTheyWere() throws IOException {
+        // the policy still waits for its pod: the journal holds the queue count and no IRQ; virtio_net
+        // rewrites every queue IRQ when the revert gives the boot's 2 queues back
+        virtioNode(1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.originals()).containsKey("ethtool/eth0/combined").doesNotContainKey("irq/eth0/33");
+
+        RevertResult back = engine().revert();
+        assertThat(back.complete()).isTrue();
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(2);
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
     void aRebootDropsTheEarlierBootsOriginalsSoARevertNeverWritesThemOverThisBootsValues() throws IOException {
         node.file("proc/sys/kernel/random/boot_id", "boot-1");
         engine().pass(seed().desired());
