@@ -391,7 +391,8 @@ public record ServerSpec(
 
             @JsonPropertyDescription(
                     "Requests per second one client address may make on average (a token bucket requestBurst deep); "
-                            + "above it a request is answered 429 with Retry-After and the connection stays open. 0 (the "
+                            + "above it a request is answered 429 with Retry-After and the connection stays open (unless the request asked "
+                            + "to close it). 0 (the "
                             + "default): no cap. Viewers behind one carrier-grade NAT share an address: a player asks for a "
                             + "segment every few seconds, so allow their number times a few requests a second.")
             @Default("0")

@@ -380,13 +380,19 @@ final class EdgeSession extends HttpSession {
         if (wait > 0) {
             // over limits.maxRequestRate: this request is answered 429, the connection stays usable
             edge.metrics().refusedRequest("request_rate");
-            parsing = new RejectedRequest(
+            RejectedRequest limited = new RejectedRequest(
                     parsing.getMethod(),
                     Statuses.TOO_MANY_REQUESTS,
                     "over limits.maxRequestRate",
                     false,
                     parsing.isHttp11(),
                     wait);
+            // unless the client asked to close it: the request's Connection header goes with the 429, so
+            // that sendResponse closes after it as after any response (Connection: close, HTTP/1.0
+            // without keep-alive)
+            String connection = parsing.getHeader("Connection:");
+            if (connection != null) limited.addHeader("Connection: " + connection);
+            parsing = limited;
         }
         super.handleParsedRequest();
     }

@@ -188,6 +188,24 @@ class CacheIT {
         assertThat(origin.requests("/o/r-large.m4s")).isEqualTo(1);
     }
 
+    /** An empty object: a Range is 416 with the complete length, 0, on the miss and on hits (RFC 9110 15.5.17). */
+    @Test
+    void aRangeOfAnEmptyObjectIs416WithItsLengthOnAMissAndOnHits() throws Exception {
+        start();
+        origin.object("/o/empty.m4s", 0);
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<byte[]> r = get("/o/empty.m4s", "Range", "bytes=0-");
+            assertThat(r.statusCode()).as("request %d (%s)", i, xcache(r)).isEqualTo(416);
+            assertThat(r.headers().firstValue("Content-Range"))
+                    .as("request %d (%s)", i, xcache(r))
+                    .hasValue("bytes */0");
+        }
+        HttpResponse<byte[]> whole = get("/o/empty.m4s");
+        assertThat(whole.statusCode()).isEqualTo(200);
+        assertThat(xcache(whole)).startsWith("hit-");
+        assertThat(origin.requests("/o/empty.m4s")).isEqualTo(1);
+    }
+
     @Test
     void theMemoryTierEvictsTheLeastRecentlyUsedObjectsByBytes() throws Exception {
         start("1m", "512k", "64m", "", "");
@@ -768,6 +786,38 @@ class CacheIT {
     }
 
     /**
+     * A 304 with neither Cache-Control nor Expires leaves the stored response's own lifetime in force
+     * (RFC 9111 4.3.4), not cache.ttl: a no-cache object is revalidated again on its next use, and a
+     * max-age=1 object is fresh for one second again after each revalidation, not longer each time, also
+     * after a restart (the disk file keeps when it was last confirmed).
+     */
+    @Test
+    void aRevalidationWhose304HasNoCacheHeadersKeepsTheStoredLifetime() throws Exception {
+        start();
+        origin.object("/rv/live.m3u8", 2_000);
+        origin.cacheControl("/rv/live.m3u8", "no-cache");
+        origin.bareNotModified("/rv/live.m3u8");
+        assertThat(xcache(get("/rv/live.m3u8"))).isEqualTo("miss");
+        assertThat(xcache(get("/rv/live.m3u8"))).isEqualTo("revalidated");
+        assertThat(xcache(get("/rv/live.m3u8")))
+                .as("still revalidated on every use after a 304 without Cache-Control")
+                .isEqualTo("revalidated");
+
+        String path = "/rv/seg.m4s";
+        origin.object(path, 50_000);
+        origin.cacheControl(path, "max-age=1");
+        origin.bareNotModified(path);
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        for (int i = 0; i < 4; i++) {
+            if (i == 2) edge.restart();
+            Thread.sleep(1_300); // expired
+            assertThat(xcache(get(path))).as("revalidation %d", i).isEqualTo("revalidated");
+            assertThat(xcache(get(path))).as("fresh after revalidation %d", i).startsWith("hit-");
+        }
+        assertThat(origin.requests(path)).isEqualTo(5);
+    }
+
+    /**
      * A request waiting for its expired copy's revalidation, whose file went meanwhile (evicted, purged,
      * here deleted under the edge): the origin's 304 confirms a copy nobody has any more, and the
      * request gets the object afresh, not a 502.
@@ -864,6 +914,31 @@ class CacheIT {
         assertThat(xcache(get("/n/cookie.m3u8"))).isEqualTo("miss");
         assertThat(origin.requests("/n/cookie.m3u8")).isEqualTo(2);
         assertThat(edge.gauge("videoedge_cache_memory_entries")).isZero();
+    }
+
+    /**
+     * {@code Vary: *}: no later request can match the stored response (RFC 9111 4.1), so it is relayed and
+     * not kept, like no-store. Other Vary values are stored as before.
+     */
+    @Test
+    void responsesThatVaryOnEverythingAreRelayedButNotKept() throws Exception {
+        start();
+        byte[] object = origin.object("/n/vary.m4s", 10_000);
+        origin.vary("/n/vary.m4s", "*");
+        origin.cacheControl("/n/vary.m4s", "max-age=3600");
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<byte[]> r = get("/n/vary.m4s");
+            assertThat(r.body()).isEqualTo(object);
+            assertThat(xcache(r)).as("request %d", i).isEqualTo("miss");
+        }
+        assertThat(origin.requests("/n/vary.m4s")).isEqualTo(2);
+        assertThat(edge.gauge("videoedge_cache_memory_entries")).isZero();
+        assertThat(edge.gauge("videoedge_cache_disk_entries")).isZero();
+
+        origin.object("/n/encoded.m4s", 10_000);
+        origin.vary("/n/encoded.m4s", "Accept-Encoding");
+        assertThat(xcache(get("/n/encoded.m4s"))).isEqualTo("miss");
+        assertThat(xcache(get("/n/encoded.m4s"))).isEqualTo("hit-memory");
     }
 
     @Test

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * limits.maxRequestRate and requestBurst on a real server on loopback: one address asking faster than
- * the cap gets its burst, then 429 with a Retry-After, on a connection that stays usable; another
+ * the cap gets its burst, then 429 with a Retry-After, on a connection that stays usable (closed after
+ * the 429 when the request asked for that, as after any response); another
  * address is not affected; each refusal is counted; without the cap (the default) the same client is
  * never refused.
  */
@@ -55,6 +56,45 @@ class RequestRateIT {
                         .isEqualTo(200);
             }
         }
+    }
+
+    /**
+     * A 429 of the rate cap ends the connection when the request asked for that, as any other response
+     * does (RFC 9112 9.6): {@code Connection: close} on HTTP/1.1, HTTP/1.0 without keep-alive. An
+     * HTTP/1.0 request with {@code Connection: keep-alive} keeps it, as HTTP/1.1 does by default.
+     */
+    @Test
+    void a429ClosesTheConnectionWhenTheRequestAskedForThat() throws Exception {
+        try (EdgeFixture edge = EdgeFixture.start(
+                "limits:\n  maxUriLength: 2k\n  maxConnections: 1000\n  maxRequestRate: 1\n  requestBurst: 1\n")) {
+            assert429(edge.httpPort, "GET /index.m3u8 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", true);
+            assert429(edge.httpPort, "GET /index.m3u8 HTTP/1.0\r\n\r\n", true);
+            assert429(edge.httpPort, "GET /index.m3u8 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false);
+            assert429(edge.httpPort, GET, false);
+        }
+    }
+
+    /** Sends {@code request} on new connections until one is answered 429 (a token refills each second). */
+    private static void assert429(int port, String request, boolean closes) throws Exception {
+        for (int i = 0; i < 10; i++) {
+            try (RawHttp c = new RawHttp(port)) {
+                RawHttp.Response r = c.send(request).read();
+                if (r.status() == 200) continue; // the bucket's token, or one refilled meanwhile
+                assertThat(r.status()).as(request).isEqualTo(429);
+                assertThat(r.header("Connection")).as(request).isEqualToIgnoringCase(closes ? "close" : "keep-alive");
+                if (closes) {
+                    assertThat(c.closedByServer())
+                            .as("closed after the 429: " + request)
+                            .isTrue();
+                } else {
+                    assertThat(c.send(request).read().status())
+                            .as("the same connection answers again: " + request)
+                            .isIn(200, 429);
+                }
+                return;
+            }
+        }
+        throw new AssertionError("never over the rate: " + request);
     }
 
     @Test

@@ -130,6 +130,25 @@ class SliceCacheIT {
     }
 
     /**
+     * An empty object, whose origin answers the first slice's Range with 416 (there is no byte 0): a
+     * Range request gets 416 with the complete length, 0, in Content-Range (RFC 9110 15.5.17), whichever
+     * byte it starts at; a request without Range gets the empty object, 200, not a 416.
+     */
+    @Test
+    void anEmptyObjectIs416WithItsLengthForARangeAnd200Without() throws Exception {
+        startWithRangeOrigin();
+        origin.object("/v/empty.mp4", 0);
+        for (String range : new String[] {"bytes=0-", "bytes=0-99", "bytes=-10", "bytes=5000000-"}) {
+            RawHttp.Response r = get("/v/empty.mp4", range);
+            assertThat(r.status()).as(range).isEqualTo(416);
+            assertThat(r.header("Content-Range")).as(range).isEqualTo("bytes */0");
+        }
+        RawHttp.Response whole = get("/v/empty.mp4", null);
+        assertThat(whole.status()).isEqualTo(200);
+        assertThat(whole.header("Content-Length")).isEqualTo("0");
+    }
+
+    /**
      * Expired slices are fetched again; while the origin fails, the expired copy answers ({@code stale})
      * within cache.staleWhileError, both for the slice a response starts in and for the next one; without
      * that window the failure is the answer.
@@ -281,5 +300,15 @@ class SliceCacheIT {
         HttpResponse<byte[]> head = edge.get(edge.http("/v/file.mp4"), "Range", "bytes=8388600-8388620");
         assertThat(head.statusCode()).isEqualTo(206);
         assertThat(head.body()).isEqualTo(java.util.Arrays.copyOfRange(data, 8388600, 8388621));
+
+        // an empty file: nginx answers the slice's Range with 200 and no body, which is cached; a Range is
+        // then 416 with the complete length
+        Files.write(root.resolve("v/empty.mp4"), new byte[0]);
+        root.resolve("v/empty.mp4").toFile().setReadable(true, false);
+        for (int i = 0; i < 2; i++) {
+            RawHttp.Response empty = get("/v/empty.mp4", "bytes=0-");
+            assertThat(empty.status()).isEqualTo(416);
+            assertThat(empty.header("Content-Range")).isEqualTo("bytes */0");
+        }
     }
 }

@@ -129,6 +129,13 @@ class StaticContentIT {
             assertThat(r.statusCode()).as(range).isEqualTo(416);
             assertThat(r.headers().firstValue("Content-Range")).hasValue("bytes */" + file.length);
         }
+        // an empty file has no byte to give: every range is unsatisfiable, and the 416 says its length
+        Files.write(edge.content.resolve("mp4/empty.mp4"), new byte[0]);
+        for (String range : List.of("bytes=0-", "bytes=-10")) {
+            HttpResponse<byte[]> r = edge.get(edge.http("/mp4/empty.mp4"), "Range", range);
+            assertThat(r.statusCode()).as(range).isEqualTo(416);
+            assertThat(r.headers().firstValue("Content-Range")).as(range).hasValue("bytes */0");
+        }
     }
 
     @Test

@@ -13,8 +13,8 @@ import one.nio.config.Converter;
  * accept above it), {@code minSendBytes} in {@code minSendPeriod} the slowest a client may take a pending
  * response (0 bytes: no such rule), {@code maxPipelined} the requests queued behind the one being answered
  * (429 and close above it), {@code maxRequestRate} the requests per second one client address may make
- * on average with bursts of {@code requestBurst} (429 with Retry-After above it, the connection kept; 0: no
- * cap, the default).
+ * on average with bursts of {@code requestBurst} (429 with Retry-After above it, the connection kept unless
+ * the request asked to close it; 0: no cap, the default).
  */
 @Config
 public class LimitsConfig {

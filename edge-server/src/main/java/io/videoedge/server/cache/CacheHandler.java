@@ -339,7 +339,10 @@ public final class CacheHandler {
         return h != null ? h : "X-Cache: " + xcache;
     }
 
-    /** The answer to an origin failure with {@code status} (404 relayed, 416, 502, 503, 504). */
+    /**
+     * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504). Never a 416: that
+     * needs the object's length in Content-Range ({@link #head}).
+     */
     Response error(int status) {
         String line = switch (status) {
             case 404 -> Response.NOT_FOUND;
@@ -347,7 +350,6 @@ public final class CacheHandler {
             case 403 -> Response.FORBIDDEN;
             case 429 -> Statuses.TOO_MANY_REQUESTS;
             case 451 -> Statuses.UNAVAILABLE_FOR_LEGAL_REASONS;
-            case 416 -> Response.REQUESTED_RANGE_NOT_SATISFIABLE;
             case 504 -> Response.GATEWAY_TIMEOUT;
             case 503 -> Response.SERVICE_UNAVAILABLE;
             default -> Response.BAD_GATEWAY;

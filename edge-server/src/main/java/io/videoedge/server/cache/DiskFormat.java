@@ -5,15 +5,16 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The layout of a disk cache file: a fixed header, the object's metadata as UTF-8 lines, then the
- * body. The checksum and the expiry live at fixed offsets so they can be written in place (the
- * checksum once the body is complete, the expiry on revalidation).
+ * body. The checksum, the times and the flags live at fixed offsets so they can be written in place (the
+ * checksum once the body is complete, the times and flags on revalidation).
  * <pre>
  *  0  magic "VEC1"
  *  4  u32 header length (offset of the body)
  *  8  u64 body length
  * 16  u32 CRC32C of the body
- * 20  u32 flags (1 = complete, 2 = must revalidate: never served stale)
- * 24  u64 fetched at (epoch ms)
+ * 20  u32 flags (1 = complete, 2 = must revalidate: never served stale, 4 = lifetime known: set by
+ *     edges that move "fetched at" on revalidation; older ones moved only "expires at")
+ * 24  u64 fetched at (epoch ms): when the origin last sent or confirmed (304) the body
  * 32  u64 expires at (epoch ms)
  * 40  key \n content-type \n etag \n last-modified \n   (empty line for an absent value)
  *     [object length \n]   only for a slice (a part of a larger object)
@@ -24,9 +25,11 @@ public final class DiskFormat {
     static final int FIXED = 40;
     static final int CRC_OFFSET = 16;
     static final int FLAGS_OFFSET = 20;
+    static final int FETCHED_OFFSET = 24;
     static final int EXPIRES_OFFSET = 32;
     static final int COMPLETE = 1;
     static final int MUST_REVALIDATE = 2;
+    static final int LIFETIME_KNOWN = 4;
     static final int MAX_HEADER = 16 * 1024;
 
     private DiskFormat() {}
@@ -41,15 +44,17 @@ public final class DiskFormat {
                 .putInt(FIXED + text.length)
                 .putLong(m.length())
                 .putInt(m.crc32c())
-                .putInt(flags(complete, m.mustRevalidate()))
+                .putInt(flags(complete, m))
                 .putLong(m.fetchedAt())
                 .putLong(m.expiresAt())
                 .put(text);
         return b.array();
     }
 
-    static int flags(boolean complete, boolean mustRevalidate) {
-        return (complete ? COMPLETE : 0) | (mustRevalidate ? MUST_REVALIDATE : 0);
+    static int flags(boolean complete, ObjectMeta m) {
+        return (complete ? COMPLETE : 0)
+                | (m.mustRevalidate() ? MUST_REVALIDATE : 0)
+                | (m.lifetimeKnown() ? LIFETIME_KNOWN : 0);
     }
 
     /** Header length from the first 8 bytes, or -1 when they are not a cache file's. */
@@ -88,11 +93,12 @@ public final class DiskFormat {
                 orNull(f[2]),
                 orNull(f[3]),
                 length,
-                h.getLong(24),
+                h.getLong(FETCHED_OFFSET),
                 h.getLong(EXPIRES_OFFSET),
                 h.getInt(CRC_OFFSET),
                 objectLength,
-                (h.getInt(FLAGS_OFFSET) & MUST_REVALIDATE) != 0);
+                (h.getInt(FLAGS_OFFSET) & MUST_REVALIDATE) != 0,
+                (h.getInt(FLAGS_OFFSET) & LIFETIME_KNOWN) != 0);
     }
 
     private static String orEmpty(String s) {

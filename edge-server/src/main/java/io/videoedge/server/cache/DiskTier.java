@@ -338,7 +338,7 @@ public final class DiskTier {
     }
 
     /**
-     * Records a new expiry and stale rule after the origin confirmed the object (304), in memory and in
+     * Records when the origin confirmed the object (304), its new expiry and stale rule, in memory and in
      * the file.
      */
     public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
@@ -347,9 +347,11 @@ public final class DiskTier {
         if (c == null) return; // the in-memory expiry is what counts until the next restart
         try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
             ByteBuffer b = c.buffer();
-            b.clear().putLong(meta.expiresAt()).flip();
-            ch.write(b, DiskFormat.EXPIRES_OFFSET);
-            b.clear().putInt(DiskFormat.flags(true, meta.mustRevalidate())).flip();
+            // both times in one write: a file never has a new expiry with the old confirmation time,
+            // whose difference would be taken for the object's lifetime
+            b.clear().putLong(meta.fetchedAt()).putLong(meta.expiresAt()).flip();
+            ch.write(b, DiskFormat.FETCHED_OFFSET);
+            b.clear().putInt(DiskFormat.flags(true, meta)).flip();
             ch.write(b, DiskFormat.FLAGS_OFFSET);
         } catch (IOException ignored) {
             // evicted meanwhile

@@ -258,14 +258,14 @@ public final class EdgeCache implements AutoCloseable {
         if (d != null && d.meta().sameVersion(stale)) disk.drop(d, null);
     }
 
-    /** The origin confirmed a cached object (304): new expiry (and stale rule) in both tiers. */
+    /** The origin confirmed a cached object (304): when, the new expiry and the stale rule, in both tiers. */
     void refreshed(ObjectMeta meta) {
         DiskTier.Entry d = disk.get(meta.key());
         if (d != null) disk.refresh(d, meta, buffers);
         if (memory != null) {
             MemoryTier.Entry m = memory.get(meta.key());
             if (m != null) {
-                m.refresh(m.meta().withFreshness(meta.expiresAt(), meta.mustRevalidate()));
+                m.refresh(m.meta().revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate()));
                 m.release();
             }
         }

@@ -305,12 +305,9 @@ public final class Fill implements Runnable, GrowingFile {
             long now = System.currentTimeMillis();
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
-                Freshness f = Freshness.of(
-                        200, head.header("cache-control"), head.header("expires"), now, cache.defaultTtl());
-                // the 304's Cache-Control, when it has one, says anew whether the object may be served stale
-                boolean mustRevalidate =
-                        head.header("cache-control") != null ? f.mustRevalidate() : revalidating.mustRevalidate();
-                ObjectMeta refreshed = revalidating.withFreshness(f.expiresAt(), mustRevalidate);
+                Freshness f = Freshness.ofNotModified(
+                        head, now, cache.defaultTtl(), revalidating.lifetime(), revalidating.mustRevalidate());
+                ObjectMeta refreshed = revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate());
                 cache.refreshed(refreshed);
                 cache.finishedFill(this);
                 publish(new NotModified(refreshed));

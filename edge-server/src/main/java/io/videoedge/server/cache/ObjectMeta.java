@@ -8,7 +8,9 @@ import java.util.Objects;
  * What the cache keeps about an object besides its bytes. {@code etag} and {@code lastModified} are
  * the origin's (either may be null); {@code crc32c} covers the body. {@code length} is the stored
  * body's; {@code objectLength} the whole object's, which differ for a slice (a stored part of a large
- * object, see {@link SliceHandler}) and are equal otherwise.
+ * object, see {@link SliceHandler}) and are equal otherwise. {@code fetchedAt} is when the origin last
+ * sent or confirmed (304) the body, so that {@code expiresAt - fetchedAt} is the lifetime the origin
+ * gave it ({@link #lifetime}).
  *
  * <p>Its values never change. Last-Modified is parsed once, at the first hit, not on every request (it was about a
  * seventh of a memory hit's request handling); nothing else is kept per object, since the disk tier's
@@ -25,6 +27,7 @@ public final class ObjectMeta {
     private final int crc32c;
     private final long objectLength;
     private final boolean mustRevalidate;
+    private final boolean lifetimeKnown;
 
     /** Last-Modified in milliseconds, -1 without one; {@link #UNPARSED} until the first hit asks. */
     private volatile long lastModifiedMillis = UNPARSED;
@@ -59,6 +62,36 @@ public final class ObjectMeta {
             int crc32c,
             long objectLength,
             boolean mustRevalidate) {
+        this(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                fetchedAt,
+                expiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate,
+                true);
+    }
+
+    /**
+     * {@code lifetimeKnown} false: a disk file of an older edge, which moved the expiry on a 304 but not
+     * {@code fetchedAt}, so that the two no longer tell the lifetime.
+     */
+    ObjectMeta(
+            String key,
+            String contentType,
+            String etag,
+            String lastModified,
+            long length,
+            long fetchedAt,
+            long expiresAt,
+            int crc32c,
+            long objectLength,
+            boolean mustRevalidate,
+            boolean lifetimeKnown) {
         this.key = key;
         this.contentType = contentType;
         this.etag = etag;
@@ -69,6 +102,7 @@ public final class ObjectMeta {
         this.crc32c = crc32c;
         this.objectLength = objectLength;
         this.mustRevalidate = mustRevalidate;
+        this.lifetimeKnown = lifetimeKnown;
     }
 
     /** A whole object. */
@@ -124,6 +158,18 @@ public final class ObjectMeta {
         return mustRevalidate;
     }
 
+    /**
+     * How long the origin made the object fresh for when it last sent or confirmed it (0: no-cache, or
+     * expired when it came); -1 when that is not known ({@code lifetimeKnown}).
+     */
+    public long lifetime() {
+        return lifetimeKnown ? Math.max(0, expiresAt - fetchedAt) : -1;
+    }
+
+    boolean lifetimeKnown() {
+        return lifetimeKnown;
+    }
+
     /** Without the origin's Last-Modified no date validates (If-Modified-Since, If-Range), as in nginx. */
     public Validators validators() {
         long lm = lastModifiedMillis;
@@ -139,11 +185,6 @@ public final class ObjectMeta {
     }
 
     public ObjectMeta withExpiry(long newExpiresAt) {
-        return withFreshness(newExpiresAt, mustRevalidate);
-    }
-
-    /** After the origin confirmed the object (304): a new expiry, and whether it may be served stale. */
-    public ObjectMeta withFreshness(long newExpiresAt, boolean newMustRevalidate) {
         return new ObjectMeta(
                 key,
                 contentType,
@@ -151,6 +192,25 @@ public final class ObjectMeta {
                 lastModified,
                 length,
                 fetchedAt,
+                newExpiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate,
+                lifetimeKnown);
+    }
+
+    /**
+     * After the origin confirmed the object (304) at {@code now}: a new expiry, and whether it may be
+     * served stale. {@code fetchedAt} moves to {@code now}, so that {@link #lifetime} is the one given now.
+     */
+    public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate) {
+        return new ObjectMeta(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                now,
                 newExpiresAt,
                 crc32c,
                 objectLength,
@@ -167,7 +227,10 @@ public final class ObjectMeta {
                 && Objects.equals(lastModified, other.lastModified);
     }
 
-    /** Whether {@code other} describes the same stored bytes (one fetch, one checksum), whatever the expiry of each. */
+    /**
+     * Whether {@code other} describes the same stored bytes (one fetch, one checksum, last confirmed at the
+     * same time: a 304 refreshes both tiers alike), whatever the expiry of each.
+     */
     public boolean sameBytes(ObjectMeta other) {
         return length == other.length
                 && fetchedAt == other.fetchedAt
@@ -184,6 +247,7 @@ public final class ObjectMeta {
                 && sameBytes(m)
                 && expiresAt == m.expiresAt
                 && mustRevalidate == m.mustRevalidate
+                && lifetimeKnown == m.lifetimeKnown
                 && Objects.equals(contentType, m.contentType);
     }
 
@@ -199,7 +263,8 @@ public final class ObjectMeta {
                 expiresAt,
                 crc32c,
                 objectLength,
-                mustRevalidate);
+                mustRevalidate,
+                lifetimeKnown);
     }
 
     @Override
@@ -207,6 +272,6 @@ public final class ObjectMeta {
         return "ObjectMeta[key=" + key + ", contentType=" + contentType + ", etag=" + etag + ", lastModified="
                 + lastModified + ", length=" + length + ", fetchedAt=" + fetchedAt + ", expiresAt=" + expiresAt
                 + ", crc32c=" + crc32c + ", objectLength=" + objectLength + ", mustRevalidate=" + mustRevalidate
-                + "]";
+                + ", lifetimeKnown=" + lifetimeKnown + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.videoedge.server.cache;
 
+import io.videoedge.server.http.ContentTypes;
 import io.videoedge.server.http.Decision;
 import io.videoedge.server.http.Negotiation;
 import io.videoedge.server.send.Body;
@@ -74,12 +75,25 @@ final class SliceHandler {
                 when m.status() == 416 && start > 0 ->
                     // the range starts past the object's end: the first slice tells its length (a 416 with it)
                     find(key, 0, null, true, r -> respond(request, session, key, 0, r));
+                case Missing m when m.status() == 416 -> respondEmpty(request, session, key);
                 case Missing m -> session.sendResponse(responses.error(m.status()));
                 case Found f -> respondFrom(request, session, key, f.source());
             }
         } catch (IOException e) {
             session.close(); // the client went away meanwhile
         }
+    }
+
+    /**
+     * The first slice starts past the object's end: the object is empty (the origin has no byte 0, RFC
+     * 9110 14.1.2). Answered as an empty object, not cached: a Range gets 416 with the complete length,
+     * 0, in Content-Range (15.5.17), a request without one 200 and no body.
+     */
+    private void respondEmpty(Request request, HttpSession session, String key) throws IOException {
+        long now = System.currentTimeMillis();
+        ObjectMeta empty = new ObjectMeta(key, ContentTypes.of(key), null, null, 0, now, now, 0);
+        Decision d = Negotiation.decide(empty.validators(), request, now);
+        session.sendResponse(responses.head(d, empty, null, "miss"));
     }
 
     private void respondFrom(Request request, HttpSession session, String key, SliceSource first) throws IOException {

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * Whether an origin response may be stored and until when it is fresh (RFC 9111, the shared-cache
- * subset an edge needs): only 200 is stored; Cache-Control no-store or private forbid it, and so does
- * Set-Cookie; no-cache
+ * subset an edge needs): only 200 is stored; Cache-Control no-store or private forbid it, and so do
+ * Set-Cookie and Vary: *; no-cache
  * stores it already expired (revalidated on every use); s-maxage, then max-age, then Expires give
  * the lifetime; without any, the configured default TTL. no-cache, must-revalidate and
  * proxy-revalidate forbid serving the object stale ({@link #mustRevalidate}: no stale-while-revalidate,
@@ -23,13 +23,47 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
     /**
      * The freshness of an origin body (a 200, or a 206 slice of one). A response that sets a cookie is
      * not stored (as nginx's proxy_cache by default): the edge relays no cookie, but a body that came
-     * with one may be that client's alone.
+     * with one may be that client's alone. Nor is one with {@code Vary: *}: a stored response that
+     * varies on everything matches no later request (RFC 9111 4.1). Other Vary values are not looked at:
+     * the edge stores and serves one representation per path.
      */
     public static Freshness ofBody(OriginHead head, long now, long defaultTtl) {
-        if (head.header("set-cookie") != null) {
+        if (head.header("set-cookie") != null || variesOnEverything(head.header("vary"))) {
             return NOT_STORABLE;
         }
         return of(200, head.header("cache-control"), head.header("expires"), now, defaultTtl);
+    }
+
+    /** A Vary list (several headers are joined with commas) with {@code *} among its members. */
+    static boolean variesOnEverything(String vary) {
+        if (vary == null) return false;
+        for (String member : vary.split(",")) {
+            if (member.trim().equals("*")) return true;
+        }
+        return false;
+    }
+
+    /**
+     * What a 304 makes of the stored object it confirms: its header fields update the stored response's
+     * (RFC 9111 4.3.4). Its own Cache-Control or Expires decides as for a body, and Cache-Control also
+     * says anew whether the object may be served stale. With neither, the stored response's own
+     * directives still decide; the cache keeps only what they gave, the object's lifetime, so it is fresh
+     * for that lifetime again: max-age=N for N seconds, no-cache not at all, cache.ttl when the origin
+     * sent none. An Expires date gives again the lifetime it gave (by the RFC that date, now past, would
+     * leave the object stale and revalidated on every use). When the lifetime is not known (-1: stored
+     * by an older edge), cache.ttl, as that edge gave it.
+     *
+     * @param storedLifetime the stored object's {@code lifetime()}, or -1
+     */
+    public static Freshness ofNotModified(
+            OriginHead head, long now, long defaultTtl, long storedLifetime, boolean storedMustRevalidate) {
+        String cacheControl = head.header("cache-control");
+        String expires = head.header("expires");
+        if (cacheControl == null && expires == null) {
+            return new Freshness(true, now + (storedLifetime >= 0 ? storedLifetime : defaultTtl), storedMustRevalidate);
+        }
+        Freshness f = of(200, cacheControl, expires, now, defaultTtl);
+        return cacheControl != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
     }
 
     public static Freshness of(int status, String cacheControl, String expires, long now, long defaultTtl) {

@@ -38,6 +38,22 @@ class DiskFormatTest {
     }
 
     @Test
+    void theLifetimeIsKnownForFilesOfThisEdgeOnlyAndARevalidationMakesItKnown() {
+        byte[] h = DiskFormat.encode(meta, true);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(h)).lifetime()).isEqualTo(600_000);
+        // an older edge's file: no lifetime flag (it moved the expiry on a 304, not the time it was fetched)
+        ByteBuffer older = ByteBuffer.wrap(h.clone());
+        older.putInt(DiskFormat.FLAGS_OFFSET, DiskFormat.COMPLETE);
+        ObjectMeta decoded = DiskFormat.decode(older);
+        assertThat(decoded.lifetime()).isEqualTo(-1);
+        assertThat(decoded.sameBytes(meta)).isTrue();
+        ObjectMeta confirmed = decoded.revalidated(1_700_001_000_000L, 1_700_001_060_000L, false);
+        assertThat(DiskFormat.flags(true, confirmed) & DiskFormat.LIFETIME_KNOWN)
+                .isNotZero();
+        assertThat(confirmed.lifetime()).isEqualTo(60_000);
+    }
+
+    @Test
     void absentValuesStayAbsent() {
         ObjectMeta bare = new ObjectMeta("k", null, null, null, 0, 1, 2, 0);
         assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(bare, true))))

@@ -39,9 +39,27 @@ class ObjectMetaTest {
     }
 
     @Test
+    void aRevalidationKeepsTheLifetimeTheOriginGaveCountingFromItsConfirmation() {
+        ObjectMeta m = new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1_000, 61_000, 7);
+        assertThat(m.lifetime()).isEqualTo(60_000);
+        ObjectMeta confirmed = m.revalidated(100_000, 100_000 + m.lifetime(), false);
+        assertThat(confirmed.fetchedAt()).isEqualTo(100_000);
+        assertThat(confirmed.lifetime())
+                .as("not the time since the first fetch")
+                .isEqualTo(60_000);
+        assertThat(confirmed
+                        .revalidated(200_000, 200_000 + confirmed.lifetime(), false)
+                        .expiresAt())
+                .isEqualTo(260_000);
+        assertThat(new ObjectMeta("k", null, null, null, 0, 5, 2, 0).lifetime())
+                .as("expired when it came")
+                .isZero();
+    }
+
+    @Test
     void theSameBytesAreOneFetchWithOneChecksumWhateverTheirExpiry() {
         ObjectMeta m = new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1, 2, 7);
-        assertThat(m.sameBytes(m.withExpiry(99))).as("refreshed by a 304").isTrue();
+        assertThat(m.sameBytes(m.withExpiry(99))).as("another expiry").isTrue();
         assertThat(m.sameBytes(new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1, 2, 8)))
                 .as("another checksum")
                 .isFalse();

@@ -47,6 +47,19 @@ class FreshnessTest {
     }
 
     @Test
+    void aBodyThatVariesOnEverythingIsNotStored() {
+        for (String vary : new String[] {"*", "Accept-Encoding, *", " * "}) {
+            OriginHead head = new OriginHead(200, Map.of("vary", vary, "cache-control", "max-age=60"), 0);
+            assertThat(Freshness.ofBody(head, NOW, TTL)).as(vary).isEqualTo(Freshness.NOT_STORABLE);
+        }
+        OriginHead byEncoding =
+                new OriginHead(200, Map.of("vary", "Accept-Encoding", "cache-control", "max-age=60"), 0);
+        assertThat(Freshness.ofBody(byEncoding, NOW, TTL))
+                .as("other Vary values are stored, as before (the edge serves one representation)")
+                .isEqualTo(new Freshness(true, NOW + 60_000));
+    }
+
+    @Test
     void noStoreOrPrivateAfterNoCacheStillForbidsStoring() {
         assertThat(Freshness.of(200, "no-cache, no-store, must-revalidate", null, NOW, TTL))
                 .isEqualTo(Freshness.NOT_STORABLE);
@@ -70,6 +83,32 @@ class FreshnessTest {
                 .as("invalid Expires: already expired")
                 .isEqualTo(NOW);
         assertThat(Freshness.of(200, null, null, NOW, TTL).expiresAt()).isEqualTo(NOW + TTL);
+    }
+
+    @Test
+    void a304WithoutCacheControlOrExpiresGivesTheStoredLifetimeAgainNotTheDefault() {
+        OriginHead bare = new OriginHead(304, Map.of("etag", "\"e\""), 0);
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 60_000, false))
+                .as("max-age=60 stored")
+                .isEqualTo(new Freshness(true, NOW + 60_000));
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 0, true))
+                .as("no-cache stored: revalidated on every use, never served stale")
+                .isEqualTo(new Freshness(true, NOW, true));
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, -1, false))
+                .as("lifetime not known (an older edge's file)")
+                .isEqualTo(new Freshness(true, NOW + TTL));
+    }
+
+    @Test
+    void a304sOwnCacheControlOrExpiresDecides() {
+        OriginHead cc = new OriginHead(304, Map.of("cache-control", "max-age=5"), 0);
+        assertThat(Freshness.ofNotModified(cc, NOW, TTL, 60_000, true))
+                .as("its Cache-Control says anew whether it may be served stale")
+                .isEqualTo(new Freshness(true, NOW + 5_000, false));
+        OriginHead expires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
+        assertThat(Freshness.ofNotModified(expires, NOW, TTL, 60_000, true))
+                .as("Expires alone leaves the stale rule as it was")
+                .isEqualTo(new Freshness(true, NOW + 30_000, true));
     }
 
     @Test

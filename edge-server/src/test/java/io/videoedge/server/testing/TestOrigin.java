@@ -29,6 +29,8 @@ public final class TestOrigin implements AutoCloseable {
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
     private final Map<String, String> setCookie = new ConcurrentHashMap<>();
+    private final Map<String, String> vary = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> bareNotModified = new ConcurrentHashMap<>();
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> answered = new ConcurrentHashMap<>();
@@ -86,6 +88,16 @@ public final class TestOrigin implements AutoCloseable {
     /** Responses for {@code path} carry {@code Set-Cookie: value}. */
     public void setCookie(String path, String value) {
         setCookie.put(path, value);
+    }
+
+    /** Responses for {@code path} carry {@code Vary: value}. */
+    public void vary(String path, String value) {
+        vary.put(path, value);
+    }
+
+    /** 304s for {@code path} carry no Cache-Control (its 200s still do). */
+    public void bareNotModified(String path) {
+        bareNotModified.put(path, true);
     }
 
     public void chunked(String path) {
@@ -198,11 +210,16 @@ public final class TestOrigin implements AutoCloseable {
         x.getResponseHeaders().add("ETag", etag);
         x.getResponseHeaders().add("Last-Modified", HttpDates.format(lastModified));
         x.getResponseHeaders().add("Content-Type", "video/iso.segment");
-        String cc = cacheControl.get(path);
-        if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
         String cookie = setCookie.get(path);
         if (cookie != null) x.getResponseHeaders().add("Set-Cookie", cookie);
-        if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
+        String varies = vary.get(path);
+        if (varies != null) x.getResponseHeaders().add("Vary", varies);
+        String cc = cacheControl.get(path);
+        boolean notModified = etag.equals(x.getRequestHeaders().getFirst("If-None-Match"));
+        if (cc != null && !(notModified && bareNotModified.containsKey(path))) {
+            x.getResponseHeaders().add("Cache-Control", cc);
+        }
+        if (notModified) {
             x.sendResponseHeaders(304, -1);
             return;
         }
