@@ -68,6 +68,12 @@ fail() {
   exit 1
 }
 scenario() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+# skip REASON: end a scenario that cannot run in this setup; timed records its stage SKIPPED (not a pass)
+skip() {
+  printf '  \033[33mSKIP\033[0m %s\n' "$*" >&2
+  [ -z "${STATE_DIR:-}" ] || printf '%s\n' "$*" >"$STATE_DIR/skip"
+  exit 0
+}
 
 # ---- assertions
 assert_eq() { # DESCRIPTION EXPECTED ACTUAL
@@ -156,13 +162,19 @@ timed() {
   say ""
   say "---- $name"
   echo "$name" >"$STATE_DIR/stage"
+  rm -f "$STATE_DIR/skip"
   # a subshell with errexit, outside any || or if: a failing command inside the stage ends it
   set +e
   ( set -e; "$@" )
   rc=$?
   [[ $errexit != *e* ]] || set -e
-  echo "$name $((SECONDS - s))$([ "$rc" -eq 0 ] || echo " FAILED")" >>"$STATE_DIR/stages"
-  say "---- $name: $((SECONDS - s))s$([ "$rc" -eq 0 ] || echo " (FAILED, rc=$rc)")"
+  # a stage that called skip (and exited 0) is SKIPPED in the table, its reason kept in $STATE_DIR/skips
+  local result=""
+  if [ "$rc" -ne 0 ]; then result=" FAILED"
+  elif [ -f "$STATE_DIR/skip" ]; then result=" SKIPPED"; echo "$name: $(cat "$STATE_DIR/skip")" >>"$STATE_DIR/skips"; fi
+  rm -f "$STATE_DIR/skip"
+  echo "$name $((SECONDS - s))$result" >>"$STATE_DIR/stages"
+  say "---- $name: $((SECONDS - s))s$([ "$rc" -eq 0 ] || echo " (FAILED, rc=$rc)")$([ "$result" != " SKIPPED" ] || echo " (SKIPPED)")"
   return "$rc"
 }
 

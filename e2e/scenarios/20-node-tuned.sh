@@ -6,9 +6,13 @@ set -euo pipefail
 scenario "20 the node's kernel has the declared values (docker exec $(node_name) sysctl ...)"
 
 assert_eq "net.ipv4.tcp_congestion_control in the node" bbr "$(node_sysctl net.ipv4.tcp_congestion_control)"
+# e2e/manifests/videoedge.yaml declares 4 sysctls (tuning.sysctls): a failed or empty read must not make
+# the loop check nothing
+decl=$(ve_sysctls) || fail "could not read the VideoEdge's sysctls (kubectl get ve $VE_NAME)"
+assert_eq "sysctls the VideoEdge declares (4 in e2e/manifests/videoedge.yaml)" 4 "$(grep -c . <<<"$decl" || true)"
 while IFS='=' read -r name value; do
   assert_eq "$name in the node" "$value" "$(node_sysctl "$name")"
-done < <(ve_sysctls)
+done <<<"$decl"
 # for the reader, not checks (neither can fail): vm.* is the one kernel's (the host reads the node's value),
 # net.* the node's network namespace's own
 info "vm.swappiness from the host: $(sysctl -n vm.swappiness) (one kernel); net.core.somaxconn host $(sysctl -n net.core.somaxconn), node $(node_sysctl net.core.somaxconn)"
@@ -29,7 +33,9 @@ fi
 # RPS is asked for (nic.rps defaults to true), but kind's node entry point remounts /sys read-only:
 # the agent reports each queue's rps_cpus Unsupported, leaves it as it is, and applies the rest
 # (NodeTuning Applied=True in scenario 10)
-for q in $(node_exec ls /sys/class/net/eth0/queues | grep '^rx-'); do
+queues=$(node_exec ls /sys/class/net/eth0/queues | grep '^rx-' || true)
+[ -n "$queues" ] || fail "no rx-* queue under the node's /sys/class/net/eth0/queues: nothing to check RPS on"
+for q in $queues; do
   assert_eq "rps/eth0/$q state on a read-only /sys" Unsupported "$(nt_setting "rps/eth0/$q" state)"
   assert_contains "rps/eth0/$q message names the read-only /sys" "/sys is mounted read-only" \
     "$(nt_setting "rps/eth0/$q" message)"

@@ -80,6 +80,11 @@ esac
 if [ "$ktls_kernel" = unavailable ]; then
   assert_eq "TLS sessions with kernel TLS (none: no tls ULP in this kernel, OpenSSL serves)" 0 \
     "$(grep '^videoedge_tls_sessions_total{.*ktls="true"' <<<"$m" | awk '{s += $2} END {print s + 0}')"
+  # ... and the sessions were counted: this scenario's 3 HTTPS connections (the TLS 1.3 and 1.2 GETs, the
+  # Range over HTTPS) at least, with OpenSSL (a counter that counts nothing would pass the line above)
+  openssl_sessions=$(grep '^videoedge_tls_sessions_total{.*ktls="false"' <<<"$m" | awk '{s += $2} END {print s + 0}')
+  (( openssl_sessions >= 3 )) || fail "videoedge_tls_sessions_total{ktls=\"false\"} is $openssl_sessions, expected at least this scenario's 3 HTTPS connections"
+  pass "TLS sessions without kernel TLS (OpenSSL): $openssl_sessions (this scenario made 3)"
   info "not checkable here: kernel TLS and sendfile over TLS (the kernel lacks the tls module)"
 else
   info "kernel TLS on this kernel: $ktls_kernel; sessions: $(grep '^videoedge_tls_sessions_total' <<<"$m" | tr '\n' ' ')"

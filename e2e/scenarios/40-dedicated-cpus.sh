@@ -68,4 +68,6 @@ if [ "$(ve_jsonpath '{.spec.tuning.numaInterleave}')" = true ]; then
   n=$(node_exec grep -c ' interleave' "/proc/$pid/numa_maps" || true)
   (( n > 0 )) || fail "no interleaved mappings in /proc/$pid/numa_maps"
   pass "java's memory is interleaved over the NUMA nodes: $n mappings with policy interleave (/proc/$pid/numa_maps)"
+else
+  fail "spec.tuning.numaInterleave is '$(ve_jsonpath '{.spec.tuning.numaInterleave}')': e2e/manifests/videoedge.yaml sets true, so the interleave check above did not run"
 fi

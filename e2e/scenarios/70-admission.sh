@@ -32,6 +32,7 @@ refused bad-cpus "spec.server.cpus: Invalid value: 0" '{"server": {"cpus": 0}}'
 refused bad-content-path "contentPath must not contain '..' segments" '{"server": {"contentPath": "/var/lib/../../etc"}}'
 
 # what CEL cannot check (a Secret's existence) the operator refuses as a whole, in a condition and an Event
+since=$(date -u +%FT%TZ)
 k apply -f - >&2 <<YAML
 apiVersion: videoedge.io/v1alpha1
 kind: VideoEdge
@@ -45,8 +46,9 @@ wait_until "VideoEdge no-secret: Ready=False reason InvalidSpec" 60 invalid
 assert_contains "its message names the Secret and the fix" \
   "TLS Secret $VE_NS/missing-tls (tls.secretName) not found: create a Secret of type kubernetes.io/tls" \
   "$(k -n "$VE_NS" get ve no-secret -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
-event() { k -n "$VE_NS" get events --field-selector involvedObject.name=no-secret,reason=InvalidSpec -o name | grep -q .; }
-wait_until "Warning Event InvalidSpec on no-secret" 30 event
+# (since the apply: an Event of an earlier run's no-secret satisfies nothing)
+event() { events_since "$since" "involvedObject.kind=VideoEdge,involvedObject.namespace=$VE_NS,involvedObject.name=no-secret,reason=InvalidSpec" | grep '^Warning InvalidSpec '; }
+wait_until "Warning Event InvalidSpec on no-secret since the apply" 30 event
 assert_eq "no DaemonSet for it" "" "$(k -n "$VE_NS" get ds no-secret-edge-server --ignore-not-found -o name)"
 k -n "$VE_NS" delete ve no-secret --wait=true >&2
 

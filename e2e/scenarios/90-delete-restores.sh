@@ -11,6 +11,12 @@ scenario "90 deleting the VideoEdge restores the node's original values"
 # what the agent says it changed, and the originals it holds
 reported=$(nt_json | jq -r '.status.settings[] | select(.original != null and (.name | startswith("sysctl/"))) | "\(.name | sub("^sysctl/"; ""))=\(.original)"')
 info "NodeTuning originals: $(tr '\n' ' ' <<<"$reported")"
+# the agent changed at least these (congestion control and e2e/manifests/videoedge.yaml's 4 sysctls): each
+# must have its original reported, or the comparison with the NodeTuning's originals below checks nothing
+for n in "${NET_SYSCTLS[@]}" "${VM_SYSCTLS[@]}"; do
+  grep -q "^$n=" <<<"$reported" || fail "the NodeTuning reports no original for sysctl/$n (it reported: $(tr '\n' ' ' <<<"$reported"))"
+done
+pass "the NodeTuning reports originals for the $(( ${#NET_SYSCTLS[@]} + ${#VM_SYSCTLS[@]} )) sysctls the e2e VideoEdge changes ($(grep -c . <<<"$reported") in all)"
 
 s=$SECONDS
 k -n "$VE_NS" delete ve "$VE_NAME" --wait=false >&2
