@@ -54,7 +54,19 @@ public final class ApplyEngine {
                 new Prober(fs, runner),
                 new Appliers(fs, runner),
                 new Validator(fs),
-                Journal.open(journalFile, Clock.systemUTC(), bootId));
+                Journal.open(journalFile, Clock.systemUTC(), bootId, bootedAt(fs)));
+    }
+
+    /** When this boot began (/proc/stat btime), null when unknown. */
+    static java.time.Instant bootedAt(HostFs fs) {
+        return fs.readIfPresent("proc/stat")
+                .flatMap(stat -> stat.lines()
+                        .filter(l -> l.startsWith("btime "))
+                        .map(l -> l.substring(6).strip())
+                        .filter(v -> v.matches("[0-9]{1,18}"))
+                        .map(v -> java.time.Instant.ofEpochSecond(Long.parseLong(v)))
+                        .findFirst())
+                .orElse(null);
     }
 
     /** The kernel's id of this boot of the node: a new one after each reboot. */
@@ -90,8 +102,11 @@ public final class ApplyEngine {
         List<Setting> channels = plan.changes().stream()
                 .filter(s -> s.kind() == SettingKind.ETHTOOL_CHANNELS)
                 .toList();
-        Map<String, Setting> irqsBefore =
-                channels.isEmpty() ? Map.of() : journalIrqAffinities(Planner.irqAffinitiesNow(d, facts));
+        // the IRQs as they are now: read again when the release above wrote some of them back
+        Map<String, Setting> irqsBefore = channels.isEmpty()
+                ? Map.of()
+                : journalIrqAffinities(
+                        Planner.irqAffinitiesNow(d, notes.isEmpty() ? facts : prober.probe(Planner.request(d))));
         Failure failure = irqsBefore == null
                 ? new Failure(channels.getFirst(), "could not journal the IRQ affinities before the queue change")
                 : write(channels, done);
@@ -168,6 +183,11 @@ public final class ApplyEngine {
         return journal.bootId();
     }
 
+    /** When this boot began (/proc/stat btime), null when unknown. */
+    public java.time.Instant bootedAt() {
+        return journal.bootedAt();
+    }
+
     /** Whether there was no journal file when the agent started (a first start, or a lost journal). */
     public boolean journalAbsentAtStart() {
         return journal.absentAtOpen();
@@ -209,7 +229,7 @@ public final class ApplyEngine {
         boolean irqsPutBack = irqsBefore.isEmpty();
         for (Journal.Entry e : order) {
             if (!irqsPutBack && e.kind() != SettingKind.ETHTOOL_CHANNELS) {
-                putBackIrqsTheDriverMoved(irqsBefore); // the queue counts are back: they come first
+                failed.putAll(putBackIrqsTheDriverMoved(irqsBefore)); // the queue counts are back: they come first
                 irqsPutBack = true;
             }
             try {
@@ -224,7 +244,7 @@ public final class ApplyEngine {
             }
         }
         if (!irqsPutBack) {
-            putBackIrqsTheDriverMoved(irqsBefore);
+            failed.putAll(putBackIrqsTheDriverMoved(irqsBefore));
         }
         try {
             if (journal.isEmpty()) {
@@ -250,11 +270,22 @@ public final class ApplyEngine {
         if (interfaces.isEmpty()) {
             return List.of();
         }
-        return Planner.irqAffinitiesNow(prober.probe(new ProbeRequest(interfaces, Set.of(), null)), interfaces);
+        try {
+            return Planner.irqAffinitiesNow(prober.probe(new ProbeRequest(interfaces, Set.of(), null)), interfaces);
+        } catch (RuntimeException e) {
+            // the originals come back without it: only IRQs the journal has no original for may keep the
+            // driver's values
+            LOG.warn("could not read the queue IRQs before the revert's queue change: {}", e.toString());
+            return List.of();
+        }
     }
 
-    /** After a revert's queue counts: the IRQs the journal does not restore get their affinity from before. */
-    private void putBackIrqsTheDriverMoved(List<Setting> irqsBefore) {
+    /**
+     * After a revert's queue counts: the IRQs the journal does not restore get their affinity from before.
+     * Returns those that could not be put back (the revert says so; a retry finds the queue counts restored).
+     */
+    private Map<String, String> putBackIrqsTheDriverMoved(List<Setting> irqsBefore) {
+        Map<String, String> failures = new LinkedHashMap<>();
         for (Setting s : irqsBefore) {
             if (journal.has(s.name())) {
                 continue; // its original comes back with its own entry
@@ -270,13 +301,13 @@ public final class ApplyEngine {
                             s.current());
                 }
             } catch (IOException e) {
-                LOG.warn(
-                        "{}: moved by the driver on the queue change, putting back {} failed: {}",
+                failures.put(
                         s.name(),
-                        s.current(),
-                        e.toString());
+                        "moved by the driver on the queue change, putting back " + s.current() + " failed: "
+                                + e.getMessage());
             }
         }
+        return failures;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +31,12 @@ import java.util.Optional;
  * affinities, queue counts, loaded modules), and may give the NIC's queue interrupts other numbers. The file
  * names the boot it was written in (/proc/sys/kernel/random/boot_id); opened under another boot, its entries
  * are dropped, so a revert never writes an earlier boot's value over this boot's own, nor an IRQ number that
- * now belongs to another device. A file from before boots were recorded is taken as this boot's.
+ * now belongs to another device. A file from before boots were recorded (an older agent's) is an earlier
+ * boot's when it was last written before this boot began (/proc/stat btime), else this boot's, and is
+ * stamped with this boot at once.
  */
 public final class Journal {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Journal.class);
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -54,6 +58,10 @@ public final class Journal {
     private final Clock clock;
     /** This boot's id, null when the node does not say (then every entry is taken as this boot's). */
     private final String bootId;
+    /** When this boot began, null when unknown: tells whether a file without a boot id is an earlier boot's. */
+    private final Instant bootedAt;
+    /** The file has entries but no boot id, and is this boot's: written again with it. */
+    private boolean stampBoot;
     /** Entries the file held for an earlier boot, dropped when it was opened. */
     private int droppedFromEarlierBoot;
 
@@ -64,10 +72,11 @@ public final class Journal {
     /** The file did not exist when the agent started: originals may be adopted from the last report. */
     private final boolean absentAtOpen;
 
-    private Journal(Path file, Clock clock, String bootId) {
+    private Journal(Path file, Clock clock, String bootId, Instant bootedAt) {
         this.file = file;
         this.clock = clock;
         this.bootId = bootId;
+        this.bootedAt = bootedAt;
         this.absentAtOpen = !Files.exists(file);
     }
 
@@ -77,16 +86,23 @@ public final class Journal {
      * nothing is recorded (so nothing may be changed) until the file is fixed or moved aside.
      */
     public static Journal open(Path file, Clock clock) {
-        return open(file, clock, null);
+        return open(file, clock, null, null);
     }
 
     /**
      * Loads the journal at file for the node's boot bootId (null: unknown): entries written under another boot
      * are dropped ({@link #droppedFromEarlierBoot()}); the file itself is rewritten with the next change.
      */
-    public static Journal open(Path file, Clock clock, String bootId) {
-        Journal j = new Journal(file, clock, bootId);
+    public static Journal open(Path file, Clock clock, String bootId, Instant bootedAt) {
+        Journal j = new Journal(file, clock, bootId, bootedAt);
         j.load();
+        if (j.stampBoot) {
+            try {
+                j.save();
+            } catch (IOException e) {
+                LOG.warn("could not record this boot in the journal of originals {}: {}", file, e.toString());
+            }
+        }
         return j;
     }
 
@@ -97,7 +113,12 @@ public final class Journal {
         if (Files.exists(file)) {
             try {
                 Content c = JSON.readValue(file.toFile(), Content.class);
-                if (c.bootId() != null && bootId != null && !c.bootId().equals(bootId)) {
+                boolean entries0 = c.entries() == null || c.entries().isEmpty();
+                boolean olderAgentsOfEarlierBoot = c.bootId() == null
+                        && bootedAt != null
+                        && Files.getLastModifiedTime(file).toInstant().isBefore(bootedAt);
+                stampBoot = c.bootId() == null && bootId != null && !entries0 && !olderAgentsOfEarlierBoot;
+                if (c.bootId() != null && bootId != null && !c.bootId().equals(bootId) || olderAgentsOfEarlierBoot) {
                     // the node rebooted since: the kernel holds its boot values again, and they are the originals now
                     droppedFromEarlierBoot =
                             c.entries() == null ? 0 : c.entries().size();
@@ -131,6 +152,11 @@ public final class Journal {
     /** This boot's id, null when the node does not say. */
     public String bootId() {
         return bootId;
+    }
+
+    /** When this boot began, null when unknown. */
+    public Instant bootedAt() {
+        return bootedAt;
     }
 
     /** Whether no journal file existed when the agent started. */

@@ -251,7 +251,7 @@ public final class NodeTuningAgent implements AutoCloseable {
                     events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
                     LOG.info("{}", why);
                 }
-                Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.bootId());
+                Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.bootId(), engine.bootedAt());
                 if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
                     List<String> adopted = engine.adoptReportedOriginals(desired, reported);
                     if (!adopted.isEmpty()) {
@@ -272,14 +272,19 @@ public final class NodeTuningAgent implements AutoCloseable {
 
     /**
      * The originals the last status reported for settings the agent changed; none when it was written under
-     * another boot of the node (bootId: this one's, null when unknown): a reboot reset those values.
+     * another boot of the node (bootId: this one's, null when unknown), or, from an agent that reported no boot,
+     * when the plan was last applied before this boot began (bootedAt, null when unknown): a reboot reset those
+     * values.
      */
-    static Map<String, String> reportedOriginals(NodeTuningStatus status, String bootId) {
+    static Map<String, String> reportedOriginals(NodeTuningStatus status, String bootId, java.time.Instant bootedAt) {
         Map<String, String> originals = new LinkedHashMap<>();
         String reportedBoot = status == null || status.capabilities() == null
                 ? null
                 : status.capabilities().bootId();
         if (reportedBoot != null && bootId != null && !reportedBoot.equals(bootId)) {
+            return originals;
+        }
+        if (reportedBoot == null && bootedAt != null && appliedBefore(status, bootedAt)) {
             return originals;
         }
         if (status != null && status.settings() != null) {
@@ -290,6 +295,16 @@ public final class NodeTuningAgent implements AutoCloseable {
             }
         }
         return originals;
+    }
+
+    private static boolean appliedBefore(NodeTuningStatus status, java.time.Instant bootedAt) {
+        try {
+            return status != null
+                    && status.lastAppliedTime() != null
+                    && java.time.Instant.parse(status.lastAppliedTime()).isBefore(bootedAt);
+        } catch (java.time.format.DateTimeParseException e) {
+            return false;
+        }
     }
 
     private void recordEvents(NodeTuning nt, PassResult r) {

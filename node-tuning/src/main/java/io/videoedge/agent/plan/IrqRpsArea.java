@@ -27,11 +27,13 @@ final class IrqRpsArea implements TuningArea {
 
     /**
      * The affinity of every queue IRQ of the tuned NICs as it is now, as settings that would keep it: what a queue
-     * change must journal first, since some drivers (virtio_net) rewrite them all on one. Every IRQ a policy names,
-     * whether or not the policy can be decided yet (a pod-based one waiting for its pod); none for policy none.
+     * change must journal first, since some drivers (virtio_net) rewrite them all on one. Every policy's, whether
+     * or not it can be decided yet (a pod-based one waiting for its pod), and policy none's too: a queue change
+     * the agent makes leaves the IRQs it does not set as they were, so that a revert (which puts back what its own
+     * queue change moves) ends where the node began.
      */
     static List<Setting> affinitiesNow(Desired d, NodeFacts f) {
-        return d.irqAffinity() == IrqAffinity.NONE ? List.of() : affinitiesNow(NicArea.tuned(d, f));
+        return affinitiesNow(NicArea.tuned(d, f));
     }
 
     /** The affinity of every queue IRQ of these NICs as it is now, as settings that would keep it. */

@@ -72,12 +72,13 @@ final class SysctlArea implements TuningArea {
      */
     private static Setting flowEntries(String value, String current) {
         String v = value.strip();
-        if (!v.matches("[0-9]{1,9}")) {
+        if (!v.matches("-?[0-9]{1,9}") || Integer.parseInt(v) < 0) {
             return Setting.sysctl(RPS_SOCK_FLOW_ENTRIES, value, current); // the kernel's answer, as for any sysctl
         }
-        String rounded = Integer.toString(Values.pow2(Integer.parseInt(v)));
-        Setting s = Setting.sysctl(RPS_SOCK_FLOW_ENTRIES, rounded, current);
-        return rounded.equals(v) ? s : s.note(v + " asked: the kernel rounds it up to a power of two, " + rounded);
+        int asked = Integer.parseInt(v); // "0004096" is 4096 and "-0" is 0: written as the kernel prints them
+        int rounded = Values.pow2(asked);
+        Setting s = Setting.sysctl(RPS_SOCK_FLOW_ENTRIES, Integer.toString(rounded), current);
+        return rounded == asked ? s : s.note(asked + " asked: the kernel rounds it up to a power of two, " + rounded);
     }
 
     /** A minimum: raised when lower, left when at least it; Unsupported when the node has no such file or cannot raise it. */

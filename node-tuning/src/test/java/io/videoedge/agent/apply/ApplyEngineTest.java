@@ -266,6 +266,41 @@ class ApplyEngineTest {
     }
 
     @Test
+    void underPolicyNoneAQueueChangeAndItsRevertLeaveTheIrqsAsTheyWere() throws IOException {
+        virtioNode(1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4).irq(IrqAffinity.NONE).desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/33/smp_affinity_list"))
+                .as("put back after the driver's 0")
+                .isEqualTo("1");
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void aQueueChangeInThePassThatReleasesTheIrqsTakesTheirValuesAfterTheRelease() throws IOException {
+        // server-cores with pod A on CPU 0 moves pair 1's IRQs (31, 32) from their boot CPU 1 to 0; then the
+        // spec names pod B, whose cgroup is not there yet, and 4 queues: the release gives 31 and 32 their 1
+        // back, and the queue change must keep that 1, not pod A's 0 read before the release
+        virtioNode(1);
+        node.pod("uid-a", "0-1", "0");
+        Map<String, String> before = snapshot();
+        engine().pass(spec().irq(IrqAffinity.SERVER_CORES).pod("uid-a").desired());
+        assertThat(node.value("proc/irq/31/smp_affinity_list")).isEqualTo("0");
+
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-b")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/31/smp_affinity_list")).isEqualTo("1");
+        assertThat(node.value("proc/irq/32/smp_affinity_list")).isEqualTo("1");
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
     void aRebootDropsTheEarlierBootsOriginalsSoARevertNeverWritesThemOverThisBootsValues() throws IOException {
         node.file("proc/sys/kernel/random/boot_id", "boot-1");
         engine().pass(seed().desired());

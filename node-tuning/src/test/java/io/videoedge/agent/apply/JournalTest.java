@@ -9,7 +9,9 @@ import io.videoedge.api.SettingState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,21 +70,22 @@ class JournalTest {
     @Test
     void aFileOfAnEarlierBootIsDroppedOneOfThisBootOrWithoutABootIsKept() throws IOException {
         Path file = dir.resolve("journal.json");
-        Journal.open(file, Clock.systemUTC(), "boot-1").recordIfAbsent(SWAPPINESS, "60");
+        Journal.open(file, Clock.systemUTC(), "boot-1", null).recordIfAbsent(SWAPPINESS, "60");
         assertThat(file).content().contains("\"bootId\" : \"boot-1\"");
 
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-1").entries()).hasSize(1);
-        assertThat(Journal.open(file, Clock.systemUTC(), null).entries())
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-1", null).entries())
+                .hasSize(1);
+        assertThat(Journal.open(file, Clock.systemUTC(), null, null).entries())
                 .as("boot unknown")
                 .hasSize(1);
-        Journal rebooted = Journal.open(file, Clock.systemUTC(), "boot-2");
+        Journal rebooted = Journal.open(file, Clock.systemUTC(), "boot-2", null);
         assertThat(rebooted.entries()).isEmpty();
         assertThat(rebooted.fingerprint()).isNull();
         assertThat(rebooted.droppedFromEarlierBoot()).isEqualTo(1);
 
         // this boot's first change rewrites the file as this boot's
         rebooted.recordIfAbsent(SWAPPINESS, "10");
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-2").entries())
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-2", null).entries())
                 .singleElement()
                 .satisfies(e -> assertThat(e.original()).isEqualTo("10"));
 
@@ -90,8 +93,22 @@ class JournalTest {
                 file,
                 "{\"version\":1,\"entries\":[{\"name\":\"sysctl/vm.swappiness\",\"kind\":\"SYSCTL\","
                         + "\"target\":\"proc/sys/vm/swappiness\",\"original\":\"60\"}]}");
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-3").entries())
-                .as("a file from before boots were recorded")
+        assertThat(Journal.open(file, Clock.systemUTC(), "boot-3", Instant.now().minusSeconds(60))
+                        .entries())
+                .as("an older agent's file, written in this boot")
                 .hasSize(1);
+        assertThat(file).content().as("stamped with this boot at once").contains("\"bootId\" : \"boot-3\"");
+
+        Files.writeString(
+                file,
+                "{\"version\":1,\"entries\":[{\"name\":\"sysctl/vm.swappiness\",\"kind\":\"SYSCTL\","
+                        + "\"target\":\"proc/sys/vm/swappiness\",\"original\":\"60\"}]}");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(3600)));
+        Journal afterReboot =
+                Journal.open(file, Clock.systemUTC(), "boot-4", Instant.now().minusSeconds(60));
+        assertThat(afterReboot.entries())
+                .as("an older agent's file, written before this boot")
+                .isEmpty();
+        assertThat(afterReboot.droppedFromEarlierBoot()).isEqualTo(1);
     }
 }

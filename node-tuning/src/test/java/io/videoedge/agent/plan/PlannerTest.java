@@ -343,6 +343,19 @@ class PlannerTest {
                 .isEqualTo("4096");
         assertThat(setting(exact, "sysctl/net.core.rps_sock_flow_entries").message())
                 .isNull();
+
+        Plan padded = Planner.plan(
+                spec().sysctls(Map.of("net.core.rps_sock_flow_entries", "0004096"))
+                        .desired(),
+                f);
+        assertThat(setting(padded, "sysctl/net.core.rps_sock_flow_entries").desired())
+                .isEqualTo("4096");
+        assertThat(setting(padded, "sysctl/net.core.rps_sock_flow_entries").message())
+                .isNull();
+        Plan minusZero = Planner.plan(
+                spec().sysctls(Map.of("net.core.rps_sock_flow_entries", "-0")).desired(), f);
+        assertThat(setting(minusZero, "sysctl/net.core.rps_sock_flow_entries").desired())
+                .isEqualTo("0");
     }
 
     @Test
