@@ -188,6 +188,25 @@ install_cluster() {
   say "node $E2E_NODE at $(node_ip), allocatable cpu $(k get node "$E2E_NODE" -o jsonpath='{.status.allocatable.cpu}')"
 }
 
+# select_scenarios SUITE FILE...: sets SCENARIOS to the files E2E_SCENARIOS names by number (all when it is
+# empty). When it names none of this suite's (make e2e gives both suites one E2E_SCENARIOS, "30 f20"), the
+# suite ends here: not PASSED, no cluster; the images are still built when asked (the Makefile builds them in
+# the first suite only)
+select_scenarios() {
+  local suite=$1 f name
+  shift
+  SCENARIOS=()
+  for f in "$@"; do
+    name=$(basename "$f" .sh)
+    if [ -z "${E2E_SCENARIOS:-}" ] || grep -qw "${name%%-*}" <<<"$E2E_SCENARIOS"; then SCENARIOS+=("$f"); fi
+  done
+  if [ "${#SCENARIOS[@]}" -eq 0 ]; then
+    [ "$E2E_BUILD" != 1 ] || build_images
+    say "E2E ($suite): 0 scenarios matched E2E_SCENARIOS='${E2E_SCENARIOS:-}', nothing checked (no cluster set up)"
+    exit 0
+  fi
+}
+
 build_images() {
   if [ "$E2E_BUILD" = 1 ]; then
     make -C "$ROOT" --no-print-directory images

@@ -15,19 +15,7 @@ set -euo pipefail
 
 take_machine_lock "$@"
 
-# the scenarios to run: all, or those E2E_SCENARIOS names
-SCENARIOS=()
-for f in "$E2E_DIR"/scenarios/[0-9][0-9]-*.sh; do
-  name=$(basename "$f" .sh)
-  if [ -z "${E2E_SCENARIOS:-}" ] || grep -qw "${name%%-*}" <<<"$E2E_SCENARIOS"; then SCENARIOS+=("$f"); fi
-done
-if [ "${#SCENARIOS[@]}" -eq 0 ]; then
-  # make e2e gives both suites one E2E_SCENARIOS ("30 f20"): this suite has none of them. Not PASSED, and no
-  # cluster; the images are still built when asked (the Makefile builds them in the first suite only)
-  [ "$E2E_BUILD" != 1 ] || build_images
-  say "E2E (single): 0 scenarios matched E2E_SCENARIOS='${E2E_SCENARIOS:-}', nothing checked (no cluster set up)"
-  exit 0
-fi
+select_scenarios single "$E2E_DIR"/scenarios/[0-9][0-9]-*.sh
 
 T0=$SECONDS
 ARTIFACTS=${ARTIFACTS:-$ROOT/_artifacts/e2e-$(date +%Y%m%d-%H%M%S)}

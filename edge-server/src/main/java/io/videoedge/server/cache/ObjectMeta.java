@@ -185,18 +185,7 @@ public final class ObjectMeta {
     }
 
     public ObjectMeta withExpiry(long newExpiresAt) {
-        return new ObjectMeta(
-                key,
-                contentType,
-                etag,
-                lastModified,
-                length,
-                fetchedAt,
-                newExpiresAt,
-                crc32c,
-                objectLength,
-                mustRevalidate,
-                lifetimeKnown);
+        return withTimes(fetchedAt, newExpiresAt, mustRevalidate, lifetimeKnown);
     }
 
     /**
@@ -204,17 +193,24 @@ public final class ObjectMeta {
      * served stale. {@code fetchedAt} moves to {@code now}, so that {@link #lifetime} is the one given now.
      */
     public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate) {
+        return withTimes(now, newExpiresAt, newMustRevalidate, true);
+    }
+
+    /** The same stored bytes with other times and stale rule. */
+    private ObjectMeta withTimes(
+            long newFetchedAt, long newExpiresAt, boolean newMustRevalidate, boolean newLifetimeKnown) {
         return new ObjectMeta(
                 key,
                 contentType,
                 etag,
                 lastModified,
                 length,
-                now,
+                newFetchedAt,
                 newExpiresAt,
                 crc32c,
                 objectLength,
-                newMustRevalidate);
+                newMustRevalidate,
+                newLifetimeKnown);
     }
 
     /**

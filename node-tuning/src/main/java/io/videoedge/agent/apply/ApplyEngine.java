@@ -1,5 +1,6 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.Boot;
 import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.host.CommandRunner;
@@ -49,28 +50,13 @@ public final class ApplyEngine {
     /** The engine over a host root (probe, appliers and checks on the same tree), originals kept in journalFile. */
     public static ApplyEngine onHost(Path root, CommandRunner runner, Path journalFile) {
         HostFs fs = new HostFs(root);
-        String bootId = fs.readIfPresent(BOOT_ID).map(String::strip).orElse(null);
+        Prober prober = new Prober(fs, runner);
         return new ApplyEngine(
-                new Prober(fs, runner),
+                prober,
                 new Appliers(fs, runner),
                 new Validator(fs),
-                Journal.open(journalFile, Clock.systemUTC(), bootId, bootedAt(fs)));
+                Journal.open(journalFile, Clock.systemUTC(), prober.boot()));
     }
-
-    /** When this boot began (/proc/stat btime), null when unknown. */
-    static java.time.Instant bootedAt(HostFs fs) {
-        return fs.readIfPresent("proc/stat")
-                .flatMap(stat -> stat.lines()
-                        .filter(l -> l.startsWith("btime "))
-                        .map(l -> l.substring(6).strip())
-                        .filter(v -> v.matches("[0-9]{1,18}"))
-                        .map(v -> java.time.Instant.ofEpochSecond(Long.parseLong(v)))
-                        .findFirst())
-                .orElse(null);
-    }
-
-    /** The kernel's id of this boot of the node: a new one after each reboot. */
-    static final String BOOT_ID = "proc/sys/kernel/random/boot_id";
 
     /** A write this pass made: the setting and the value it replaced. */
     private record Done(Setting setting, String before, boolean journaled, String actual) {}
@@ -178,14 +164,9 @@ public final class ApplyEngine {
         return journal.droppedFromEarlierBoot();
     }
 
-    /** This boot's id (/proc/sys/kernel/random/boot_id), null when the node does not say. */
-    public String bootId() {
-        return journal.bootId();
-    }
-
-    /** When this boot began (/proc/stat btime), null when unknown. */
-    public java.time.Instant bootedAt() {
-        return journal.bootedAt();
+    /** This boot of the node, as the journal's originals are kept for. */
+    public Boot boot() {
+        return journal.boot();
     }
 
     /** Whether there was no journal file when the agent started (a first start, or a lost journal). */
@@ -291,15 +272,12 @@ public final class ApplyEngine {
                 continue; // its original comes back with its own entry
             }
             try {
-                Optional<String> now = appliers.of(s.kind()).read(s);
-                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
-                    put(s, s.current());
-                    LOG.info(
-                            "{}: moved to {} by the driver on the queue change, put back to {}",
-                            s.name(),
-                            now.get(),
-                            s.current());
-                }
+                putBackIfMoved(s)
+                        .ifPresent(moved -> LOG.info(
+                                "{}: moved to {} by the driver on the queue change, put back to {}",
+                                s.name(),
+                                moved,
+                                s.current()));
             } catch (IOException e) {
                 failures.put(
                         s.name(),
@@ -364,12 +342,10 @@ public final class ApplyEngine {
                 continue;
             }
             try {
-                Optional<String> now = appliers.of(s.kind()).read(s);
-                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
-                    put(s, s.current());
-                    notes.add(s.name() + ": moved to " + now.get() + " by the driver on the queue change, put back to "
-                            + s.current() + " (this plan does not set it)");
-                }
+                putBackIfMoved(s)
+                        .ifPresent(moved -> notes.add(s.name() + ": moved to " + moved
+                                + " by the driver on the queue change, put back to " + s.current()
+                                + " (this plan does not set it)"));
                 journal.remove(s.name());
             } catch (IOException e) {
                 notes.add(s.name() + ": moved by the driver on the queue change, putting back " + s.current()
@@ -545,16 +521,26 @@ public final class ApplyEngine {
                 continue;
             }
             try {
-                Optional<String> now = appliers.of(s.kind()).read(s);
-                if (now.isPresent() && !Values.same(s.kind(), s.current(), now.get())) {
-                    put(s, s.current());
-                }
+                putBackIfMoved(s);
                 journal.remove(s.name());
             } catch (IOException e) {
                 errors.put(s.name(), e.getMessage());
             }
         }
         return errors;
+    }
+
+    /**
+     * An IRQ's affinity as it was before a queue change ({@code s.current()}), written back when the driver moved
+     * it; returns the driver's value when it did (empty: not moved, or the IRQ is gone).
+     */
+    private Optional<String> putBackIfMoved(Setting s) throws IOException {
+        Optional<String> now = appliers.of(s.kind()).read(s);
+        if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
+            return Optional.empty();
+        }
+        put(s, s.current());
+        return now;
     }
 
     /** Writes a value and reads it back. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.videoedge.agent.facts.Boot;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.plan.SettingKind;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,12 +56,8 @@ public final class Journal {
 
     private final Path file;
     private final Clock clock;
-    /** This boot's id, null when the node does not say (then every entry is taken as this boot's). */
-    private final String bootId;
-    /** When this boot began, null when unknown: tells whether a file without a boot id is an earlier boot's. */
-    private final Instant bootedAt;
-    /** The file has entries but no boot id, and is this boot's: written again with it. */
-    private boolean stampBoot;
+    /** The boot the originals are kept for (its id is written in the file). */
+    private final Boot boot;
     /** Entries the file held for an earlier boot, dropped when it was opened. */
     private int droppedFromEarlierBoot;
 
@@ -72,11 +68,10 @@ public final class Journal {
     /** The file did not exist when the agent started: originals may be adopted from the last report. */
     private final boolean absentAtOpen;
 
-    private Journal(Path file, Clock clock, String bootId, Instant bootedAt) {
+    private Journal(Path file, Clock clock, Boot boot) {
         this.file = file;
         this.clock = clock;
-        this.bootId = bootId;
-        this.bootedAt = bootedAt;
+        this.boot = boot;
         this.absentAtOpen = !Files.exists(file);
     }
 
@@ -86,23 +81,16 @@ public final class Journal {
      * nothing is recorded (so nothing may be changed) until the file is fixed or moved aside.
      */
     public static Journal open(Path file, Clock clock) {
-        return open(file, clock, null, null);
+        return open(file, clock, Boot.UNKNOWN);
     }
 
     /**
-     * Loads the journal at file for the node's boot bootId (null: unknown): entries written under another boot
-     * are dropped ({@link #droppedFromEarlierBoot()}); the file itself is rewritten with the next change.
+     * Loads the journal at file for this boot of the node: entries of an earlier boot are dropped
+     * ({@link #droppedFromEarlierBoot()}), and a file of this boot that does not name it is written again with it.
      */
-    public static Journal open(Path file, Clock clock, String bootId, Instant bootedAt) {
-        Journal j = new Journal(file, clock, bootId, bootedAt);
+    public static Journal open(Path file, Clock clock, Boot boot) {
+        Journal j = new Journal(file, clock, boot);
         j.load();
-        if (j.stampBoot) {
-            try {
-                j.save();
-            } catch (IOException e) {
-                LOG.warn("could not record this boot in the journal of originals {}: {}", file, e.toString());
-            }
-        }
         return j;
     }
 
@@ -113,20 +101,16 @@ public final class Journal {
         if (Files.exists(file)) {
             try {
                 Content c = JSON.readValue(file.toFile(), Content.class);
-                boolean entries0 = c.entries() == null || c.entries().isEmpty();
-                boolean olderAgentsOfEarlierBoot = c.bootId() == null
-                        && bootedAt != null
-                        && Files.getLastModifiedTime(file).toInstant().isBefore(bootedAt);
-                stampBoot = c.bootId() == null && bootId != null && !entries0 && !olderAgentsOfEarlierBoot;
-                if (c.bootId() != null && bootId != null && !c.bootId().equals(bootId) || olderAgentsOfEarlierBoot) {
+                List<Entry> read = c.entries() == null ? List.of() : c.entries();
+                if (boot.earlier(c.bootId(), Files.getLastModifiedTime(file).toInstant())) {
                     // the node rebooted since: the kernel holds its boot values again, and they are the originals now
-                    droppedFromEarlierBoot =
-                            c.entries() == null ? 0 : c.entries().size();
+                    droppedFromEarlierBoot = read.size();
                     return;
                 }
                 fingerprint = c.fingerprint();
-                if (c.entries() != null) {
-                    c.entries().forEach(e -> entries.put(e.name(), e));
+                read.forEach(e -> entries.put(e.name(), e));
+                if (c.bootId() == null && boot.id() != null && !read.isEmpty()) {
+                    stampBoot(); // an older agent's file of this boot: a later reboot must be able to tell
                 }
             } catch (IOException e) {
                 unreadable = "the journal of originals " + file + " is unreadable ("
@@ -149,14 +133,17 @@ public final class Journal {
         return droppedFromEarlierBoot;
     }
 
-    /** This boot's id, null when the node does not say. */
-    public String bootId() {
-        return bootId;
+    /** The boot the originals are kept for. */
+    public Boot boot() {
+        return boot;
     }
 
-    /** When this boot began, null when unknown. */
-    public Instant bootedAt() {
-        return bootedAt;
+    private void stampBoot() {
+        try {
+            save();
+        } catch (IOException e) {
+            LOG.warn("could not record this boot in the journal of originals {}: {}", file, e.toString());
+        }
     }
 
     /** Whether no journal file existed when the agent started. */
@@ -234,7 +221,8 @@ public final class Journal {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        byte[] bytes = JSON.writeValueAsBytes(new Content(1, fingerprint, bootId, new ArrayList<>(entries.values())));
+        byte[] bytes =
+                JSON.writeValueAsBytes(new Content(1, fingerprint, boot.id(), new ArrayList<>(entries.values())));
         try (FileChannel ch = FileChannel.open(
                 tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ch.write(java.nio.ByteBuffer.wrap(bytes));

@@ -11,6 +11,7 @@ import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.apply.RevertResult;
 import io.videoedge.agent.effect.EffectTracker;
 import io.videoedge.agent.effect.TrafficCounters;
+import io.videoedge.agent.facts.Boot;
 import io.videoedge.agent.metrics.AgentMetrics;
 import io.videoedge.agent.plan.Desired;
 import io.videoedge.agent.plan.Setting;
@@ -25,6 +26,8 @@ import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -251,7 +254,7 @@ public final class NodeTuningAgent implements AutoCloseable {
                     events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
                     LOG.info("{}", why);
                 }
-                Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.bootId(), engine.bootedAt());
+                Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.boot());
                 if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
                     List<String> adopted = engine.adoptReportedOriginals(desired, reported);
                     if (!adopted.isEmpty()) {
@@ -271,23 +274,21 @@ public final class NodeTuningAgent implements AutoCloseable {
     }
 
     /**
-     * The originals the last status reported for settings the agent changed; none when it was written under
-     * another boot of the node (bootId: this one's, null when unknown), or, from an agent that reported no boot,
-     * when the plan was last applied before this boot began (bootedAt, null when unknown): a reboot reset those
-     * values.
+     * The originals the last status reported for settings the agent changed; none when it was written under an
+     * earlier boot of the node (its capabilities' boot, or, from an agent that reported none, its last apply
+     * before this boot began): a reboot reset those values.
      */
-    static Map<String, String> reportedOriginals(NodeTuningStatus status, String bootId, java.time.Instant bootedAt) {
+    static Map<String, String> reportedOriginals(NodeTuningStatus status, Boot boot) {
         Map<String, String> originals = new LinkedHashMap<>();
-        String reportedBoot = status == null || status.capabilities() == null
-                ? null
-                : status.capabilities().bootId();
-        if (reportedBoot != null && bootId != null && !reportedBoot.equals(bootId)) {
+        if (status == null) {
             return originals;
         }
-        if (reportedBoot == null && bootedAt != null && appliedBefore(status, bootedAt)) {
+        String reportedBoot =
+                status.capabilities() == null ? null : status.capabilities().bootId();
+        if (boot.earlier(reportedBoot, lastApplied(status))) {
             return originals;
         }
-        if (status != null && status.settings() != null) {
+        if (status.settings() != null) {
             for (NodeTuningStatus.Setting s : status.settings()) {
                 if (s.original() != null && s.state() == SettingState.APPLIED) {
                     originals.put(s.name(), s.original());
@@ -297,13 +298,11 @@ public final class NodeTuningAgent implements AutoCloseable {
         return originals;
     }
 
-    private static boolean appliedBefore(NodeTuningStatus status, java.time.Instant bootedAt) {
+    private static Instant lastApplied(NodeTuningStatus status) {
         try {
-            return status != null
-                    && status.lastAppliedTime() != null
-                    && java.time.Instant.parse(status.lastAppliedTime()).isBefore(bootedAt);
-        } catch (java.time.format.DateTimeParseException e) {
-            return false;
+            return status.lastAppliedTime() == null ? null : Instant.parse(status.lastAppliedTime());
+        } catch (DateTimeParseException e) {
+            return null;
         }
     }
 

@@ -35,8 +35,8 @@ public final class Planner {
     }
 
     /**
-     * The queue IRQs' affinities as they are, for the journal before a queue change (the driver may rewrite them
-     * all): those of every IRQ the spec's policy covers, including a policy still waiting for the server's pod.
+     * The queue IRQs' affinities of the tuned NICs as they are, for the journal before a queue change (the driver
+     * may rewrite them all), whatever the IRQ policy.
      */
     public static List<Setting> irqAffinitiesNow(Desired d, NodeFacts f) {
         return IrqRpsArea.affinitiesNow(d, f);

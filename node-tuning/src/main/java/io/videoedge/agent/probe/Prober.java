@@ -1,5 +1,6 @@
 package io.videoedge.agent.probe;
 
+import io.videoedge.agent.facts.Boot;
 import io.videoedge.agent.facts.CpuSet;
 import io.videoedge.agent.facts.NicFacts;
 import io.videoedge.agent.facts.NodeFacts;
@@ -8,6 +9,7 @@ import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.facts.Targets;
 import io.videoedge.agent.host.CommandRunner;
 import io.videoedge.agent.host.HostFs;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,10 +34,31 @@ public final class Prober {
 
     private final HostFs fs;
     private final CommandRunner runner;
+    /** Read once: a boot outlives the process that reads it. */
+    private Boot boot;
 
     public Prober(HostFs fs, CommandRunner runner) {
         this.fs = fs;
         this.runner = runner;
+    }
+
+    /** This boot of the node: /proc/sys/kernel/random/boot_id and /proc/stat's btime. */
+    public synchronized Boot boot() {
+        if (boot == null) {
+            String id = fs.readIfPresent("proc/sys/kernel/random/boot_id")
+                    .map(String::strip)
+                    .orElse(null);
+            Instant startedAt = fs.readIfPresent("proc/stat")
+                    .flatMap(stat -> stat.lines()
+                            .filter(l -> l.startsWith("btime "))
+                            .map(l -> l.substring(6).strip())
+                            .filter(v -> v.matches("[0-9]{1,18}"))
+                            .map(v -> Instant.ofEpochSecond(Long.parseLong(v)))
+                            .findFirst())
+                    .orElse(null);
+            boot = new Boot(id, startedAt);
+        }
+        return boot;
     }
 
     public NodeFacts probe(ProbeRequest request) {
@@ -116,9 +139,7 @@ public final class Prober {
                 pod,
                 readOnlySysctls,
                 isolatedCpus(),
-                fs.readIfPresent("proc/sys/kernel/random/boot_id")
-                        .map(String::strip)
-                        .orElse(null));
+                boot().id());
     }
 
     /**

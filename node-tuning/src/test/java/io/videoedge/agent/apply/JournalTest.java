@@ -3,6 +3,7 @@ package io.videoedge.agent.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.videoedge.agent.facts.Boot;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.plan.SettingKind;
 import io.videoedge.api.SettingState;
@@ -70,22 +71,24 @@ class JournalTest {
     @Test
     void aFileOfAnEarlierBootIsDroppedOneOfThisBootOrWithoutABootIsKept() throws IOException {
         Path file = dir.resolve("journal.json");
-        Journal.open(file, Clock.systemUTC(), "boot-1", null).recordIfAbsent(SWAPPINESS, "60");
+        Journal.open(file, Clock.systemUTC(), new Boot("boot-1", null)).recordIfAbsent(SWAPPINESS, "60");
         assertThat(file).content().contains("\"bootId\" : \"boot-1\"");
 
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-1", null).entries())
+        assertThat(Journal.open(file, Clock.systemUTC(), new Boot("boot-1", null))
+                        .entries())
                 .hasSize(1);
-        assertThat(Journal.open(file, Clock.systemUTC(), null, null).entries())
+        assertThat(Journal.open(file, Clock.systemUTC(), new Boot(null, null)).entries())
                 .as("boot unknown")
                 .hasSize(1);
-        Journal rebooted = Journal.open(file, Clock.systemUTC(), "boot-2", null);
+        Journal rebooted = Journal.open(file, Clock.systemUTC(), new Boot("boot-2", null));
         assertThat(rebooted.entries()).isEmpty();
         assertThat(rebooted.fingerprint()).isNull();
         assertThat(rebooted.droppedFromEarlierBoot()).isEqualTo(1);
 
         // this boot's first change rewrites the file as this boot's
         rebooted.recordIfAbsent(SWAPPINESS, "10");
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-2", null).entries())
+        assertThat(Journal.open(file, Clock.systemUTC(), new Boot("boot-2", null))
+                        .entries())
                 .singleElement()
                 .satisfies(e -> assertThat(e.original()).isEqualTo("10"));
 
@@ -93,7 +96,10 @@ class JournalTest {
                 file,
                 "{\"version\":1,\"entries\":[{\"name\":\"sysctl/vm.swappiness\",\"kind\":\"SYSCTL\","
                         + "\"target\":\"proc/sys/vm/swappiness\",\"original\":\"60\"}]}");
-        assertThat(Journal.open(file, Clock.systemUTC(), "boot-3", Instant.now().minusSeconds(60))
+        assertThat(Journal.open(
+                                file,
+                                Clock.systemUTC(),
+                                new Boot("boot-3", Instant.now().minusSeconds(60)))
                         .entries())
                 .as("an older agent's file, written in this boot")
                 .hasSize(1);
@@ -104,8 +110,8 @@ class JournalTest {
                 "{\"version\":1,\"entries\":[{\"name\":\"sysctl/vm.swappiness\",\"kind\":\"SYSCTL\","
                         + "\"target\":\"proc/sys/vm/swappiness\",\"original\":\"60\"}]}");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(3600)));
-        Journal afterReboot =
-                Journal.open(file, Clock.systemUTC(), "boot-4", Instant.now().minusSeconds(60));
+        Journal afterReboot = Journal.open(
+                file, Clock.systemUTC(), new Boot("boot-4", Instant.now().minusSeconds(60)));
         assertThat(afterReboot.entries())
                 .as("an older agent's file, written before this boot")
                 .isEmpty();
