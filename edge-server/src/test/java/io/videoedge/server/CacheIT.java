@@ -817,6 +817,85 @@ class CacheIT {
         assertThat(origin.requests(path)).isEqualTo(5);
     }
 
+    private static String header(HttpResponse<byte[]> r, String name) {
+        return r.headers().firstValue(name).orElse(null);
+    }
+
+    private static long age(HttpResponse<byte[]> r) {
+        return Long.parseLong(r.headers().firstValue("Age").orElseThrow());
+    }
+
+    /**
+     * What players and caches behind the edge are told: the origin's Cache-Control and Expires as they
+     * came, from every tier and after a restart, and the response's Age (RFC 9111 5.1), which goes on from
+     * the Age the origin's answer came with; that Age is also taken off the object's lifetime.
+     */
+    @Test
+    void theOriginsCacheControlAndExpiresAreRelayedWithTheAgeFromEveryTier() throws Exception {
+        start();
+        String expires = "Thu, 01 Jan 2037 00:00:00 GMT";
+        String small = "/d/seg.m4s";
+        origin.object(small, 200_000);
+        origin.cacheControl(small, "public, max-age=600");
+        origin.header(small, "Expires", expires);
+        String large = "/d/big.m4s"; // larger than memoryMaxObject: disk only
+        origin.object(large, 3_000_000);
+        origin.cacheControl(large, "max-age=600");
+
+        for (String path : List.of(small, large)) {
+            HttpResponse<byte[]> miss = get(path);
+            assertThat(xcache(miss)).isEqualTo("miss");
+            assertThat(header(miss, "Cache-Control"))
+                    .isEqualTo(path.equals(small) ? "public, max-age=600" : "max-age=600");
+            assertThat(age(miss)).isLessThanOrEqualTo(1);
+        }
+        HttpResponse<byte[]> memoryHit = get(small);
+        assertThat(xcache(memoryHit)).isEqualTo("hit-memory");
+        assertThat(header(memoryHit, "Cache-Control")).isEqualTo("public, max-age=600");
+        assertThat(header(memoryHit, "Expires")).isEqualTo(expires);
+        Thread.sleep(2_100);
+        assertThat(age(get(small))).as("Age grows while the object is kept").isBetween(2L, 3L);
+        edge.restart();
+        HttpResponse<byte[]> diskHit = get(large);
+        assertThat(xcache(diskHit)).isEqualTo("hit-disk");
+        assertThat(header(diskHit, "Cache-Control")).as("kept on disk").isEqualTo("max-age=600");
+        assertThat(header(diskHit, "Expires")).isNull();
+        assertThat(age(diskHit)).isBetween(2L, 4L);
+        HttpResponse<byte[]> afterRestart = get(small);
+        assertThat(header(afterRestart, "Cache-Control")).isEqualTo("public, max-age=600");
+        assertThat(header(afterRestart, "Expires")).isEqualTo(expires);
+
+        // an answer that a cache between the edge and the origin had held for 2 of its 3 seconds
+        String aged = "/d/aged.m3u8";
+        origin.object(aged, 1_000);
+        origin.cacheControl(aged, "max-age=3");
+        origin.header(aged, "Age", "2");
+        HttpResponse<byte[]> agedMiss = get(aged);
+        assertThat(age(agedMiss)).isBetween(2L, 3L);
+        Thread.sleep(1_300);
+        assertThat(xcache(get(aged))).as("expired after the 1 s it had left").isEqualTo("revalidated");
+
+        // a 304's Cache-Control replaces the stored one
+        String live = "/d/live.m3u8";
+        origin.object(live, 1_000);
+        origin.cacheControl(live, "max-age=1");
+        assertThat(xcache(get(live))).isEqualTo("miss");
+        origin.cacheControl(live, "max-age=5");
+        Thread.sleep(1_300);
+        HttpResponse<byte[]> revalidated = get(live);
+        assertThat(xcache(revalidated)).isEqualTo("revalidated");
+        assertThat(header(revalidated, "Cache-Control")).isEqualTo("max-age=5");
+        assertThat(xcache(get(live))).isEqualTo("hit-memory");
+
+        // what the edge does not keep is not to be kept behind it either
+        String personal = "/d/private.m4s";
+        origin.object(personal, 10_000);
+        origin.cacheControl(personal, "private, max-age=60");
+        HttpResponse<byte[]> relayed = get(personal);
+        assertThat(header(relayed, "Cache-Control")).isEqualTo("private, max-age=60");
+        assertThat(xcache(get(personal))).isEqualTo("miss");
+    }
+
     /**
      * A request waiting for its expired copy's revalidation, whose file went meanwhile (evicted, purged,
      * here deleted under the edge): the origin's 304 confirms a copy nobody has any more, and the

@@ -90,8 +90,11 @@ class SliceCacheIT {
     @Test
     void theFirstMebibyteOfAGibibyteCostsOneSliceAtTheOriginThenHits() throws Exception {
         startWithRangeOrigin();
+        origin.cacheControl(BIG, "public, max-age=86400");
         RawHttp.Response miss = get(BIG, "bytes=0-1048575");
         assertThat(miss.status()).isEqualTo(206);
+        assertThat(miss.header("Cache-Control")).isEqualTo("public, max-age=86400");
+        assertThat(miss.header("Age")).isEqualTo("0");
         assertThat(miss.header("Content-Range")).isEqualTo("bytes 0-1048575/1073741824");
         assertThat(miss.header("X-Cache")).isEqualTo("miss");
         assertThat(miss.header("ETag")).isEqualTo("\"v1-40000000\"");
@@ -105,6 +108,7 @@ class SliceCacheIT {
 
         RawHttp.Response hit = get(BIG, "bytes=1048576-2097151");
         assertThat(hit.header("X-Cache")).startsWith("hit-");
+        assertThat(hit.header("Cache-Control")).as("the first slice's").isEqualTo("public, max-age=86400");
         assertThat(hit.body()).isEqualTo(RangeOrigin.bytes(BIG, 1, MIB, 2 * MIB));
         assertThat(origin.requests(BIG)).isEqualTo(1);
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * The request path for objects behind the origin ({@link TierLookup} decides from what the tiers hold):
  * memory tier, then disk tier, then the origin
  * through a (shared) fill; expired objects are revalidated, and served stale while the origin fails
- * within {@code cache.staleWhileError}. Every response says where it came from in X-Cache.
+ * within {@code cache.staleWhileError}. Every response says where it came from in X-Cache, carries the
+ * origin's Cache-Control and Expires as they came ({@link Directives}) and its Age (RFC 9111 5.1).
  * Range on a miss: the whole object is fetched (one fill, which fills the cache for the next
  * viewer and serves every concurrent range), and the requested bytes are streamed as soon as the
  * fill has them; with {@code cache.slice} set, objects are fetched and cached in slices instead
@@ -329,9 +331,21 @@ public final class CacheHandler {
         }
         if (meta.etag() != null) r.addHeader("ETag: " + meta.etag());
         if (meta.lastModified() != null) r.addHeader("Last-Modified: " + meta.lastModified());
+        Directives directives = meta.directives();
+        if (directives.cacheControl() != null) r.addHeader("Cache-Control: " + directives.cacheControl());
+        if (directives.expires() != null) r.addHeader("Expires: " + directives.expires());
+        r.addHeader(ageHeader(meta.ageSeconds(System.currentTimeMillis())));
         r.addHeader(xCacheHeader(xcache));
         r.addHeader(HttpDates.dateHeader());
         return r;
+    }
+
+    /** "Age: n" for the first minutes, made once (a live playlist's whole life: most answers take one). */
+    private static final String[] AGE =
+            IntStream.range(0, 600).mapToObj(n -> "Age: " + n).toArray(String[]::new);
+
+    static String ageHeader(long seconds) {
+        return seconds < AGE.length ? AGE[(int) seconds] : "Age: " + seconds;
     }
 
     private static String xCacheHeader(String xcache) {

@@ -14,11 +14,17 @@ import java.nio.charset.StandardCharsets;
  * 16  u32 CRC32C of the body
  * 20  u32 flags (1 = complete, 2 = must revalidate: never served stale, 4 = lifetime known: set by
  *     edges that move "fetched at" on revalidation; older ones moved only "expires at")
- * 24  u64 fetched at (epoch ms): when the origin last sent or confirmed (304) the body
+ * 24  u64 fetched at (epoch ms): when the origin last sent or confirmed (304) the body, less that
+ *     answer's Age ({@link ObjectMeta})
  * 32  u64 expires at (epoch ms)
  * 40  key \n content-type \n etag \n last-modified \n   (empty line for an absent value)
- *     [object length \n]   only for a slice (a part of a larger object)
+ *     then either nothing (a whole object without directives),
+ *     or object length \n   (a slice, a part of a larger object, without directives),
+ *     or [object length] \n cache-control \n expires \n   (any object the origin sent either header
+ *     for; the object length only for a slice; more lines after these are left to later edges)
  * </pre>
+ * Files with the directives' lines are dropped by edges older than them (a miss again), which read
+ * five or six lines only; files without them are read by both.
  */
 public final class DiskFormat {
     static final int MAGIC = 0x56454331; // "VEC1"
@@ -31,14 +37,16 @@ public final class DiskFormat {
     static final int MUST_REVALIDATE = 2;
     static final int LIFETIME_KNOWN = 4;
     static final int MAX_HEADER = 16 * 1024;
+    /** The lines' count with the directives (split keeps the empty string after the last line end). */
+    private static final int DIRECTIVES_FIELDS = 8;
 
     private DiskFormat() {}
 
     public static byte[] encode(ObjectMeta m, boolean complete) {
-        byte[] text = (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n"
-                        + orEmpty(m.lastModified()) + "\n"
-                        + (m.objectLength() != m.length() ? m.objectLength() + "\n" : ""))
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] text = text(m, m.directives());
+        if (FIXED + text.length > MAX_HEADER && !m.directives().none()) {
+            text = text(m, Directives.NONE); // directives too long to keep: relayed until a restart only
+        }
         ByteBuffer b = ByteBuffer.allocate(FIXED + text.length);
         b.putInt(MAGIC)
                 .putInt(FIXED + text.length)
@@ -49,6 +57,19 @@ public final class DiskFormat {
                 .putLong(m.expiresAt())
                 .put(text);
         return b.array();
+    }
+
+    private static byte[] text(ObjectMeta m, Directives d) {
+        // the object length's line is empty for a whole object: the header written before a chunked
+        // body (length 0) and the one after it (its length) must be as long as each other
+        String objectLength = m.objectLength() != m.length() ? m.objectLength() + "\n" : "";
+        String tail = d.none()
+                ? objectLength
+                : (objectLength.isEmpty() ? "\n" : objectLength) + orEmpty(d.cacheControl()) + "\n"
+                        + orEmpty(d.expires()) + "\n";
+        return (m.key() + "\n" + orEmpty(m.contentType()) + "\n" + orEmpty(m.etag()) + "\n" + orEmpty(m.lastModified())
+                        + "\n" + tail)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     static int flags(boolean complete, ObjectMeta m) {
@@ -75,12 +96,13 @@ public final class DiskFormat {
         byte[] text = new byte[h.limit() - FIXED];
         h.get(FIXED, text);
         String[] f = new String(text, StandardCharsets.UTF_8).split("\n", -1);
-        if ((f.length != 5 && f.length != 6) || f[0].isEmpty()) {
+        boolean withDirectives = f.length >= DIRECTIVES_FIELDS;
+        if ((f.length != 5 && f.length != 6 && !withDirectives) || f[0].isEmpty()) {
             return null;
         }
         long length = h.getLong(8);
         long objectLength = length;
-        if (f.length == 6) {
+        if (f.length >= 6 && !f[4].isEmpty()) {
             try {
                 objectLength = Long.parseLong(f[4]);
             } catch (NumberFormatException e) {
@@ -98,7 +120,8 @@ public final class DiskFormat {
                 h.getInt(CRC_OFFSET),
                 objectLength,
                 (h.getInt(FLAGS_OFFSET) & MUST_REVALIDATE) != 0,
-                (h.getInt(FLAGS_OFFSET) & LIFETIME_KNOWN) != 0);
+                (h.getInt(FLAGS_OFFSET) & LIFETIME_KNOWN) != 0,
+                withDirectives ? Directives.of(orNull(f[5]), orNull(f[6])) : Directives.NONE);
     }
 
     private static String orEmpty(String s) {

@@ -265,7 +265,8 @@ public final class EdgeCache implements AutoCloseable {
         if (memory != null) {
             MemoryTier.Entry m = memory.get(meta.key());
             if (m != null) {
-                m.refresh(m.meta().revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate()));
+                m.refresh(m.meta()
+                        .revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate(), meta.directives()));
                 m.release();
             }
         }

@@ -302,12 +302,15 @@ public final class Fill implements Runnable, GrowingFile {
         Runnable whileWaiting = revalidating == null ? this::prepareTempFile : null;
         try (OriginClient.Exchange x = cache.origin().get(originPath, conditional, whileWaiting)) {
             OriginHead head = x.head();
-            long now = System.currentTimeMillis();
+            // "now" for the answer: when it was current at its source (its Age taken off), so that the
+            // lifetime counts from there and the Age sent downstream goes on from the one it came with
+            long now = head.currentAt(System.currentTimeMillis());
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
                 Freshness f = Freshness.ofNotModified(
                         head, now, cache.defaultTtl(), revalidating.lifetime(), revalidating.mustRevalidate());
-                ObjectMeta refreshed = revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate());
+                ObjectMeta refreshed =
+                        revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate(), Directives.of(head));
                 cache.refreshed(refreshed);
                 cache.finishedFill(this);
                 publish(new NotModified(refreshed));
@@ -331,16 +334,17 @@ public final class Fill implements Runnable, GrowingFile {
             long length = head.contentLength();
             String type = head.header("content-type");
             meta = new ObjectMeta(
-                    key,
-                    type != null ? type : ContentTypes.of(key),
-                    head.header("etag"),
-                    head.header("last-modified"),
-                    Math.max(length, 0),
-                    now,
-                    freshness.expiresAt(),
-                    0,
-                    Math.max(length, 0),
-                    freshness.mustRevalidate());
+                            key,
+                            type != null ? type : ContentTypes.of(key),
+                            head.header("etag"),
+                            head.header("last-modified"),
+                            Math.max(length, 0),
+                            now,
+                            freshness.expiresAt(),
+                            0,
+                            Math.max(length, 0),
+                            freshness.mustRevalidate())
+                    .withDirectives(Directives.of(head));
             stream(x, freshness.storable(), length);
             return "ok";
         }
@@ -382,16 +386,17 @@ public final class Fill implements Runnable, GrowingFile {
         Freshness freshness = Freshness.ofBody(head, now, cache.defaultTtl());
         String type = head.header("content-type");
         meta = new ObjectMeta(
-                key,
-                type != null ? type : ContentTypes.of(originPath),
-                head.header("etag"),
-                head.header("last-modified"),
-                sliceLength,
-                now,
-                freshness.expiresAt(),
-                0,
-                objectLength,
-                freshness.mustRevalidate());
+                        key,
+                        type != null ? type : ContentTypes.of(originPath),
+                        head.header("etag"),
+                        head.header("last-modified"),
+                        sliceLength,
+                        now,
+                        freshness.expiresAt(),
+                        0,
+                        objectLength,
+                        freshness.mustRevalidate())
+                .withDirectives(Directives.of(head));
         if (slice.expected() != null && !meta.sameVersion(slice.expected())) {
             x.abandon();
             cache.dropVersion(slice.expected()); // the slice the version came from is out of date
@@ -456,17 +461,7 @@ public final class Fill implements Runnable, GrowingFile {
             if (length >= 0 && total != length) {
                 throw new ProtocolException("origin body ended at " + total + " of " + length + " bytes");
             }
-            meta = new ObjectMeta(
-                    key,
-                    meta.contentType(),
-                    meta.etag(),
-                    meta.lastModified(),
-                    total,
-                    meta.fetchedAt(),
-                    meta.expiresAt(),
-                    (int) crc.getValue(),
-                    slice != null ? meta.objectLength() : total,
-                    meta.mustRevalidate());
+            meta = meta.withBody(total, (int) crc.getValue(), slice != null ? meta.objectLength() : total);
             writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
             if (storable && !superseded) {
                 committed = cache.store(this, temp, memory);

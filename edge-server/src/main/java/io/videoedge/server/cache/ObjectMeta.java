@@ -2,6 +2,7 @@ package io.videoedge.server.cache;
 
 import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.http.Validators;
+import io.videoedge.server.origin.OriginHead;
 import java.util.Objects;
 
 /**
@@ -9,8 +10,10 @@ import java.util.Objects;
  * the origin's (either may be null); {@code crc32c} covers the body. {@code length} is the stored
  * body's; {@code objectLength} the whole object's, which differ for a slice (a stored part of a large
  * object, see {@link SliceHandler}) and are equal otherwise. {@code fetchedAt} is when the origin last
- * sent or confirmed (304) the body, so that {@code expiresAt - fetchedAt} is the lifetime the origin
- * gave it ({@link #lifetime}).
+ * sent or confirmed (304) the body, less the {@code Age} that answer came with (a cache between the edge
+ * and the origin had held it that long; {@link OriginHead#currentAt}), so that {@code expiresAt - fetchedAt}
+ * is the lifetime the origin gave it ({@link #lifetime}) and {@code now - fetchedAt} its age
+ * ({@link #ageSeconds}).
  *
  * <p>Its values never change. Last-Modified is parsed once, at the first hit, not on every request (it was about a
  * seventh of a memory hit's request handling); nothing else is kept per object, since the disk tier's
@@ -28,6 +31,7 @@ public final class ObjectMeta {
     private final long objectLength;
     private final boolean mustRevalidate;
     private final boolean lifetimeKnown;
+    private final Directives directives;
 
     /** Last-Modified in milliseconds, -1 without one; {@link #UNPARSED} until the first hit asks. */
     private volatile long lastModifiedMillis = UNPARSED;
@@ -92,6 +96,35 @@ public final class ObjectMeta {
             long objectLength,
             boolean mustRevalidate,
             boolean lifetimeKnown) {
+        this(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                fetchedAt,
+                expiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate,
+                lifetimeKnown,
+                Directives.NONE);
+    }
+
+    /** {@code directives}: the origin's Cache-Control and Expires, relayed downstream. */
+    ObjectMeta(
+            String key,
+            String contentType,
+            String etag,
+            String lastModified,
+            long length,
+            long fetchedAt,
+            long expiresAt,
+            int crc32c,
+            long objectLength,
+            boolean mustRevalidate,
+            boolean lifetimeKnown,
+            Directives directives) {
         this.key = key;
         this.contentType = contentType;
         this.etag = etag;
@@ -103,6 +136,7 @@ public final class ObjectMeta {
         this.objectLength = objectLength;
         this.mustRevalidate = mustRevalidate;
         this.lifetimeKnown = lifetimeKnown;
+        this.directives = directives;
     }
 
     /** A whole object. */
@@ -170,6 +204,51 @@ public final class ObjectMeta {
         return lifetimeKnown;
     }
 
+    public Directives directives() {
+        return directives;
+    }
+
+    /**
+     * The response's age in whole seconds at {@code now} (RFC 9111 4.2.3), sent downstream as {@code Age}:
+     * {@code fetchedAt} already counts the Age the origin's answer came with.
+     */
+    public long ageSeconds(long now) {
+        return Math.max(0, (now - fetchedAt) / 1000);
+    }
+
+    /** The same response with the body as it was stored: its length, checksum and the whole object's length. */
+    public ObjectMeta withBody(long newLength, int newCrc32c, long newObjectLength) {
+        return new ObjectMeta(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                newLength,
+                fetchedAt,
+                expiresAt,
+                newCrc32c,
+                newObjectLength,
+                mustRevalidate,
+                lifetimeKnown,
+                directives);
+    }
+
+    public ObjectMeta withDirectives(Directives newDirectives) {
+        return new ObjectMeta(
+                key,
+                contentType,
+                etag,
+                lastModified,
+                length,
+                fetchedAt,
+                expiresAt,
+                crc32c,
+                objectLength,
+                mustRevalidate,
+                lifetimeKnown,
+                newDirectives);
+    }
+
     /** Without the origin's Last-Modified no date validates (If-Modified-Since, If-Range), as in nginx. */
     public Validators validators() {
         long lm = lastModifiedMillis;
@@ -189,11 +268,12 @@ public final class ObjectMeta {
     }
 
     /**
-     * After the origin confirmed the object (304) at {@code now}: a new expiry, and whether it may be
-     * served stale. {@code fetchedAt} moves to {@code now}, so that {@link #lifetime} is the one given now.
+     * After the origin confirmed the object (304) at {@code now}: a new expiry, whether it may be served
+     * stale, and the Cache-Control and Expires the 304 carried in place of the stored ones.
+     * {@code fetchedAt} moves to {@code now}, so that {@link #lifetime} is the one given now.
      */
-    public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate) {
-        return withTimes(now, newExpiresAt, newMustRevalidate, true);
+    public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate, Directives notModified) {
+        return withTimes(now, newExpiresAt, newMustRevalidate, true).withDirectives(directives.updatedBy(notModified));
     }
 
     /** The same stored bytes with other times and stale rule. */
@@ -210,7 +290,8 @@ public final class ObjectMeta {
                 crc32c,
                 objectLength,
                 newMustRevalidate,
-                newLifetimeKnown);
+                newLifetimeKnown,
+                directives);
     }
 
     /**
@@ -244,7 +325,8 @@ public final class ObjectMeta {
                 && expiresAt == m.expiresAt
                 && mustRevalidate == m.mustRevalidate
                 && lifetimeKnown == m.lifetimeKnown
-                && Objects.equals(contentType, m.contentType);
+                && Objects.equals(contentType, m.contentType)
+                && Objects.equals(directives, m.directives);
     }
 
     @Override
@@ -260,7 +342,8 @@ public final class ObjectMeta {
                 crc32c,
                 objectLength,
                 mustRevalidate,
-                lifetimeKnown);
+                lifetimeKnown,
+                directives);
     }
 
     @Override
@@ -268,6 +351,6 @@ public final class ObjectMeta {
         return "ObjectMeta[key=" + key + ", contentType=" + contentType + ", etag=" + etag + ", lastModified="
                 + lastModified + ", length=" + length + ", fetchedAt=" + fetchedAt + ", expiresAt=" + expiresAt
                 + ", crc32c=" + crc32c + ", objectLength=" + objectLength + ", mustRevalidate=" + mustRevalidate
-                + ", lifetimeKnown=" + lifetimeKnown + "]";
+                + ", lifetimeKnown=" + lifetimeKnown + ", directives=" + directives + "]";
     }
 }

@@ -81,6 +81,34 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
         }
     }
 
+    /**
+     * When this answer was current at its source, for one received at {@code receivedAt} (epoch ms): that
+     * time less its {@code Age} (RFC 9111 4.2.3's corrected initial age, without the Date header's
+     * apparent age, which would need the two clocks to agree). An Age that is not one delta-seconds value
+     * is ignored; one above 2^31 seconds counts as 2^31 (RFC 9111 1.2.2).
+     */
+    public long currentAt(long receivedAt) {
+        return receivedAt - ageSeconds(headers.get("age")) * 1000;
+    }
+
+    static long ageSeconds(String age) {
+        if (age == null) return 0;
+        String v = age.trim();
+        if (v.isEmpty() || v.length() > 19) return v.length() > 19 && digits(v) ? MAX_AGE : 0;
+        if (!digits(v)) return 0;
+        return Math.min(Long.parseLong(v), MAX_AGE);
+    }
+
+    private static final long MAX_AGE = 1L << 31;
+
+    private static boolean digits(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
+    }
+
     public boolean chunked() {
         String te = headers.get("transfer-encoding");
         return te != null && te.toLowerCase(Locale.ROOT).contains("chunked");

@@ -47,7 +47,7 @@ class DiskFormatTest {
         ObjectMeta decoded = DiskFormat.decode(older);
         assertThat(decoded.lifetime()).isEqualTo(-1);
         assertThat(decoded.sameBytes(meta)).isTrue();
-        ObjectMeta confirmed = decoded.revalidated(1_700_001_000_000L, 1_700_001_060_000L, false);
+        ObjectMeta confirmed = decoded.revalidated(1_700_001_000_000L, 1_700_001_060_000L, false, Directives.NONE);
         assertThat(DiskFormat.flags(true, confirmed) & DiskFormat.LIFETIME_KNOWN)
                 .isNotZero();
         assertThat(confirmed.lifetime()).isEqualTo(60_000);
@@ -70,6 +70,60 @@ class DiskFormatTest {
         assertThat(decoded.sameVersion(slice)).isTrue();
         assertThat(decoded.sameVersion(new ObjectMeta("k", null, "\"f\"", null, 4096, 1, 2, 7, 1L << 30)))
                 .isFalse();
+    }
+
+    @Test
+    void theOriginsDirectivesAreKeptAndFilesWithoutThemReadAsBefore() {
+        Directives d = Directives.of("public, max-age=600", "Thu, 01 Jan 2037 00:00:00 GMT");
+        ObjectMeta whole = meta.withDirectives(d);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(whole, true))))
+                .isEqualTo(whole);
+        ObjectMeta slice = new ObjectMeta("v/big.mp4\u00010/4194304", null, "\"e\"", null, 4096, 1, 2, 7, 1L << 30)
+                .withDirectives(Directives.of("max-age=60", null));
+        ObjectMeta decodedSlice = DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(slice, true)));
+        assertThat(decodedSlice).isEqualTo(slice);
+        assertThat(decodedSlice.objectLength()).isEqualTo(1L << 30);
+        assertThat(DiskFormat.decode(
+                                ByteBuffer.wrap(DiskFormat.encode(meta.withDirectives(Directives.of(null, "0")), true)))
+                        .directives())
+                .isEqualTo(new Directives(null, "0"));
+        // the file an older edge wrote (four lines), and one a later edge might write (a line more)
+        String older = "hls/seg-1.m4s\nvideo/iso.segment\n\"abc\"\n\n";
+        assertThat(DiskFormat.decode(header(older)).directives()).isSameAs(Directives.NONE);
+        assertThat(DiskFormat.decode(header("k\n\n\n\n\nmax-age=1\n\nlater\n"))
+                        .directives()
+                        .cacheControl())
+                .isEqualTo("max-age=1");
+        assertThat(DiskFormat.decode(header("k\n\n\n\n\nmax-age=1\n")))
+                .as("seven lines")
+                .isNull();
+    }
+
+    @Test
+    void aChunkedBodysHeaderIsAsLongBeforeAsAfterItsLengthIsKnown() {
+        ObjectMeta before =
+                new ObjectMeta("k", null, null, null, 0, 1, 2, 0, 0).withDirectives(Directives.of("max-age=60", null));
+        ObjectMeta after = before.withBody(123_456_789, 42, 123_456_789);
+        assertThat(DiskFormat.encode(after, true)).hasSameSizeAs(DiskFormat.encode(before, false));
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(DiskFormat.encode(after, true))))
+                .isEqualTo(after);
+    }
+
+    @Test
+    void directivesTooLongForTheHeaderAreNotKept() {
+        ObjectMeta huge = meta.withDirectives(Directives.of("x".repeat(DiskFormat.MAX_HEADER), null));
+        byte[] h = DiskFormat.encode(huge, true);
+        assertThat(DiskFormat.headerLength(ByteBuffer.wrap(h))).isEqualTo(h.length);
+        assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isEqualTo(meta);
+    }
+
+    /** A complete header around {@code text}, the metadata lines. */
+    private static ByteBuffer header(String text) {
+        byte[] t = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.wrap(DiskFormat.encode(new ObjectMeta("k", null, null, null, 0, 1, 2, 0), true));
+        ByteBuffer h = ByteBuffer.allocate(DiskFormat.FIXED + t.length);
+        h.put(b.array(), 0, DiskFormat.FIXED).put(t).putInt(4, DiskFormat.FIXED + t.length);
+        return h.flip();
     }
 
     @Test

@@ -42,13 +42,13 @@ class ObjectMetaTest {
     void aRevalidationKeepsTheLifetimeTheOriginGaveCountingFromItsConfirmation() {
         ObjectMeta m = new ObjectMeta("v/s.m4s", "video/iso.segment", "\"e\"", null, 10, 1_000, 61_000, 7);
         assertThat(m.lifetime()).isEqualTo(60_000);
-        ObjectMeta confirmed = m.revalidated(100_000, 100_000 + m.lifetime(), false);
+        ObjectMeta confirmed = m.revalidated(100_000, 100_000 + m.lifetime(), false, Directives.NONE);
         assertThat(confirmed.fetchedAt()).isEqualTo(100_000);
         assertThat(confirmed.lifetime())
                 .as("not the time since the first fetch")
                 .isEqualTo(60_000);
         assertThat(confirmed
-                        .revalidated(200_000, 200_000 + confirmed.lifetime(), false)
+                        .revalidated(200_000, 200_000 + confirmed.lifetime(), false, Directives.NONE)
                         .expiresAt())
                 .isEqualTo(260_000);
         assertThat(new ObjectMeta("k", null, null, null, 0, 5, 2, 0).lifetime())

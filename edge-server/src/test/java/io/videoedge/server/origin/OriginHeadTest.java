@@ -29,6 +29,19 @@ class OriginHeadTest {
     }
 
     @Test
+    void anAnswerWasCurrentAtItsSourceItsAgeBeforeItCame() throws Exception {
+        assertThat(parse("HTTP/1.1 200 OK\r\nAge: 30\r\n\r\n").currentAt(100_000))
+                .isEqualTo(70_000);
+        assertThat(parse("HTTP/1.1 200 OK\r\n\r\n").currentAt(100_000)).isEqualTo(100_000);
+        for (String ignored : new String[] {"-5", "1.5", "30, 40", "", "soon"}) {
+            assertThat(OriginHead.ageSeconds(ignored)).as(ignored).isZero();
+        }
+        assertThat(OriginHead.ageSeconds(" 7 ")).isEqualTo(7);
+        assertThat(OriginHead.ageSeconds("99999999999999999999999")).isEqualTo(1L << 31);
+        assertThat(OriginHead.ageSeconds("4294967296")).isEqualTo(1L << 31);
+    }
+
+    @Test
     void aValueWithABareLineBreakOrNulIsRefusedNotRelayed() {
         assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nContent-Type: text/html\nX-Injected: 1\r\n\r\n"))
                 .isInstanceOf(ProtocolException.class)

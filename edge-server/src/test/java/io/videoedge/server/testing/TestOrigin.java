@@ -30,6 +30,7 @@ public final class TestOrigin implements AutoCloseable {
     private final Map<String, String> cacheControl = new ConcurrentHashMap<>();
     private final Map<String, String> setCookie = new ConcurrentHashMap<>();
     private final Map<String, String> vary = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> headers = new ConcurrentHashMap<>();
     private final Map<String, Boolean> bareNotModified = new ConcurrentHashMap<>();
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
@@ -93,6 +94,11 @@ public final class TestOrigin implements AutoCloseable {
     /** Responses for {@code path} carry {@code Vary: value}. */
     public void vary(String path, String value) {
         vary.put(path, value);
+    }
+
+    /** Responses for {@code path}, 200 and 304, carry {@code name: value} (one value per name). */
+    public void header(String path, String name, String value) {
+        headers.computeIfAbsent(path, p -> new ConcurrentHashMap<>()).put(name, value);
     }
 
     /** 304s for {@code path} carry no Cache-Control (its 200s still do). */
@@ -214,6 +220,7 @@ public final class TestOrigin implements AutoCloseable {
         if (cookie != null) x.getResponseHeaders().add("Set-Cookie", cookie);
         String varies = vary.get(path);
         if (varies != null) x.getResponseHeaders().add("Vary", varies);
+        headers.getOrDefault(path, Map.of()).forEach(x.getResponseHeaders()::add);
         String cc = cacheControl.get(path);
         boolean notModified = etag.equals(x.getRequestHeaders().getFirst("If-None-Match"));
         if (cc != null && !(notModified && bareNotModified.containsKey(path))) {
