@@ -1,17 +1,34 @@
 package io.videoedge.server.http;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
 import java.util.Locale;
 
-/** IMF-fixdate (RFC 9110 5.6.7): "Sun, 06 Nov 1994 08:49:37 GMT". */
+/**
+ * HTTP dates (RFC 9110 5.6.7): sent as IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT"; read also in the two
+ * obsolete forms every recipient must take, rfc850-date ("Sunday, 06-Nov-94 08:49:37 GMT", its two-digit
+ * year in the century that puts it at most 50 years ahead) and asctime-date ("Sun Nov  6 08:49:37 1994").
+ */
 public final class HttpDates {
     private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern(
                     "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
             .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter RFC_850 = new DateTimeFormatterBuilder()
+            .appendPattern("EEEE, dd-MMM-")
+            .appendValueReduced(
+                    ChronoField.YEAR, 2, 2, LocalDate.now(ZoneOffset.UTC).minusYears(49))
+            .appendPattern(" HH:mm:ss 'GMT'")
+            .toFormatter(Locale.US)
+            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ASCTIME =
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter[] READ = {IMF_FIXDATE, RFC_850, ASCTIME};
 
     private static volatile CachedNow now = new CachedNow(-1, "");
 
@@ -30,7 +47,7 @@ public final class HttpDates {
     }
 
     /**
-     * Seconds since the epoch, or -1 when the value is not an IMF-fixdate (then it is ignored). The values
+     * Seconds since the epoch, or -1 when the value is no HTTP date (then it is ignored). The values
      * seen repeat (clients send back the Last-Modified they were given, origins repeat theirs), and
      * {@code DateTimeFormatter} costs microseconds: recent ones are answered from {@link #RECENT}.
      */
@@ -47,11 +64,15 @@ public final class HttpDates {
     }
 
     private static long parse(String value) {
-        try {
-            return ZonedDateTime.parse(value.trim(), IMF_FIXDATE).toEpochSecond();
-        } catch (DateTimeParseException e) {
-            return -1;
+        String v = value.trim();
+        for (DateTimeFormatter f : READ) {
+            try {
+                return ZonedDateTime.parse(v, f).toEpochSecond();
+            } catch (DateTimeParseException e) {
+                // the next form
+            }
         }
+        return -1;
     }
 
     /** The whole Date header line ("Date: ..."), made once per second. */
