@@ -189,12 +189,21 @@ install_cluster() {
 }
 
 # select_scenarios SUITE FILE...: sets SCENARIOS to the files E2E_SCENARIOS names by number (all when it is
-# empty). When it names none of this suite's (make e2e gives both suites one E2E_SCENARIOS, "30 f20"), the
+# empty); a number that is no scenario of either suite stops the run. When it names none of this suite's (make e2e gives both suites one E2E_SCENARIOS, "30 f20"), the
 # suite ends here: not PASSED, no cluster; the images are still built when asked (the Makefile builds them in
 # the first suite only)
 select_scenarios() {
-  local suite=$1 f name
+  local suite=$1 f name token known=()
   shift
+  # a number that names no scenario of either suite is a mistake ("30 99"), not a filter that matched nothing
+  for f in "$E2E_DIR"/scenarios/[0-9][0-9]-*.sh "$E2E_DIR"/fleet/f[0-9][0-9]-*.sh; do
+    name=$(basename "$f" .sh)
+    known+=("${name%%-*}")
+  done
+  for token in ${E2E_SCENARIOS:-}; do
+    printf '%s\n' "${known[@]}" | grep -qxF -- "$token" ||
+      die "E2E_SCENARIOS names no scenario '$token'; the scenarios are: ${known[*]}"
+  done
   SCENARIOS=()
   for f in "$@"; do
     name=$(basename "$f" .sh)
