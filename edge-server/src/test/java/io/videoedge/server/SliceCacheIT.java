@@ -131,6 +131,9 @@ class SliceCacheIT {
         RawHttp.Response past = get(BIG, "bytes=2000000000-");
         assertThat(past.status()).isEqualTo(416);
         assertThat(past.header("Content-Range")).isEqualTo("bytes */1073741824");
+        assertThat(past.header("Cache-Control"))
+                .as("not the object's: no one keeps a 416")
+                .isNull();
     }
 
     /**

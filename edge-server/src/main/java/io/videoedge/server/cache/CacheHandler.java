@@ -331,12 +331,17 @@ public final class CacheHandler {
         }
         if (meta.etag() != null) r.addHeader("ETag: " + meta.etag());
         if (meta.lastModified() != null) r.addHeader("Last-Modified: " + meta.lastModified());
-        Directives directives = meta.directives();
-        if (directives.cacheControl() != null) r.addHeader("Cache-Control: " + directives.cacheControl());
-        if (directives.expires() != null) r.addHeader("Expires: " + directives.expires());
+        if (d.status() != 416) {
+            // the object's, not for an answer about a range it does not have, which no one should keep
+            Directives directives = meta.directives();
+            if (directives.cacheControl() != null) r.addHeader("Cache-Control: " + directives.cacheControl());
+            if (directives.expires() != null) r.addHeader("Expires: " + directives.expires());
+        }
         r.addHeader(ageHeader(meta.ageSeconds(System.currentTimeMillis())));
         r.addHeader(xCacheHeader(xcache));
-        r.addHeader(HttpDates.dateHeader());
+        // the stored answer's Date, as caches keep it: with Age beside it, a cache behind the edge counts an
+        // Expires lifetime (Expires - Date) and the age once each, not the time since the fetch twice
+        r.addHeader(meta.dateHeader());
         return r;
     }
 

@@ -308,7 +308,13 @@ public final class Fill implements Runnable, GrowingFile {
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
                 Freshness f = Freshness.ofNotModified(
-                        head, now, cache.defaultTtl(), revalidating.lifetime(), revalidating.mustRevalidate());
+                        head,
+                        now,
+                        cache.defaultTtl(),
+                        revalidating.lifetime(),
+                        revalidating.mustRevalidate(),
+                        revalidating.directives().cacheControl(),
+                        revalidating.directives().expires());
                 ObjectMeta refreshed =
                         revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate(), Directives.of(head));
                 cache.refreshed(refreshed);

@@ -33,6 +33,9 @@ public final class ObjectMeta {
     private final boolean lifetimeKnown;
     private final Directives directives;
 
+    /** "Date: " and fetchedAt, made at the first answer that asks (a race makes it twice, the same). */
+    private volatile String dateHeader;
+
     /** Last-Modified in milliseconds, -1 without one; {@link #UNPARSED} until the first hit asks. */
     private volatile long lastModifiedMillis = UNPARSED;
 
@@ -214,6 +217,18 @@ public final class ObjectMeta {
      */
     public long ageSeconds(long now) {
         return Math.max(0, (now - fetchedAt) / 1000);
+    }
+
+    /**
+     * The Date header of the stored answer: when the origin last sent or confirmed it, less its Age (the
+     * origin's own Date is not kept; this is that Date as far as the edge's clock tells).
+     */
+    public String dateHeader() {
+        String h = dateHeader;
+        if (h == null) {
+            dateHeader = h = "Date: " + HttpDates.format(fetchedAt);
+        }
+        return h;
     }
 
     /** The same response with the body as it was stored: its length, checksum and the whole object's length. */

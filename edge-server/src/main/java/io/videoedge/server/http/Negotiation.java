@@ -56,7 +56,7 @@ public final class Negotiation {
     static boolean notModifiedSince(String ifModifiedSince, Validators v, long nowMillis) {
         long since = HttpDates.parseSeconds(ifModifiedSince);
         if (since < 0 || !v.hasLastModified()) {
-            return false; // not an IMF-fixdate, or nothing to compare with: send the object
+            return false; // not an HTTP date, or nothing to compare with: send the object
         }
         long modified = v.lastModifiedSeconds();
         if (since == modified) {

@@ -53,17 +53,28 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
      * leave the object stale and revalidated on every use). When the lifetime is not known (-1: stored
      * by an older edge), cache.ttl, as that edge gave it.
      *
+     * A 304 that carries one of the two is judged with the stored other (kept from the 200 and relayed:
+     * {@code storedCacheControl}, {@code storedExpires}, null when there was none or it is not known), as the
+     * stored response's fields updated by the 304's are what the object is now.
+     *
      * @param storedLifetime the stored object's {@code lifetime()}, or -1
      */
     public static Freshness ofNotModified(
-            OriginHead head, long now, long defaultTtl, long storedLifetime, boolean storedMustRevalidate) {
+            OriginHead head,
+            long now,
+            long defaultTtl,
+            long storedLifetime,
+            boolean storedMustRevalidate,
+            String storedCacheControl,
+            String storedExpires) {
         String cacheControl = head.header("cache-control");
         String expires = head.header("expires");
         if (cacheControl == null && expires == null) {
             return new Freshness(true, now + (storedLifetime >= 0 ? storedLifetime : defaultTtl), storedMustRevalidate);
         }
-        Freshness f = of(200, cacheControl, expires, now, defaultTtl);
-        return cacheControl != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
+        String cc = cacheControl != null ? cacheControl : storedCacheControl;
+        Freshness f = of(200, cc, expires != null ? expires : storedExpires, now, defaultTtl);
+        return cc != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
     }
 
     public static Freshness of(int status, String cacheControl, String expires, long now, long defaultTtl) {

@@ -94,7 +94,7 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
     static long ageSeconds(String age) {
         if (age == null) return 0;
         String v = age.trim();
-        if (v.isEmpty() || v.length() > 19) return v.length() > 19 && digits(v) ? MAX_AGE : 0;
+        if (v.isEmpty() || v.length() > 18) return v.length() > 18 && digits(v) ? MAX_AGE : 0; // no long overflow
         if (!digits(v)) return 0;
         return Math.min(Long.parseLong(v), MAX_AGE);
     }

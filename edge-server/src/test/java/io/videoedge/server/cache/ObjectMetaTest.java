@@ -19,12 +19,15 @@ class ObjectMetaTest {
     }
 
     @Test
-    void withoutAnImfFixdateNoDateValidates() {
-        for (String value : new String[] {null, "yesterday", "Sunday, 06-Nov-94 08:49:37 GMT"}) {
+    void withoutAnHttpDateNoDateValidates() {
+        for (String value : new String[] {null, "yesterday", "Sun, 6 Nov 1994 08:49:37 GMT"}) {
             ObjectMeta m = meta(value);
             assertThat(m.validators().lastModifiedMillis()).as(value).isEqualTo(-1);
             assertThat(m.validators().hasLastModified()).as(value).isFalse();
         }
+        assertThat(meta("Sunday, 06-Nov-94 08:49:37 GMT").validators().lastModifiedMillis())
+                .as("the obsolete rfc850 form is a date too (RFC 9110 5.6.7)")
+                .isEqualTo(784111777000L);
     }
 
     @Test

@@ -88,13 +88,13 @@ class FreshnessTest {
     @Test
     void a304WithoutCacheControlOrExpiresGivesTheStoredLifetimeAgainNotTheDefault() {
         OriginHead bare = new OriginHead(304, Map.of("etag", "\"e\""), 0);
-        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 60_000, false))
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 60_000, false, null, null))
                 .as("max-age=60 stored")
                 .isEqualTo(new Freshness(true, NOW + 60_000));
-        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 0, true))
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, 0, true, null, null))
                 .as("no-cache stored: revalidated on every use, never served stale")
                 .isEqualTo(new Freshness(true, NOW, true));
-        assertThat(Freshness.ofNotModified(bare, NOW, TTL, -1, false))
+        assertThat(Freshness.ofNotModified(bare, NOW, TTL, -1, false, null, null))
                 .as("lifetime not known (an older edge's file)")
                 .isEqualTo(new Freshness(true, NOW + TTL));
     }
@@ -102,13 +102,25 @@ class FreshnessTest {
     @Test
     void a304sOwnCacheControlOrExpiresDecides() {
         OriginHead cc = new OriginHead(304, Map.of("cache-control", "max-age=5"), 0);
-        assertThat(Freshness.ofNotModified(cc, NOW, TTL, 60_000, true))
+        assertThat(Freshness.ofNotModified(cc, NOW, TTL, 60_000, true, null, null))
                 .as("its Cache-Control says anew whether it may be served stale")
                 .isEqualTo(new Freshness(true, NOW + 5_000, false));
         OriginHead expires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
-        assertThat(Freshness.ofNotModified(expires, NOW, TTL, 60_000, true))
+        assertThat(Freshness.ofNotModified(expires, NOW, TTL, 60_000, true, null, null))
                 .as("Expires alone leaves the stale rule as it was")
                 .isEqualTo(new Freshness(true, NOW + 30_000, true));
+    }
+
+    @Test
+    void a304CarryingOneOfTheTwoIsJudgedWithTheStoredOther() {
+        OriginHead onlyPublic = new OriginHead(304, Map.of("cache-control", "public"), 0);
+        assertThat(Freshness.ofNotModified(onlyPublic, NOW, TTL, 60_000, false, null, HttpDates.format(NOW - 1_000)))
+                .as("the stored Expires has passed: stale, not cache.ttl")
+                .isEqualTo(new Freshness(true, NOW - 1_000));
+        OriginHead onlyExpires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
+        assertThat(Freshness.ofNotModified(onlyExpires, NOW, TTL, 60_000, false, "max-age=5, must-revalidate", null))
+                .as("the stored max-age wins over the new Expires")
+                .isEqualTo(new Freshness(true, NOW + 5_000, true));
     }
 
     @Test

@@ -39,6 +39,9 @@ class OriginHeadTest {
         assertThat(OriginHead.ageSeconds(" 7 ")).isEqualTo(7);
         assertThat(OriginHead.ageSeconds("99999999999999999999999")).isEqualTo(1L << 31);
         assertThat(OriginHead.ageSeconds("4294967296")).isEqualTo(1L << 31);
+        assertThat(OriginHead.ageSeconds("9999999999999999999"))
+                .as("above Long.MAX_VALUE")
+                .isEqualTo(1L << 31);
     }
 
     @Test
