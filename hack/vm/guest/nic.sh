@@ -208,10 +208,42 @@ nic_pending_policy_queue_change() {
   echo "combined 2 -> 4 with irqAffinity server-cores waiting for its pod: $put queue IRQs moved by virtio_net and put back, none journaled; revert exact ($(tail -n 1 /tmp/vm/pending-revert.txt))"
 }
 
+# the same queue change, then eth0 leaves the spec: the next pass gives its queue count back (a release,
+# as when a VideoEdge stops naming an interface) and virtio_net moves the queue IRQs again; the agent must
+# put them back as a revert does, or they keep the driver's values with no original left to restore
+nic_released_queue_count() {
+  local JOURNAL=/tmp/vm/released-journal.json irq name q put
+  rm -f "$JOURNAL"
+  [ "$(channels current)" = 2 ] || fail "eth0 has $(channels current) channels before the check, expected the boot's 2"
+  while read -r irq name; do
+    q=${name##*.}
+    node_cpus $(((q + 1) % 2)) >"/proc/irq/$irq/smp_affinity_list"
+  done < <(queue_irqs)
+  snapshot >/tmp/vm/released-before
+  agent apply --spec "$REPO/hack/vm/guest/nodetuning-nic-pending.yaml" >/tmp/vm/released-apply.txt ||
+    fail "agent apply failed: $(tail -n 1 /tmp/vm/released-apply.txt)"
+  [ "$(channels current)" = 4 ] || fail "ethtool -l eth0: combined $(channels current) after apply, expected 4"
+  agent apply --spec "$REPO/hack/vm/guest/nodetuning-nic-released.yaml" | tee /tmp/vm/released-release.txt ||
+    fail "agent apply without eth0 failed: $(tail -n 1 /tmp/vm/released-release.txt)"
+  grep -q '^note: ethtool/eth0/combined: no longer asked for, original 2 restored' /tmp/vm/released-release.txt ||
+    fail "eth0's queue count was not released: $(grep '^note:' /tmp/vm/released-release.txt | head -n 3)"
+  [ "$(channels current)" = 2 ] || fail "ethtool -l eth0: combined $(channels current) after the release, expected 2"
+  snapshot | diff /tmp/vm/released-before - || fail "not as before after the release (diff above: < before, > after)"
+  put=$(grep -c '^note: irq/eth0/[0-9]*: moved to .* by the driver on the queue change, put back to' /tmp/vm/released-release.txt || true)
+  [ "$put" -ge 1 ] || fail "the agent notes no IRQ put back after the release: the driver moved none, so this check proves nothing"
+  agent revert >/tmp/vm/released-revert.txt || fail "agent revert failed: $(tail -n 1 /tmp/vm/released-revert.txt)"
+  snapshot | diff /tmp/vm/released-before - || fail "not restored exactly after revert (diff above)"
+  while read -r irq name; do # the boot's affinities back for the checks that follow
+    grep "^irq $irq " /tmp/vm/nic-before | awk '{print $NF}' >"/proc/irq/$irq/smp_affinity_list"
+  done < <(queue_irqs)
+  echo "combined 2 -> 4, then eth0 left the spec: queue count 2 given back by the release, $put queue IRQs moved by virtio_net and put back; every value as before ($(tail -n 1 /tmp/vm/released-revert.txt))"
+}
+
 # shellcheck disable=SC2034 # read by agent() in lib.sh
 JOURNAL=/tmp/vm/nic-journal.json
 check "nic/facts: virtio NIC, 4 queue pairs, NUMA node 1" nic_facts
 check "nic/queue change under an IRQ policy waiting for its pod" nic_pending_policy_queue_change
+check "nic/queue count released when the interface leaves the spec" nic_released_queue_count
 check "nic/apply" nic_apply
 check "nic/channels: ethtool -L combined 4" nic_channels
 check "nic/irq affinity spread, NIC-local node first" nic_irq_spread

@@ -28,6 +28,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
@@ -236,7 +237,8 @@ public final class NodeTuningMain implements Runnable {
                     s.message() == null ? "" : "  (" + s.message() + ")");
         }
         r.drifted().forEach(s -> out.printf("drift: %s was %s, re-applied %s%n", s.name(), s.current(), s.desired()));
-        r.notes().forEach(n -> out.println("note: " + n));
+        r.released().forEach(n -> out.println("note: " + n));
+        r.irqsPutBack().forEach(n -> out.println("note: " + n));
         out.printf(
                 "result: %s, fingerprint %s%s%n",
                 r.outcome(), r.fingerprint(), r.error() == null ? "" : ": " + r.error());
@@ -300,7 +302,8 @@ public final class NodeTuningMain implements Runnable {
     @Command(
             name = "revert",
             mixinStandardHelpOptions = true,
-            description = "Restore every original value in the journal.")
+            description =
+                    "Restore every original value in the journal; exit 1 when one is not restored or the journal cannot be read.")
     static final class RevertCmd implements Callable<Integer> {
         @CommandLine.Mixin
         HostOptions host = new HostOptions();
@@ -310,7 +313,18 @@ public final class NodeTuningMain implements Runnable {
 
         @Override
         public Integer call() {
-            RevertResult r = host.engine().revert();
+            ApplyEngine engine = host.engine();
+            PrintWriter err = cmd.commandLine().getErr();
+            Optional<String> journalProblem = engine.journalProblem();
+            if (journalProblem.isPresent()) {
+                err.println("cannot revert, nothing changed: " + journalProblem.get());
+                err.flush();
+                return 1;
+            }
+            engine.earlierBootDropped()
+                    .ifPresent(dropped -> err.println("note: " + dropped + "; none of them is written back"));
+            err.flush();
+            RevertResult r = engine.revert();
             PrintWriter out = cmd.commandLine().getOut();
             r.restored().forEach(n -> out.println("restored " + n));
             r.gone().forEach(n -> out.println("gone     " + n));

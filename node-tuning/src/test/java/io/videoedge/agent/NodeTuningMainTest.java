@@ -84,4 +84,56 @@ class NodeTuningMainTest {
         assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
         assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0-3");
     }
+
+    /** revert says on stderr why it cannot use the journal (and fails), and which originals an earlier boot left. */
+    @Test
+    void revertReportsAJournalItCannotUseAndTheOriginalsOfAnEarlierBoot() throws IOException {
+        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
+                .cpus(4)
+                .nic("vefake9", "ixgbe", 2, 60, 0);
+        Path spec = tmp.resolve("spec.yaml");
+        Files.writeString(spec, """
+        nic: {interfaces: [vefake9]}
+        tuning:
+          sysctls: {vm.swappiness: "0"}
+        """);
+        Path journal = tmp.resolve("journal.json");
+        String root = node.root().toString();
+        run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal.toString());
+        String tuned = Files.readString(journal);
+
+        Files.writeString(journal, "{\"version\":1,\"entries\":[{");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = NodeTuningMain.run(
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "revert",
+                "--root",
+                root,
+                "--journal",
+                journal.toString());
+        assertThat(exit).as(out + "" + err).isEqualTo(1);
+        assertThat(err.toString()).contains("cannot revert", journal.toString(), "unreadable", "move it aside");
+        assertThat(journal).content().isEqualTo("{\"version\":1,\"entries\":[{");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");
+
+        Files.writeString(journal, tuned);
+        node.file("proc/sys/kernel/random/boot_id", "0b6b1f4e-boot-2"); // a reboot: the journal is of boot 1
+        node.file("proc/sys/vm/swappiness", "10");
+        out = new StringWriter();
+        err = new StringWriter();
+        exit = NodeTuningMain.run(
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "revert",
+                "--root",
+                root,
+                "--journal",
+                journal.toString());
+        assertThat(exit).as(out + "" + err).isZero();
+        assertThat(err.toString()).contains("rebooted", "original(s) of the earlier boot were dropped");
+        assertThat(out.toString()).contains("result: 0 restored");
+        assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("10");
+    }
 }

@@ -63,12 +63,89 @@ public final class ApplyEngine {
 
     private record Failure(Setting setting, String message) {}
 
+    /** What a pass tells a person besides its outcome: its releases, and the IRQs put back after a queue change. */
+    private record Notes(List<String> released, List<String> irqsPutBack) {
+        static final Notes NONE = new Notes(List.of(), List.of());
+
+        boolean isEmpty() {
+            return released.isEmpty() && irqsPutBack.isEmpty();
+        }
+
+        Notes withIrqsPutBack(List<String> more) {
+            List<String> all = new ArrayList<>(irqsPutBack);
+            all.addAll(more);
+            return new Notes(released, all);
+        }
+    }
+
+    /**
+     * A queue IRQ the driver moved on a queue change: its affinity from before the change ({@code irq.current()}),
+     * the driver's ({@code moved}, null when unknown), and why putting it back failed (null: it was put back).
+     */
+    private record PutBack(Setting irq, String moved, String error) {
+        boolean failed() {
+            return error != null;
+        }
+
+        String problem() {
+            return "moved by the driver on the queue change, putting back " + irq.current() + " failed: " + error;
+        }
+
+        /** For a person; {@code context} ends the note of a put-back that worked. */
+        String note(String context) {
+            return irq.name() + ": "
+                    + (failed()
+                            ? problem()
+                            : "moved to " + moved + " by the driver on the queue change, put back to " + irq.current()
+                                    + context);
+        }
+    }
+
+    /** What restoring one journal entry did: written back, or its target gone; what failed (null: nothing). */
+    private record Restored(Journal.Entry entry, boolean gone, String problem) {
+        boolean done() {
+            return problem == null;
+        }
+    }
+
+    /** What restoring journal entries did, and the queue IRQs the driver moved when their queue counts came back. */
+    private record Restoration(List<Restored> entries, List<PutBack> putBacks) {
+        /** Entries written back and dropped from the journal. */
+        List<String> restored() {
+            return done(false);
+        }
+
+        /** Entries whose target no longer exists, dropped from the journal. */
+        List<String> gone() {
+            return done(true);
+        }
+
+        private List<String> done(boolean gone) {
+            return entries.stream()
+                    .filter(r -> r.done() && r.gone() == gone)
+                    .map(r -> r.entry().name())
+                    .toList();
+        }
+
+        /** What failed, by name: entries not restored or not dropped from the journal, IRQs not put back. */
+        Map<String, String> failures() {
+            Map<String, String> failed = new LinkedHashMap<>();
+            entries.stream()
+                    .filter(r -> !r.done())
+                    .forEach(r -> failed.put(r.entry().name(), r.problem()));
+            putBacks.stream()
+                    .filter(PutBack::failed)
+                    .forEach(p -> failed.put(p.irq().name(), p.problem()));
+            return failed;
+        }
+    }
+
     public synchronized PassResult pass(Desired d) {
         NodeFacts facts = prober.probe(Planner.request(d));
         Plan plan = Planner.plan(d, facts);
         List<Setting> drifted = drifted(plan);
         if (d.mode() == TuningMode.PLAN) {
-            return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, List.of());
+            return result(PassResult.Outcome.PLANNED, plan, facts, drifted, false, null, Notes.NONE);
         }
         Map<String, String> problems = validator.validate(plan);
         if (!problems.isEmpty()) {
@@ -79,9 +156,9 @@ public final class ApplyEngine {
                     drifted,
                     false,
                     "refused before any write: " + describe(problems),
-                    List.of());
+                    Notes.NONE);
         }
-        List<String> notes = release(plan);
+        Notes notes = release(plan);
         List<Done> done = new ArrayList<>();
 
         // channels first: they add or remove the queues and IRQs the other settings address
@@ -104,7 +181,7 @@ public final class ApplyEngine {
                 Setting first = plan.find(problems.keySet().iterator().next()).orElseThrow();
                 failure = new Failure(first, "refused after the queue change: " + describe(problems));
             } else {
-                notes.addAll(putBackUnmanagedIrqs(irqsBefore, plan));
+                notes = notes.withIrqsPutBack(putBackUnmanagedIrqs(irqsBefore, plan));
             }
         }
         if (failure == null) {
@@ -139,7 +216,7 @@ public final class ApplyEngine {
                     error + "; the " + done.size() + " change(s) of this pass were restored",
                     notes);
         }
-        forgetUnmovedIrqs(irqsBefore, done);
+        forgetIrqsAsBefore(irqsBefore, done);
         Plan applied = markApplied(plan, done);
         try {
             journal.setFingerprint(applied.fingerprint());
@@ -162,6 +239,15 @@ public final class ApplyEngine {
     /** How many originals the journal held for an earlier boot of the node (dropped: the reboot reset them). */
     public int journalEntriesOfEarlierBoot() {
         return journal.droppedFromEarlierBoot();
+    }
+
+    /** What a person should know when the journal held originals of an earlier boot of the node (dropped), if it did. */
+    public Optional<String> earlierBootDropped() {
+        int n = journal.droppedFromEarlierBoot();
+        return n == 0
+                ? Optional.empty()
+                : Optional.of("the node rebooted since the journal of originals was written: its " + n
+                        + " original(s) of the earlier boot were dropped (the reboot reset those values)");
     }
 
     /** This boot of the node, as the journal's originals are kept for. */
@@ -200,50 +286,77 @@ public final class ApplyEngine {
         return adopted;
     }
 
-    /** Writes the originals back, newest change first; each restored entry leaves the journal. */
+    /** Writes every original back (see restoreEntries); each restored entry leaves the journal. */
     public synchronized RevertResult revert() {
-        List<String> restored = new ArrayList<>();
-        List<String> gone = new ArrayList<>();
-        Map<String, String> failed = new LinkedHashMap<>();
-        List<Journal.Entry> order = restoreOrder(journal.entries());
-        List<Setting> irqsBefore = irqsBeforeQueueCounts(order);
-        boolean irqsPutBack = irqsBefore.isEmpty();
-        for (Journal.Entry e : order) {
-            if (!irqsPutBack && e.kind() != SettingKind.ETHTOOL_CHANNELS) {
-                failed.putAll(putBackIrqsTheDriverMoved(irqsBefore)); // the queue counts are back: they come first
-                irqsPutBack = true;
-            }
-            try {
-                if (restore(e)) {
-                    restored.add(e.name());
-                } else {
-                    gone.add(e.name());
-                }
-                journal.remove(e.name());
-            } catch (IOException ex) {
-                failed.put(e.name(), ex.getMessage());
-            }
-        }
-        if (!irqsPutBack) {
-            failed.putAll(putBackIrqsTheDriverMoved(irqsBefore));
-        }
+        Restoration r = restoreEntries(journal.entries());
+        r.putBacks().stream().filter(p -> !p.failed()).forEach(p -> LOG.info("{}", p.note("")));
+        Map<String, String> failed = r.failures(); // a retry finds the queue counts restored and puts back the rest
+        forgetFingerprintOnceEmpty().ifPresent(why -> failed.put("journal", why));
+        return new RevertResult(r.restored(), r.gone(), failed);
+    }
+
+    /** Forgets the applied plan's fingerprint once no original is left; says why not when the journal cannot. */
+    private Optional<String> forgetFingerprintOnceEmpty() {
         try {
             if (journal.isEmpty()) {
                 journal.setFingerprint(null);
             }
-        } catch (IOException ex) {
-            failed.put("journal", ex.getMessage());
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(e.getMessage());
         }
-        return new RevertResult(restored, gone, failed);
     }
 
     /**
-     * Before a revert gives queue counts back: the affinity of every queue IRQ of those NICs as it is now. A
-     * driver that rewrites them on a queue change (virtio_net) would otherwise leave its own values on the IRQs
-     * the journal has no original for (their policy waited for the pod, or was none).
+     * Writes these originals back, queue counts first (see restoreOrder). Right after the queue counts, the queue IRQs
+     * the driver moved on that change get their affinity from before it back, unless one of these entries restores
+     * them: a driver that rewrites them on a queue change (virtio_net) would otherwise leave its own values on the IRQs
+     * the journal has no original for (their policy waited for the pod, or was none) and, when only some settings
+     * are released, on those that keep the agent's value. Each restored entry leaves the journal.
      */
-    private List<Setting> irqsBeforeQueueCounts(List<Journal.Entry> order) {
-        List<String> interfaces = order.stream()
+    private Restoration restoreEntries(List<Journal.Entry> entries) {
+        List<Journal.Entry> order = restoreOrder(entries);
+        List<Setting> irqsBefore = irqsBeforeQueueCounts(order);
+        int queueCounts = (int) order.stream()
+                .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
+                .count();
+        List<Restored> restored = new ArrayList<>();
+        for (Journal.Entry e : order.subList(0, queueCounts)) {
+            restored.add(restoreAndForget(e));
+        }
+        List<PutBack> putBacks = putBackMoved(irqsBefore);
+        for (Journal.Entry e : order.subList(queueCounts, order.size())) {
+            restored.add(restoreAndForget(e));
+        }
+        return new Restoration(restored, putBacks);
+    }
+
+    /** Writes one original back and drops its journal entry; says what failed, if anything did. */
+    private Restored restoreAndForget(Journal.Entry e) {
+        boolean there;
+        try {
+            there = restore(e);
+        } catch (IOException ex) {
+            return new Restored(e, false, "restoring " + e.original() + " failed: " + ex.getMessage());
+        }
+        try {
+            journal.remove(e.name());
+        } catch (IOException ex) {
+            return new Restored(
+                    e,
+                    !there,
+                    (there ? "original " + e.original() + " restored" : "gone")
+                            + ", but its journal entry could not be dropped: " + ex.getMessage());
+        }
+        return new Restored(e, !there, null);
+    }
+
+    /**
+     * Before queue counts are given back: the affinity of every queue IRQ of those NICs as it is now, but for the IRQs
+     * the entries restore themselves (their own original comes back).
+     */
+    private List<Setting> irqsBeforeQueueCounts(List<Journal.Entry> entries) {
+        List<String> interfaces = entries.stream()
                 .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
                 .map(Journal.Entry::target)
                 .distinct()
@@ -251,41 +364,32 @@ public final class ApplyEngine {
         if (interfaces.isEmpty()) {
             return List.of();
         }
+        Set<String> restoredByEntries = new HashSet<>();
+        entries.forEach(e -> restoredByEntries.add(e.name()));
         try {
-            return Planner.irqAffinitiesNow(prober.probe(new ProbeRequest(interfaces, Set.of(), null)), interfaces);
+            return Planner.irqAffinitiesNow(prober.probe(new ProbeRequest(interfaces, Set.of(), null)), interfaces)
+                    .stream()
+                    .filter(s -> !restoredByEntries.contains(s.name()))
+                    .toList();
         } catch (RuntimeException e) {
             // the originals come back without it: only IRQs the journal has no original for may keep the
             // driver's values
-            LOG.warn("could not read the queue IRQs before the revert's queue change: {}", e.toString());
+            LOG.warn("could not read the queue IRQs before giving back a queue count: {}", e.toString());
             return List.of();
         }
     }
 
-    /**
-     * After a revert's queue counts: the IRQs the journal does not restore get their affinity from before.
-     * Returns those that could not be put back (the revert says so; a retry finds the queue counts restored).
-     */
-    private Map<String, String> putBackIrqsTheDriverMoved(List<Setting> irqsBefore) {
-        Map<String, String> failures = new LinkedHashMap<>();
-        for (Setting s : irqsBefore) {
-            if (journal.has(s.name())) {
-                continue; // its original comes back with its own entry
-            }
+    /** Puts back each of these IRQs the driver moved on a queue change; returns those it moved, put back or not. */
+    private List<PutBack> putBackMoved(List<Setting> irqs) {
+        List<PutBack> moved = new ArrayList<>();
+        for (Setting s : irqs) {
             try {
-                putBackIfMoved(s)
-                        .ifPresent(moved -> LOG.info(
-                                "{}: moved to {} by the driver on the queue change, put back to {}",
-                                s.name(),
-                                moved,
-                                s.current()));
+                putBackIfMoved(s).ifPresent(driver -> moved.add(new PutBack(s, driver, null)));
             } catch (IOException e) {
-                failures.put(
-                        s.name(),
-                        "moved by the driver on the queue change, putting back " + s.current() + " failed: "
-                                + e.getMessage());
+                moved.add(new PutBack(s, null, e.getMessage()));
             }
         }
-        return failures;
+        return moved;
     }
 
     /**
@@ -328,49 +432,46 @@ public final class ApplyEngine {
 
     /**
      * After a queue change: the IRQs the driver moved that the plan does not set (a pod-based policy still waiting
-     * for the server's pod) get their affinity from before the change back, and leave the journal; otherwise the
-     * driver's values would be taken for originals once the policy can be decided. Returns what it did.
+     * for the server's pod, or policy none) get their affinity from before the change back; otherwise the driver's
+     * values would be taken for originals once the policy can be decided. Their journal entries stay until the pass
+     * is final (forgetIrqsAsBefore): a rollback that cannot put one back after its own queue change still has the
+     * original. Returns what it did.
      */
     private List<String> putBackUnmanagedIrqs(Map<String, Setting> irqsBefore, Plan plan) {
         Set<String> managed = new HashSet<>();
         plan.settings().stream()
                 .filter(s -> s.kind() == SettingKind.IRQ_AFFINITY)
                 .forEach(s -> managed.add(s.name()));
-        List<String> notes = new ArrayList<>();
-        for (Setting s : irqsBefore.values()) {
-            if (managed.contains(s.name())) {
-                continue;
-            }
-            try {
-                putBackIfMoved(s)
-                        .ifPresent(moved -> notes.add(s.name() + ": moved to " + moved
-                                + " by the driver on the queue change, put back to " + s.current()
-                                + " (this plan does not set it)"));
-                journal.remove(s.name());
-            } catch (IOException e) {
-                notes.add(s.name() + ": moved by the driver on the queue change, putting back " + s.current()
-                        + " failed: " + e.getMessage());
-            }
-        }
-        return notes;
+        List<Setting> unmanaged = irqsBefore.values().stream()
+                .filter(s -> !managed.contains(s.name()))
+                .toList();
+        return putBackMoved(unmanaged).stream()
+                .map(p -> p.note(" (this plan does not set it)"))
+                .toList();
     }
 
-    /** Drops the entries journaled before the queue change whose IRQ this pass neither wrote nor moved. */
-    private void forgetUnmovedIrqs(Map<String, Setting> irqsBefore, List<Done> done) {
+    /**
+     * Once the pass is final: drops the entries journaled before its queue change whose IRQ it did not write and that
+     * has its affinity from before (not moved by the driver, or put back): the pass did not change those.
+     */
+    private void forgetIrqsAsBefore(Map<String, Setting> irqsBefore, List<Done> done) {
         Set<String> written = new HashSet<>();
         done.forEach(x -> written.add(x.setting().name()));
-        for (Setting s : irqsBefore.values()) {
-            if (written.contains(s.name())) {
-                continue;
-            }
-            try {
-                Optional<String> now = appliers.of(s.kind()).read(s);
-                if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
-                    journal.remove(s.name());
-                }
-            } catch (IOException e) {
-                LOG.warn("could not check {} after the queue change: {}", s.name(), e.toString());
-            }
+        irqsBefore.values().stream()
+                .filter(s -> !written.contains(s.name()) && asBeforeTheQueueChange(s))
+                .forEach(s -> forgetIfJournaled(s, true));
+    }
+
+    /** Whether an IRQ has its affinity from before the queue change, or is gone; false when it cannot be read. */
+    private boolean asBeforeTheQueueChange(Setting irq) {
+        try {
+            return movedAffinity(irq).isEmpty();
+        } catch (IOException e) {
+            LOG.warn(
+                    "could not check {} after the queue change (its journal entry stays): {}",
+                    irq.name(),
+                    e.toString());
+            return false;
         }
     }
 
@@ -401,29 +502,32 @@ public final class ApplyEngine {
         return plan.changes();
     }
 
-    /** Restores originals of journaled settings the plan no longer manages (spec changed, pod replaced). */
-    private List<String> release(Plan plan) {
+    /**
+     * Restores originals of journaled settings the plan no longer manages (spec changed, pod replaced, interface no
+     * longer tuned), as a revert does (restoreEntries).
+     */
+    private Notes release(Plan plan) {
+        Restoration r = restoreEntries(notManagedBy(plan, journal.entries()));
+        return new Notes(
+                r.entries().stream().map(ApplyEngine::releaseNote).toList(),
+                r.putBacks().stream().map(p -> p.note("")).toList());
+    }
+
+    /** The entries of settings the plan does not have (by name and target). */
+    private static List<Journal.Entry> notManagedBy(Plan plan, List<Journal.Entry> entries) {
         Set<String> managed = new HashSet<>();
         plan.settings().stream().filter(s -> s.kind() != null).forEach(s -> managed.add(s.name() + "|" + s.target()));
-        List<String> notes = new ArrayList<>();
-        List<Journal.Entry> entries = new ArrayList<>(journal.entries());
-        java.util.Collections.reverse(entries);
-        for (Journal.Entry e : entries) {
-            if (managed.contains(e.name() + "|" + e.target())) {
-                continue;
-            }
-            try {
-                notes.add(e.name()
-                        + (restore(e)
-                                ? ": no longer asked for, original " + e.original() + " restored"
-                                : ": no longer asked for and gone"));
-                journal.remove(e.name());
-            } catch (IOException ex) {
-                notes.add(
-                        e.name() + ": no longer asked for, restoring " + e.original() + " failed: " + ex.getMessage());
-            }
-        }
-        return notes;
+        return entries.stream()
+                .filter(e -> !managed.contains(e.name() + "|" + e.target()))
+                .toList();
+    }
+
+    private static String releaseNote(Restored r) {
+        Journal.Entry e = r.entry();
+        return e.name() + ": no longer asked for"
+                + (!r.done()
+                        ? ", " + r.problem()
+                        : r.gone() ? " and gone" : ", original " + e.original() + " restored");
     }
 
     private Failure write(List<Setting> changes, List<Done> done) {
@@ -515,18 +619,15 @@ public final class ApplyEngine {
                 errors.put(s.name(), e.getMessage());
             }
         }
-        // IRQs the driver moved on the queue change and this pass did not write
-        for (Setting s : irqsBefore.values()) {
-            if (restored.contains(s.name()) || errors.containsKey(s.name())) {
-                continue;
-            }
-            try {
-                putBackIfMoved(s);
-                journal.remove(s.name());
-            } catch (IOException e) {
-                errors.put(s.name(), e.getMessage());
-            }
-        }
+        // IRQs the driver moved on the queue change and this pass did not write: each leaves the journal only
+        // once it has its value from before again, so no original is lost when putting one back fails
+        List<Setting> notWritten = irqsBefore.values().stream()
+                .filter(s -> !restored.contains(s.name()) && !errors.containsKey(s.name()))
+                .toList();
+        putBackMoved(notWritten).stream()
+                .filter(PutBack::failed)
+                .forEach(p -> errors.put(p.irq().name(), p.problem()));
+        notWritten.stream().filter(s -> !errors.containsKey(s.name())).forEach(s -> forgetIfJournaled(s, true));
         return errors;
     }
 
@@ -535,12 +636,16 @@ public final class ApplyEngine {
      * it; returns the driver's value when it did (empty: not moved, or the IRQ is gone).
      */
     private Optional<String> putBackIfMoved(Setting s) throws IOException {
-        Optional<String> now = appliers.of(s.kind()).read(s);
-        if (now.isEmpty() || Values.same(s.kind(), s.current(), now.get())) {
-            return Optional.empty();
+        Optional<String> moved = movedAffinity(s);
+        if (moved.isPresent()) {
+            put(s, s.current());
         }
-        put(s, s.current());
-        return now;
+        return moved;
+    }
+
+    /** An IRQ's affinity now when it is not its value from before a queue change; empty when it is, or the IRQ is gone. */
+    private Optional<String> movedAffinity(Setting s) throws IOException {
+        return appliers.of(s.kind()).read(s).filter(now -> !Values.same(s.kind(), s.current(), now));
     }
 
     /** Writes a value and reads it back. */
@@ -607,7 +712,7 @@ public final class ApplyEngine {
             List<Setting> drifted,
             boolean wrote,
             String error,
-            List<String> notes) {
+            Notes notes) {
         Map<String, String> originals = new LinkedHashMap<>();
         journal.entries().forEach(e -> originals.put(e.name(), e.original()));
         // a value the agent set earlier stays Applied on later passes (Unchanged means it was already so)
@@ -618,7 +723,8 @@ public final class ApplyEngine {
                 .toList());
         // drift is what a pass re-applies: none from one that did not apply (Plan mode, refused, rolled back)
         List<Setting> reapplied = o == PassResult.Outcome.APPLIED ? drifted : List.of();
-        return new PassResult(o, shown, facts, reapplied, wrote, error, notes, originals);
+        return new PassResult(
+                o, shown, facts, reapplied, wrote, error, notes.released(), notes.irqsPutBack(), originals);
     }
 
     /** Problems by setting for a person: "name (why); name (why)". */

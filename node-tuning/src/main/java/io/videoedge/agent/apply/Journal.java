@@ -180,7 +180,10 @@ public final class Journal {
         return fingerprint;
     }
 
-    /** Keeps original as the setting's value before the agent, unless one is kept already; durable on return. */
+    /**
+     * Keeps original as the setting's value before the agent, unless one is kept already; durable on return, and not
+     * kept when it throws (so the next try records it, before its setting is changed).
+     */
     public synchronized boolean recordIfAbsent(Setting s, String original) throws IOException {
         if (unreadable != null) {
             throw new IOException(unreadable);
@@ -188,29 +191,42 @@ public final class Journal {
         if (entries.containsKey(s.name())) {
             return false;
         }
-        entries.put(
+        Entry e = new Entry(
                 s.name(),
-                new Entry(
-                        s.name(),
-                        s.kind(),
-                        s.target(),
-                        s.param(),
-                        original,
-                        clock.instant().toString()));
-        save();
+                s.kind(),
+                s.target(),
+                s.param(),
+                original,
+                clock.instant().toString());
+        change(() -> entries.put(s.name(), e));
         return true;
     }
 
+    /** Drops an entry; durable on return, and still there when it throws. */
     public synchronized void remove(String name) throws IOException {
-        if (entries.remove(name) != null) {
-            save();
+        if (entries.containsKey(name)) {
+            change(() -> entries.remove(name));
         }
     }
 
     public synchronized void setFingerprint(String fp) throws IOException {
         if (!java.util.Objects.equals(fp, fingerprint)) {
-            fingerprint = fp;
+            change(() -> fingerprint = fp);
+        }
+    }
+
+    /** Makes a change and saves it; when the save fails, memory goes back to what the file holds. */
+    private void change(Runnable edit) throws IOException {
+        Map<String, Entry> entriesBefore = new LinkedHashMap<>(entries);
+        String fingerprintBefore = fingerprint;
+        edit.run();
+        try {
             save();
+        } catch (IOException e) {
+            entries.clear();
+            entries.putAll(entriesBefore);
+            fingerprint = fingerprintBefore;
+            throw e;
         }
     }
 

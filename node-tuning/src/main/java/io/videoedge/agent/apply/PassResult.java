@@ -14,7 +14,9 @@ import java.util.Map;
  *     re-applied by this one; none when it did not apply (Plan mode, refused, rolled back)
  * @param wrote whether anything on the node was changed and kept
  * @param error why the pass failed, null when it did not
- * @param notes things a person may want to know (originals restored for settings no longer asked for)
+ * @param released what became of the originals of settings no longer asked for (restored, gone, or not restored)
+ * @param irqsPutBack queue IRQs the driver moved on a queue change (the pass's own, or the release of one) that were
+ *     put back to their affinity from before it, or could not be
  * @param originals the journal's original value per setting name, after the pass
  */
 public record PassResult(
@@ -24,7 +26,8 @@ public record PassResult(
         List<Setting> drifted,
         boolean wrote,
         String error,
-        List<String> notes,
+        List<String> released,
+        List<String> irqsPutBack,
         Map<String, String> originals) {
 
     public enum Outcome {

@@ -8,7 +8,8 @@ import java.util.Map;
  *
  * @param restored settings written back to their original
  * @param gone settings whose target no longer exists (nothing to restore), dropped from the journal
- * @param failed settings that could not be restored, with why; still in the journal
+ * @param failed settings that could not be restored (or were, but their journal entry could not be dropped), and
+ *     queue IRQs the driver moved that could not be put back, with why; the settings are still in the journal
  */
 public record RevertResult(List<String> restored, List<String> gone, Map<String, String> failed) {
     public boolean complete() {

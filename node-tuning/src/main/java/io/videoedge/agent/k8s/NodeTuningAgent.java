@@ -57,6 +57,10 @@ public final class NodeTuningAgent implements AutoCloseable {
     private static final Duration MIN_RETRY = Duration.ofSeconds(2);
     private static final Duration MAX_RETRY = Duration.ofMinutes(2);
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+    /** Event reason of an original restored (or not) for a setting no longer asked for. */
+    static final String RELEASED = "Released";
+    /** Event reason of a queue IRQ the driver moved on a queue change, put back (or not) to its affinity from before. */
+    static final String IRQ_PUT_BACK = "IrqPutBack";
 
     private final KubernetesClient client;
     private final String node;
@@ -75,6 +79,7 @@ public final class NodeTuningAgent implements AutoCloseable {
     private ScheduledFuture<?> retry;
     private Duration backoff = MIN_RETRY;
     private String lastEventKey;
+    private List<NoteEvent> lastNotes = List.of();
     private final Supplier<Optional<TrafficCounters>> traffic;
     private final EffectTracker effects;
     private boolean adoptionChecked;
@@ -246,14 +251,11 @@ public final class NodeTuningAgent implements AutoCloseable {
             }
             if (!adoptionChecked) {
                 adoptionChecked = true;
-                int earlier = engine.journalEntriesOfEarlierBoot();
-                if (earlier > 0) {
-                    String why = "the node rebooted since the journal of originals was written: its " + earlier
-                            + " original(s) of the earlier boot were dropped (the reboot reset those values);"
-                            + " originals are taken again from this boot as the agent changes them";
+                engine.earlierBootDropped().ifPresent(dropped -> {
+                    String why = dropped + "; originals are taken again from this boot as the agent changes them";
                     events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
                     LOG.info("{}", why);
-                }
+                });
                 Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.boot());
                 if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
                     List<String> adopted = engine.adoptReportedOriginals(desired, reported);
@@ -316,6 +318,11 @@ public final class NodeTuningAgent implements AutoCloseable {
                                     .map(s -> s.name() + " was " + s.current())
                                     .collect(Collectors.joining(", ")));
         }
+        recordOutcome(nt, r);
+        recordNotes(nt, r);
+    }
+
+    private void recordOutcome(NodeTuning nt, PassResult r) {
         String key = switch (r.outcome()) {
             case APPLIED -> r.wrote() ? "Applied:" + r.fingerprint() : null;
             case PLANNED -> "PlanOnly:" + r.fingerprint();
@@ -341,7 +348,32 @@ public final class NodeTuningAgent implements AutoCloseable {
             case ROLLED_BACK -> events.warning(nt, Conditions.ROLLED_BACK, r.error());
             case ROLLBACK_INCOMPLETE -> events.warning(nt, Conditions.APPLY_FAILED, r.error());
         }
-        r.notes().forEach(n -> events.normal(nt, "Released", n));
+    }
+
+    /**
+     * The pass's notes as Events, whatever its outcome (a release is often all a pass does), unless they repeat the
+     * previous pass's word for word (a failure retried says the same).
+     */
+    private void recordNotes(NodeTuning nt, PassResult r) {
+        notesToRecord(r, lastNotes).forEach(e -> events.normal(nt, e.reason(), e.message()));
+        lastNotes = noteEvents(r);
+    }
+
+    /** The Events of a pass's notes to record after a pass whose notes were {@code last}. */
+    static List<NoteEvent> notesToRecord(PassResult r, List<NoteEvent> last) {
+        List<NoteEvent> notes = noteEvents(r);
+        return notes.equals(last) ? List.of() : notes;
+    }
+
+    /** A Normal Event about something a pass did besides its outcome. */
+    record NoteEvent(String reason, String message) {}
+
+    /** The pass's notes as Events: each kind with its own reason. */
+    static List<NoteEvent> noteEvents(PassResult r) {
+        return java.util.stream.Stream.concat(
+                        r.released().stream().map(n -> new NoteEvent(RELEASED, n)),
+                        r.irqsPutBack().stream().map(n -> new NoteEvent(IRQ_PUT_BACK, n)))
+                .toList();
     }
 
     private void restoreAndRelease(NodeTuning nt) {

@@ -227,9 +227,10 @@ class ApplyEngineTest {
                 .isEqualTo("1");
         assertThat(node.value("proc/irq/34/smp_affinity_list")).isEqualTo("1");
         assertThat(r.originals()).doesNotContainKeys("irq/eth0/33", "irq/eth0/34");
-        assertThat(r.notes())
+        assertThat(r.irqsPutBack())
                 .contains("irq/eth0/33: moved to 0 by the driver on the queue change, put back to 1"
                         + " (this plan does not set it)");
+        assertThat(r.released()).as("nothing was released").isEmpty();
 
         // the pod arrives, on CPU 0: the originals journaled now are the node's own, not the driver's
         node.pod("uid-9", "0-1", "0");
@@ -265,6 +266,56 @@ class ApplyEngineTest {
         assertThat(snapshot()).isEqualTo(before);
     }
 
+    /**
+     * The pass puts back the IRQs virtio_net moved on its queue change (the policy waits for its pod), then a sysctl
+     * refuses its write; the rollback's own queue change moves IRQ 33 again, and now 33 refuses the put-back too. Its
+     * original must still be in the journal, so that a revert can give it back once the IRQ takes writes again.
+     */
+    @Test
+    void aRollbackThatCannotPutBackAnIrqTheDriverMovedKeepsItsOriginal() throws IOException {
+        virtioNode(1);
+        node.refuseWrites("proc/sys/vm/swappiness");
+        cmds.afterRunning("ethtool -L eth0 combined 2", () -> node.refuseWrites("proc/irq/33/smp_affinity_list"));
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .sysctls(Map.of("vm.swappiness", "0"))
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.ROLLBACK_INCOMPLETE);
+        assertThat(r.error()).contains("irq/eth0/33");
+        assertThat(r.originals()).containsEntry("irq/eth0/33", "1");
+
+        node.delete("proc/irq/33/smp_affinity_list"); // the IRQ takes writes again, with the driver's value
+        node.file("proc/irq/33/smp_affinity_list", "0");
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
+    }
+
+    /** A put-back that worked is reported as one even when dropping the IRQ's journal entry fails afterwards. */
+    @Test
+    void anIrqPutBackIsReportedAsDoneWhenItsJournalEntryCannotBeDropped() throws IOException {
+        virtioNode(1);
+        // from the queue change on, the journal cannot be written (its temp file's name taken by a directory)
+        cmds.afterRunning("ethtool -L eth0 combined 4", () -> {
+            try {
+                Files.createDirectories(journal.resolveSibling(journal.getFileName() + ".tmp"));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/33/smp_affinity_list")).isEqualTo("1");
+        assertThat(r.irqsPutBack())
+                .contains("irq/eth0/33: moved to 0 by the driver on the queue change, put back to 1"
+                        + " (this plan does not set it)")
+                .noneMatch(n -> n.contains("failed"));
+        assertThat(r.originals()).as("the entries stay, true originals").containsEntry("irq/eth0/33", "1");
+    }
+
     @Test
     void underPolicyNoneAQueueChangeAndItsRevertLeaveTheIrqsAsTheyWere() throws IOException {
         virtioNode(1);
@@ -298,6 +349,42 @@ class ApplyEngineTest {
         assertThat(node.value("proc/irq/32/smp_affinity_list")).isEqualTo("1");
         assertThat(engine().revert().complete()).isTrue();
         assertThat(snapshot()).isEqualTo(before);
+    }
+
+    /**
+     * The queue count is no longer asked for (the spec tunes another interface now): the pass's release gives eth0 the
+     * boot's 2 queues back, virtio_net rewrites every queue IRQ on that change, and the IRQs the journal has no
+     * original for are put back, as a revert does.
+     */
+    @Test
+    void releasingAQueueCountPutsBackTheIrqsTheDriverMoved() throws IOException {
+        virtioNode(1);
+        node.virtualNic("veth0", 1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(r.originals()).containsKey("ethtool/eth0/combined").doesNotContainKey("irq/eth0/33");
+
+        PassResult released = engine().pass(spec().interfaces("veth0")
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(released.outcome()).as(released.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(cmds.combinedNow("eth0")).isEqualTo(2);
+        assertThat(node.value("proc/irq/33/smp_affinity_list"))
+                .as("put back after the driver's 0")
+                .isEqualTo("1");
+        assertThat(snapshot()).isEqualTo(before);
+        assertThat(released.originals()).isEmpty();
+        assertThat(released.released())
+                .containsExactly("ethtool/eth0/combined: no longer asked for, original 2 restored");
+        assertThat(released.irqsPutBack())
+                .containsExactly(
+                        "irq/eth0/33: moved to 0 by the driver on the queue change, put back to 1",
+                        "irq/eth0/34: moved to 0 by the driver on the queue change, put back to 1");
     }
 
     @Test
@@ -435,7 +522,7 @@ class ApplyEngineTest {
 
         assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("60");
         assertThat(node.value("proc/irq/41/smp_affinity_list")).isEqualTo("0-7");
-        assertThat(r.notes()).contains("sysctl/vm.swappiness: no longer asked for, original 60 restored");
+        assertThat(r.released()).contains("sysctl/vm.swappiness: no longer asked for, original 60 restored");
         assertThat(r.originals()).doesNotContainKey("sysctl/vm.swappiness").containsKey("sysctl/vm.min_free_kbytes");
     }
 
@@ -567,7 +654,7 @@ class ApplyEngineTest {
         PassResult r = e.pass(seed().desired());
 
         assertThat(cmds.featureNow("eth0", "tls-hw-tx-offload")).isEqualTo("off");
-        assertThat(r.notes()).contains(OFFLOAD + ": no longer asked for, original off restored");
+        assertThat(r.released()).contains(OFFLOAD + ": no longer asked for, original off restored");
         assertThat(r.originals()).doesNotContainKey(OFFLOAD);
         assertThat(r.plan().find(OFFLOAD)).isEmpty();
     }

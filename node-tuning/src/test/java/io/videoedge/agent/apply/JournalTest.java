@@ -117,4 +117,27 @@ class JournalTest {
                 .isEmpty();
         assertThat(afterReboot.droppedFromEarlierBoot()).isEqualTo(1);
     }
+
+    /**
+     * A change the file did not take is not kept in memory either: an entry whose recording failed is recorded (and
+     * written) by the next try, before its setting is changed; one whose removal failed is still there.
+     */
+    @Test
+    void aChangeThatCouldNotBeWrittenIsNotKeptInMemory() throws IOException {
+        Path file = dir.resolve("journal.json");
+        Journal j = Journal.open(file, Clock.systemUTC());
+        Path blocked = Files.createDirectories(dir.resolve("journal.json.tmp")); // the temp file's name taken
+
+        assertThatThrownBy(() -> j.recordIfAbsent(SWAPPINESS, "60")).isInstanceOf(IOException.class);
+        assertThat(j.has(SWAPPINESS.name())).isFalse();
+        Files.delete(blocked);
+        assertThat(j.recordIfAbsent(SWAPPINESS, "60")).as("recorded now").isTrue();
+        assertThat(Journal.open(file, Clock.systemUTC()).entries()).hasSize(1);
+
+        Files.createDirectories(blocked);
+        assertThatThrownBy(() -> j.remove(SWAPPINESS.name())).isInstanceOf(IOException.class);
+        assertThat(j.entries()).as("as in the file").hasSize(1);
+        assertThatThrownBy(() -> j.setFingerprint("fp-1")).isInstanceOf(IOException.class);
+        assertThat(j.fingerprint()).isNull();
+    }
 }

@@ -23,6 +23,7 @@ public final class FakeCommands implements CommandRunner {
     private final List<String> log = new ArrayList<>();
     private Set<String> missing = Set.of();
     private final Map<String, Map<Integer, String>> affinityResets = new HashMap<>();
+    private final Map<String, Runnable> afterRuns = new LinkedHashMap<>();
 
     public FakeCommands(FakeNode node) {
         this.node = node;
@@ -100,6 +101,12 @@ public final class FakeCommands implements CommandRunner {
         return this;
     }
 
+    /** After each command starting with prefix has run (and had its effect), action runs: a fault that comes later. */
+    public FakeCommands afterRunning(String prefix, Runnable action) {
+        afterRuns.put(prefix, action);
+        return this;
+    }
+
     public FakeCommands clearFailures() {
         failures.clear();
         return this;
@@ -136,6 +143,17 @@ public final class FakeCommands implements CommandRunner {
 
     @Override
     public Result run(List<String> command) {
+        Result r = execute(command);
+        String line = String.join(" ", command);
+        afterRuns.forEach((prefix, action) -> {
+            if (line.startsWith(prefix)) {
+                action.run();
+            }
+        });
+        return r;
+    }
+
+    private Result execute(List<String> command) {
         String line = String.join(" ", command);
         log.add(line);
         for (var f : failures.entrySet()) {
