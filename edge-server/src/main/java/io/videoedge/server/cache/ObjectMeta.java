@@ -80,41 +80,15 @@ public final class ObjectMeta {
                 crc32c,
                 objectLength,
                 mustRevalidate,
-                true);
+                true,
+                Directives.NONE);
     }
 
     /**
      * {@code lifetimeKnown} false: a disk file of an older edge, which moved the expiry on a 304 but not
-     * {@code fetchedAt}, so that the two no longer tell the lifetime.
+     * {@code fetchedAt}, so that the two no longer tell the lifetime. {@code directives}: the origin's
+     * Cache-Control and Expires, relayed downstream.
      */
-    ObjectMeta(
-            String key,
-            String contentType,
-            String etag,
-            String lastModified,
-            long length,
-            long fetchedAt,
-            long expiresAt,
-            int crc32c,
-            long objectLength,
-            boolean mustRevalidate,
-            boolean lifetimeKnown) {
-        this(
-                key,
-                contentType,
-                etag,
-                lastModified,
-                length,
-                fetchedAt,
-                expiresAt,
-                crc32c,
-                objectLength,
-                mustRevalidate,
-                lifetimeKnown,
-                Directives.NONE);
-    }
-
-    /** {@code directives}: the origin's Cache-Control and Expires, relayed downstream. */
     ObjectMeta(
             String key,
             String contentType,
