@@ -179,19 +179,34 @@ nic_coalescing_e1000e() {
   echo "eth1 (e1000e): ethtool -c rx-usecs $before -> 64 after apply -> $before after revert; agent: $line"
 }
 
+# each queue IRQ on a CPU virtio_net would not give it (pairs alternate the other way round), so that
+# a move by the driver cannot go unseen
+irqs_where_the_driver_would_not_put_them() {
+  local irq name q
+  while read -r irq name; do
+    q=${name##*.}
+    node_cpus $(((q + 1) % 2)) >"/proc/irq/$irq/smp_affinity_list"
+  done < <(queue_irqs)
+}
+
+# the boot's queue IRQ affinities (read by nic_facts) back
+irqs_back_to_boot() {
+  local irq name
+  while read -r irq name; do
+    grep "^irq $irq " /tmp/vm/nic-before | awk '{print $NF}' >"/proc/irq/$irq/smp_affinity_list"
+  done < <(queue_irqs)
+}
+
 # a pod-based IRQ policy (server-cores) whose pod's cgroup does not exist yet: the queue change is made
 # while the IRQ settings wait, and virtio_net moves queue IRQs on it. The agent must put those back at
 # once (its pass notes say which), so that the originals it journals once the pod is known are the
 # node's own and not the driver's; revert then gives the boot's queue count with the same affinities.
 # Each queue IRQ first gets a CPU the driver would not give it, so a move cannot go unseen.
 nic_pending_policy_queue_change() {
-  local JOURNAL=/tmp/vm/pending-journal.json spec=$REPO/hack/vm/guest/nodetuning-nic-pending.yaml irq name q put
+  local JOURNAL=/tmp/vm/pending-journal.json spec=$REPO/hack/vm/guest/nodetuning-nic-pending.yaml put
   rm -f "$JOURNAL"
   [ "$(channels current)" = 2 ] || fail "eth0 has $(channels current) channels before the check, expected the boot's 2"
-  while read -r irq name; do
-    q=${name##*.}
-    node_cpus $(((q + 1) % 2)) >"/proc/irq/$irq/smp_affinity_list" # pairs alternate the other way round
-  done < <(queue_irqs)
+  irqs_where_the_driver_would_not_put_them
   snapshot >/tmp/vm/pending-before
   agent apply --spec "$spec" | tee /tmp/vm/pending-apply.txt || fail "agent apply failed: $(tail -n 1 /tmp/vm/pending-apply.txt)"
   [ "$(channels current)" = 4 ] || fail "ethtool -l eth0: combined $(channels current) after apply, expected 4"
@@ -202,9 +217,7 @@ nic_pending_policy_queue_change() {
   ! grep -q '"irq/eth0' "$JOURNAL" || fail "the journal keeps IRQ originals the pass put back: $(grep -o '"irq/eth0/[0-9]*"' "$JOURNAL" | paste -sd' ' -)"
   agent revert >/tmp/vm/pending-revert.txt || fail "agent revert failed: $(tail -n 1 /tmp/vm/pending-revert.txt)"
   snapshot | diff /tmp/vm/pending-before - || fail "not restored exactly after revert (diff above)"
-  while read -r irq name; do # the boot's affinities back for the checks that follow
-    grep "^irq $irq " /tmp/vm/nic-before | awk '{print $NF}' >"/proc/irq/$irq/smp_affinity_list"
-  done < <(queue_irqs)
+  irqs_back_to_boot # for the checks that follow
   echo "combined 2 -> 4 with irqAffinity server-cores waiting for its pod: $put queue IRQs moved by virtio_net and put back, none journaled; revert exact ($(tail -n 1 /tmp/vm/pending-revert.txt))"
 }
 
@@ -212,13 +225,10 @@ nic_pending_policy_queue_change() {
 # as when a VideoEdge stops naming an interface) and virtio_net moves the queue IRQs again; the agent must
 # put them back as a revert does, or they keep the driver's values with no original left to restore
 nic_released_queue_count() {
-  local JOURNAL=/tmp/vm/released-journal.json irq name q put
+  local JOURNAL=/tmp/vm/released-journal.json put
   rm -f "$JOURNAL"
   [ "$(channels current)" = 2 ] || fail "eth0 has $(channels current) channels before the check, expected the boot's 2"
-  while read -r irq name; do
-    q=${name##*.}
-    node_cpus $(((q + 1) % 2)) >"/proc/irq/$irq/smp_affinity_list"
-  done < <(queue_irqs)
+  irqs_where_the_driver_would_not_put_them
   snapshot >/tmp/vm/released-before
   agent apply --spec "$REPO/hack/vm/guest/nodetuning-nic-pending.yaml" >/tmp/vm/released-apply.txt ||
     fail "agent apply failed: $(tail -n 1 /tmp/vm/released-apply.txt)"
@@ -233,9 +243,7 @@ nic_released_queue_count() {
   [ "$put" -ge 1 ] || fail "the agent notes no IRQ put back after the release: the driver moved none, so this check proves nothing"
   agent revert >/tmp/vm/released-revert.txt || fail "agent revert failed: $(tail -n 1 /tmp/vm/released-revert.txt)"
   snapshot | diff /tmp/vm/released-before - || fail "not restored exactly after revert (diff above)"
-  while read -r irq name; do # the boot's affinities back for the checks that follow
-    grep "^irq $irq " /tmp/vm/nic-before | awk '{print $NF}' >"/proc/irq/$irq/smp_affinity_list"
-  done < <(queue_irqs)
+  irqs_back_to_boot # for the checks that follow
   echo "combined 2 -> 4, then eth0 left the spec: queue count 2 given back by the release, $put queue IRQs moved by virtio_net and put back; every value as before ($(tail -n 1 /tmp/vm/released-revert.txt))"
 }
 
