@@ -215,7 +215,7 @@ public final class Journal {
         }
     }
 
-    /** Makes a change and saves it; when the save fails, memory goes back to what the file holds. */
+    /** Makes a change and saves it; when the save fails, memory goes back to what it was before the change. */
     private void change(Runnable edit) throws IOException {
         Map<String, Entry> entriesBefore = new LinkedHashMap<>(entries);
         String fingerprintBefore = fingerprint;

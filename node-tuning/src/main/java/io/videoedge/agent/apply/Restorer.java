@@ -101,7 +101,7 @@ final class Restorer {
     RevertResult revert() {
         Restoration r = restoreEntries(journal.entries());
         r.putBacks().stream().filter(p -> !p.failed()).forEach(p -> LOG.info("{}", p.note("")));
-        Map<String, String> failed = r.failures(); // a retry finds the queue counts restored and puts back the rest
+        Map<String, String> failed = r.failures(); // an IRQ not put back keeps a journal entry: a retry gives it back
         forgetFingerprintOnceEmpty().ifPresent(why -> failed.put("journal", why));
         return new RevertResult(r.restored(), r.gone(), failed);
     }
@@ -157,15 +157,52 @@ final class Restorer {
         int queueCounts = (int) order.stream()
                 .filter(e -> e.kind() == SettingKind.ETHTOOL_CHANNELS)
                 .count();
+        List<Setting> journaled = journalIrqsBefore(irqsBefore);
         List<Restored> restored = new ArrayList<>();
         for (Journal.Entry e : order.subList(0, queueCounts)) {
             restored.add(restoreAndForget(e));
         }
         List<PutBack> putBacks = putBackMoved(irqsBefore);
+        forgetPutBack(journaled, putBacks);
         for (Journal.Entry e : order.subList(queueCounts, order.size())) {
             restored.add(restoreAndForget(e));
         }
         return new Restoration(restored, putBacks);
+    }
+
+    /**
+     * Journals the IRQs read before a queue count comes back that have no entry, so that their value survives a
+     * put-back that fails (or a crash before it): the next revert or release gives it back like any original.
+     * Returns those it journaled; one it cannot journal is put back all the same.
+     */
+    private List<Setting> journalIrqsBefore(List<Setting> irqsBefore) {
+        List<Setting> journaled = new ArrayList<>();
+        for (Setting s : irqsBefore) {
+            try {
+                if (journal.recordIfAbsent(s, s.current())) {
+                    journaled.add(s);
+                }
+            } catch (IOException e) {
+                LOG.warn("could not journal {} before giving back a queue count: {}", s.name(), e.toString());
+            }
+        }
+        return journaled;
+    }
+
+    /** Drops the entries journalIrqsBefore made for IRQs that have their value from before again. */
+    private void forgetPutBack(List<Setting> journaled, List<PutBack> putBacks) {
+        Set<String> failed = new HashSet<>();
+        putBacks.stream()
+                .filter(PutBack::failed)
+                .forEach(p -> failed.add(p.irq().name()));
+        for (Setting s : journaled) {
+            if (failed.contains(s.name())) continue; // its original stays for the next try
+            try {
+                journal.remove(s.name());
+            } catch (IOException e) {
+                LOG.warn("could not drop the journal entry of {} (put back): {}", s.name(), e.toString());
+            }
+        }
     }
 
     /** Writes one original back and drops its journal entry; says what failed, if anything did. */

@@ -267,6 +267,30 @@ class ApplyEngineTest {
     }
 
     /**
+     * A revert's queue change moves the IRQs the journal has no original for, and IRQ 33 refuses its put-back: the
+     * revert fails, and the retry, with no queue count left to give back, must still give 33 its value from before.
+     */
+    @Test
+    void aRevertWhosePutBackFailsGivesTheIrqBackOnTheRetry() throws IOException {
+        virtioNode(1);
+        Map<String, String> before = snapshot();
+        PassResult r = engine().pass(spec().queues(4)
+                .irq(IrqAffinity.SERVER_CORES)
+                .pod("uid-9")
+                .desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        cmds.afterRunning("ethtool -L eth0 combined 2", () -> node.refuseWrites("proc/irq/33/smp_affinity_list"));
+        RevertResult first = engine().revert();
+        assertThat(first.complete()).isFalse();
+        assertThat(first.failed()).containsKey("irq/eth0/33");
+
+        node.delete("proc/irq/33/smp_affinity_list"); // the IRQ takes writes again, with the driver's value
+        node.file("proc/irq/33/smp_affinity_list", "0");
+        assertThat(engine().revert().complete()).isTrue();
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    /**
      * The pass puts back the IRQs virtio_net moved on its queue change (the policy waits for its pod), then a sysctl
      * refuses its write; the rollback's own queue change moves IRQ 33 again, and now 33 refuses the put-back too. Its
      * original must still be in the journal, so that a revert can give it back once the IRQ takes writes again.
