@@ -307,16 +307,16 @@ public final class Fill implements Runnable, GrowingFile {
             long now = head.currentAt(System.currentTimeMillis());
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
+                Directives directives = revalidating.directives().updatedBy(Directives.of(head));
                 Freshness f = Freshness.ofNotModified(
                         head,
                         now,
                         cache.defaultTtl(),
                         revalidating.lifetime(),
                         revalidating.mustRevalidate(),
-                        revalidating.directives().cacheControl(),
-                        revalidating.directives().expires());
-                ObjectMeta refreshed =
-                        revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate(), Directives.of(head));
+                        directives.cacheControl(),
+                        directives.expires());
+                ObjectMeta refreshed = revalidating.revalidated(now, f.expiresAt(), f.mustRevalidate(), directives);
                 cache.refreshed(refreshed);
                 cache.finishedFill(this);
                 publish(new NotModified(refreshed));

@@ -258,11 +258,11 @@ public final class ObjectMeta {
 
     /**
      * After the origin confirmed the object (304) at {@code now}: a new expiry, whether it may be served
-     * stale, and the Cache-Control and Expires the 304 carried in place of the stored ones.
+     * stale, and its Cache-Control and Expires as they are after the 304 ({@link Directives#updatedBy}).
      * {@code fetchedAt} moves to {@code now}, so that {@link #lifetime} is the one given now.
      */
-    public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate, Directives notModified) {
-        return withTimes(now, newExpiresAt, newMustRevalidate, true).withDirectives(directives.updatedBy(notModified));
+    public ObjectMeta revalidated(long now, long newExpiresAt, boolean newMustRevalidate, Directives newDirectives) {
+        return withTimes(now, newExpiresAt, newMustRevalidate, true).withDirectives(newDirectives);
     }
 
     /** The same stored bytes with other times and stale rule. */

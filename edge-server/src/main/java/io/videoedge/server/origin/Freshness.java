@@ -53,9 +53,9 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
      * leave the object stale and revalidated on every use). When the lifetime is not known (-1: stored
      * by an older edge), cache.ttl, as that edge gave it.
      *
-     * A 304 that carries one of the two is judged with the stored other (kept from the 200 and relayed:
-     * {@code storedCacheControl}, {@code storedExpires}, null when there was none or it is not known), as the
-     * stored response's fields updated by the 304's are what the object is now.
+     * A 304 that carries one of the two is judged with both as they are after it ({@code cacheControl},
+     * {@code expires}: the stored ones updated by the 304's, null when there is none or it is not known), so a
+     * stored field the 304 does not repeat still counts.
      *
      * @param storedLifetime the stored object's {@code lifetime()}, or -1
      */
@@ -65,16 +65,13 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
             long defaultTtl,
             long storedLifetime,
             boolean storedMustRevalidate,
-            String storedCacheControl,
-            String storedExpires) {
-        String cacheControl = head.header("cache-control");
-        String expires = head.header("expires");
-        if (cacheControl == null && expires == null) {
+            String cacheControl,
+            String expires) {
+        if (head.header("cache-control") == null && head.header("expires") == null) {
             return new Freshness(true, now + (storedLifetime >= 0 ? storedLifetime : defaultTtl), storedMustRevalidate);
         }
-        String cc = cacheControl != null ? cacheControl : storedCacheControl;
-        Freshness f = of(200, cc, expires != null ? expires : storedExpires, now, defaultTtl);
-        return cc != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
+        Freshness f = of(200, cacheControl, expires, now, defaultTtl);
+        return cacheControl != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
     }
 
     public static Freshness of(int status, String cacheControl, String expires, long now, long defaultTtl) {

@@ -102,11 +102,11 @@ class FreshnessTest {
     @Test
     void a304sOwnCacheControlOrExpiresDecides() {
         OriginHead cc = new OriginHead(304, Map.of("cache-control", "max-age=5"), 0);
-        assertThat(Freshness.ofNotModified(cc, NOW, TTL, 60_000, true, null, null))
+        assertThat(Freshness.ofNotModified(cc, NOW, TTL, 60_000, true, "max-age=5", null))
                 .as("its Cache-Control says anew whether it may be served stale")
                 .isEqualTo(new Freshness(true, NOW + 5_000, false));
         OriginHead expires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
-        assertThat(Freshness.ofNotModified(expires, NOW, TTL, 60_000, true, null, null))
+        assertThat(Freshness.ofNotModified(expires, NOW, TTL, 60_000, true, null, HttpDates.format(NOW + 30_000)))
                 .as("Expires alone leaves the stale rule as it was")
                 .isEqualTo(new Freshness(true, NOW + 30_000, true));
     }
@@ -114,11 +114,19 @@ class FreshnessTest {
     @Test
     void a304CarryingOneOfTheTwoIsJudgedWithTheStoredOther() {
         OriginHead onlyPublic = new OriginHead(304, Map.of("cache-control", "public"), 0);
-        assertThat(Freshness.ofNotModified(onlyPublic, NOW, TTL, 60_000, false, null, HttpDates.format(NOW - 1_000)))
+        assertThat(Freshness.ofNotModified(
+                        onlyPublic, NOW, TTL, 60_000, false, "public", HttpDates.format(NOW - 1_000)))
                 .as("the stored Expires has passed: stale, not cache.ttl")
                 .isEqualTo(new Freshness(true, NOW - 1_000));
         OriginHead onlyExpires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
-        assertThat(Freshness.ofNotModified(onlyExpires, NOW, TTL, 60_000, false, "max-age=5, must-revalidate", null))
+        assertThat(Freshness.ofNotModified(
+                        onlyExpires,
+                        NOW,
+                        TTL,
+                        60_000,
+                        false,
+                        "max-age=5, must-revalidate",
+                        HttpDates.format(NOW + 30_000)))
                 .as("the stored max-age wins over the new Expires")
                 .isEqualTo(new Freshness(true, NOW + 5_000, true));
     }

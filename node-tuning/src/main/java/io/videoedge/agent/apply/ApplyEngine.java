@@ -405,10 +405,9 @@ public final class ApplyEngine {
         List<Setting> notWritten = irqsBefore.values().stream()
                 .filter(s -> !restored.contains(s.name()) && !errors.containsKey(s.name()))
                 .toList();
-        restorer.putBackMoved(notWritten).stream()
+        restorer.putBackAndForget(notWritten, notWritten).stream()
                 .filter(Restorer.PutBack::failed)
                 .forEach(p -> errors.put(p.irq().name(), p.problem()));
-        notWritten.stream().filter(s -> !errors.containsKey(s.name())).forEach(s -> forgetIfJournaled(s, true));
         return errors;
     }
 

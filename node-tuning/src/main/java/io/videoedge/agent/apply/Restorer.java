@@ -162,8 +162,7 @@ final class Restorer {
         for (Journal.Entry e : order.subList(0, queueCounts)) {
             restored.add(restoreAndForget(e));
         }
-        List<PutBack> putBacks = putBackMoved(irqsBefore);
-        forgetPutBack(journaled, putBacks);
+        List<PutBack> putBacks = putBackAndForget(irqsBefore, journaled);
         for (Journal.Entry e : order.subList(queueCounts, order.size())) {
             restored.add(restoreAndForget(e));
         }
@@ -189,13 +188,18 @@ final class Restorer {
         return journaled;
     }
 
-    /** Drops the entries journalIrqsBefore made for IRQs that have their value from before again. */
-    private void forgetPutBack(List<Setting> journaled, List<PutBack> putBacks) {
+    /**
+     * Puts back each of these IRQs the driver moved on a queue change (putBackMoved), then drops the journal entries
+     * of those in {@code journaledForIt} that have their value from before again; an IRQ not put back keeps its entry,
+     * so its original is not lost. Returns those the driver moved, put back or not.
+     */
+    List<PutBack> putBackAndForget(List<Setting> irqs, List<Setting> journaledForIt) {
+        List<PutBack> putBacks = putBackMoved(irqs);
         Set<String> failed = new HashSet<>();
         putBacks.stream()
                 .filter(PutBack::failed)
                 .forEach(p -> failed.add(p.irq().name()));
-        for (Setting s : journaled) {
+        for (Setting s : journaledForIt) {
             if (failed.contains(s.name())) continue; // its original stays for the next try
             try {
                 journal.remove(s.name());
@@ -203,6 +207,7 @@ final class Restorer {
                 LOG.warn("could not drop the journal entry of {} (put back): {}", s.name(), e.toString());
             }
         }
+        return putBacks;
     }
 
     /** Writes one original back and drops its journal entry; says what failed, if anything did. */
