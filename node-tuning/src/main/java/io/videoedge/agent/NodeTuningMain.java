@@ -237,8 +237,8 @@ public final class NodeTuningMain implements Runnable {
                     s.message() == null ? "" : "  (" + s.message() + ")");
         }
         r.drifted().forEach(s -> out.printf("drift: %s was %s, re-applied %s%n", s.name(), s.current(), s.desired()));
-        r.released().forEach(n -> out.println("note: " + n));
-        r.irqsPutBack().forEach(n -> out.println("note: " + n));
+        java.util.stream.Stream.concat(r.released().stream(), r.irqsPutBack().stream())
+                .forEach(n -> out.println((r.noteProblems().contains(n) ? "problem: " : "note: ") + n));
         out.printf(
                 "result: %s, fingerprint %s%s%n",
                 r.outcome(), r.fingerprint(), r.error() == null ? "" : ": " + r.error());

@@ -85,6 +85,35 @@ class NodeTuningMainTest {
         assertThat(node.value("proc/irq/61/smp_affinity_list")).isEqualTo("0-3");
     }
 
+    /** apply prints a release as a note, and one whose original cannot be written back as a problem. */
+    @Test
+    void applyPrintsAFailedReleaseAsAProblem() throws IOException {
+        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
+                .cpus(4)
+                .nic("vefake9", "ixgbe", 2, 60, 0);
+        Path spec = tmp.resolve("spec.yaml");
+        Files.writeString(spec, """
+        nic: {interfaces: [vefake9]}
+        tuning:
+          sysctls: {vm.swappiness: "0", vm.min_free_kbytes: "1048576"}
+        """);
+        String journal = tmp.resolve("journal.json").toString();
+        String root = node.root().toString();
+        assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal))
+                .contains("result: APPLIED");
+
+        Files.writeString(spec, """
+        nic: {interfaces: [vefake9]}
+        tuning:
+          sysctls: {}
+        """);
+        node.refuseWrites("proc/sys/vm/swappiness");
+        assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal))
+                .contains("problem: sysctl/vm.swappiness: no longer asked for, restoring 60 failed")
+                .contains("note: sysctl/vm.min_free_kbytes: no longer asked for, original ")
+                .doesNotContain("note: sysctl/vm.swappiness");
+    }
+
     /** revert says on stderr why it cannot use the journal (and fails), and which originals an earlier boot left. */
     @Test
     void revertReportsAJournalItCannotUseAndTheOriginalsOfAnEarlierBoot() throws IOException {

@@ -64,9 +64,12 @@ public final class ApplyEngine {
 
     private record Failure(Setting setting, String message) {}
 
-    /** What a pass tells a person besides its outcome: its releases, and the IRQs put back after a queue change. */
-    private record Notes(List<String> released, List<String> irqsPutBack) {
-        static final Notes NONE = new Notes(List.of(), List.of());
+    /**
+     * What a pass tells a person besides its outcome: its releases, and the IRQs put back after a queue change; the
+     * notes among them that say something failed are its problems too.
+     */
+    private record Notes(List<String> released, List<String> irqsPutBack, List<String> problems) {
+        static final Notes NONE = new Notes(List.of(), List.of(), List.of());
 
         boolean isEmpty() {
             return released.isEmpty() && irqsPutBack.isEmpty();
@@ -74,15 +77,41 @@ public final class ApplyEngine {
 
         /** The notes of a release (Restorer.release): each entry given back, and the IRQs put back after it. */
         static Notes of(Restorer.Restoration released) {
-            return new Notes(
-                    released.entries().stream().map(Restorer::releaseNote).toList(),
-                    released.putBacks().stream().map(p -> p.note("")).toList());
+            List<String> problems = new ArrayList<>();
+            List<String> entries = new ArrayList<>();
+            for (Restorer.Restored r : released.entries()) {
+                String note = Restorer.releaseNote(r);
+                entries.add(note);
+                if (!r.done()) {
+                    problems.add(note);
+                }
+            }
+            return new Notes(List.copyOf(entries), List.of(), List.copyOf(problems))
+                    .and(ofPutBacks(released.putBacks(), ""));
         }
 
-        Notes withIrqsPutBack(List<String> more) {
-            List<String> all = new ArrayList<>(irqsPutBack);
-            all.addAll(more);
-            return new Notes(released, all);
+        /** The notes of IRQs put back after a queue change; {@code context} ends the note of one that was. */
+        static Notes ofPutBacks(List<Restorer.PutBack> putBacks, String context) {
+            return new Notes(
+                    List.of(),
+                    putBacks.stream().map(p -> p.note(context)).toList(),
+                    putBacks.stream()
+                            .filter(Restorer.PutBack::failed)
+                            .map(p -> p.note(context))
+                            .toList());
+        }
+
+        Notes and(Notes more) {
+            return new Notes(
+                    concat(released, more.released),
+                    concat(irqsPutBack, more.irqsPutBack),
+                    concat(problems, more.problems));
+        }
+
+        private static List<String> concat(List<String> a, List<String> b) {
+            List<String> all = new ArrayList<>(a);
+            all.addAll(b);
+            return List.copyOf(all);
         }
     }
 
@@ -104,7 +133,26 @@ public final class ApplyEngine {
                     "refused before any write: " + describe(problems),
                     Notes.NONE);
         }
-        Notes notes = Notes.of(restorer.release(plan));
+        Restorer.Restoration release = restorer.release(plan);
+        Notes notes = Notes.of(release);
+        if (release.queueCountRestored()) {
+            // the plan above saw the queues from before the release: plan for the queues it left (RPS, RFS, IRQs),
+            // and release the entries of those it took away (gone)
+            facts = prober.probe(Planner.request(d));
+            plan = Planner.plan(d, facts);
+            notes = notes.and(Notes.of(restorer.release(plan)));
+            problems = validator.validate(plan);
+            if (!problems.isEmpty()) {
+                return result(
+                        PassResult.Outcome.INVALID,
+                        refused(plan, problems),
+                        facts,
+                        drifted,
+                        false,
+                        "refused after the release of a queue count: " + describe(problems),
+                        notes);
+            }
+        }
         List<Done> done = new ArrayList<>();
 
         // channels first: they add or remove the queues and IRQs the other settings address
@@ -127,7 +175,7 @@ public final class ApplyEngine {
                 Setting first = plan.find(problems.keySet().iterator().next()).orElseThrow();
                 failure = new Failure(first, "refused after the queue change: " + describe(problems));
             } else {
-                notes = notes.withIrqsPutBack(putBackUnmanagedIrqs(irqsBefore, plan));
+                notes = notes.and(putBackUnmanagedIrqs(irqsBefore, plan));
             }
         }
         if (failure == null) {
@@ -264,7 +312,7 @@ public final class ApplyEngine {
      * is final (forgetIrqsAsBefore): a rollback that cannot put one back after its own queue change still has the
      * original. Returns what it did.
      */
-    private List<String> putBackUnmanagedIrqs(Map<String, Setting> irqsBefore, Plan plan) {
+    private Notes putBackUnmanagedIrqs(Map<String, Setting> irqsBefore, Plan plan) {
         Set<String> managed = new HashSet<>();
         plan.settings().stream()
                 .filter(s -> s.kind() == SettingKind.IRQ_AFFINITY)
@@ -272,9 +320,7 @@ public final class ApplyEngine {
         List<Setting> unmanaged = irqsBefore.values().stream()
                 .filter(s -> !managed.contains(s.name()))
                 .toList();
-        return restorer.putBackMoved(unmanaged).stream()
-                .map(p -> p.note(" (this plan does not set it)"))
-                .toList();
+        return Notes.ofPutBacks(restorer.putBackMoved(unmanaged), " (this plan does not set it)");
     }
 
     /**
@@ -477,7 +523,16 @@ public final class ApplyEngine {
         // drift is what a pass re-applies: none from one that did not apply (Plan mode, refused, rolled back)
         List<Setting> reapplied = o == PassResult.Outcome.APPLIED ? drifted : List.of();
         return new PassResult(
-                o, shown, facts, reapplied, wrote, error, notes.released(), notes.irqsPutBack(), originals);
+                o,
+                shown,
+                facts,
+                reapplied,
+                wrote,
+                error,
+                notes.released(),
+                notes.irqsPutBack(),
+                notes.problems(),
+                originals);
     }
 
     /** Problems by setting for a person: "name (why); name (why)". */

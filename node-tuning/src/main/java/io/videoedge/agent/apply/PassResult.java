@@ -17,6 +17,8 @@ import java.util.Map;
  * @param released what became of the originals of settings no longer asked for (restored, gone, or not restored)
  * @param irqsPutBack queue IRQs the driver moved on a queue change (the pass's own, or the release of one) that were
  *     put back to their affinity from before it, or could not be
+ * @param noteProblems the notes of {@code released} and {@code irqsPutBack} that say something failed (an original
+ *     not restored, an IRQ not put back): Warnings, where the others are Normal
  * @param originals the journal's original value per setting name, after the pass
  */
 public record PassResult(
@@ -28,6 +30,7 @@ public record PassResult(
         String error,
         List<String> released,
         List<String> irqsPutBack,
+        List<String> noteProblems,
         Map<String, String> originals) {
 
     public enum Outcome {

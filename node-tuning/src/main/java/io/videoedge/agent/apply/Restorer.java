@@ -84,6 +84,12 @@ final class Restorer {
                     .toList();
         }
 
+        /** Whether a queue count was written back: the queues, their RPS files and IRQs may differ from before. */
+        boolean queueCountRestored() {
+            return entries.stream()
+                    .anyMatch(r -> r.entry().kind() == SettingKind.ETHTOOL_CHANNELS && r.done() && !r.gone());
+        }
+
         /** What failed, by name: entries not restored or not dropped from the journal, IRQs not put back. */
         Map<String, String> failures() {
             Map<String, String> failed = new LinkedHashMap<>();

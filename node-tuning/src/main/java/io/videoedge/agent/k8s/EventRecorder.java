@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Events on the NodeTuning (core/v1, in a namespace of their own since NodeTuning is
- * cluster-scoped, as the kubelet does for Nodes). A failed event never fails a pass.
+ * cluster-scoped, as the kubelet does for Nodes). A failed event never fails a pass; each method says whether the
+ * Event was recorded.
  */
 public final class EventRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -32,15 +33,15 @@ public final class EventRecorder {
         this.clock = clock;
     }
 
-    public void normal(NodeTuning nt, String reason, String message) {
-        emit(nt, "Normal", reason, message);
+    public boolean normal(NodeTuning nt, String reason, String message) {
+        return emit(nt, "Normal", reason, message);
     }
 
-    public void warning(NodeTuning nt, String reason, String message) {
-        emit(nt, "Warning", reason, message);
+    public boolean warning(NodeTuning nt, String reason, String message) {
+        return emit(nt, "Warning", reason, message);
     }
 
-    private void emit(NodeTuning nt, String type, String reason, String message) {
+    private boolean emit(NodeTuning nt, String type, String reason, String message) {
         String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
         String name = nt.getMetadata().getName() + "." + Long.toHexString(clock.millis()) + seq.incrementAndGet();
         try {
@@ -73,8 +74,10 @@ public final class EventRecorder {
                             .withCount(1)
                             .build())
                     .create();
+            return true;
         } catch (KubernetesClientException e) {
             LOG.warn("event {} {} not recorded: {}", reason, message, e.getMessage());
+            return false;
         }
     }
 }

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -351,29 +352,42 @@ public final class NodeTuningAgent implements AutoCloseable {
     }
 
     /**
-     * The pass's notes as Events, whatever its outcome (a release is often all a pass does), unless they repeat the
-     * previous pass's word for word (a failure retried says the same).
+     * The pass's notes as Events, whatever its outcome (a release is often all a pass does), each unless the previous
+     * pass had it recorded already (a failure retried says the same); one whose Event could not be recorded is tried
+     * again by the next pass that has it.
      */
     private void recordNotes(NodeTuning nt, PassResult r) {
-        notesToRecord(r, lastNotes).forEach(e -> events.normal(nt, e.reason(), e.message()));
-        lastNotes = noteEvents(r);
-    }
-
-    /** The Events of a pass's notes to record after a pass whose notes were {@code last}. */
-    static List<NoteEvent> notesToRecord(PassResult r, List<NoteEvent> last) {
         List<NoteEvent> notes = noteEvents(r);
-        return notes.equals(last) ? List.of() : notes;
+        List<NoteEvent> lost = new ArrayList<>();
+        for (NoteEvent e : notesToRecord(notes, lastNotes)) {
+            boolean recorded = e.warning()
+                    ? events.warning(nt, e.reason(), e.message())
+                    : events.normal(nt, e.reason(), e.message());
+            if (!recorded) {
+                lost.add(e);
+            }
+        }
+        lastNotes = notes.stream().filter(e -> !lost.contains(e)).toList();
     }
 
-    /** A Normal Event about something a pass did besides its outcome. */
-    record NoteEvent(String reason, String message) {}
+    /** The notes of a pass to record after a pass whose recorded notes were {@code last}: those it did not have. */
+    static List<NoteEvent> notesToRecord(List<NoteEvent> notes, List<NoteEvent> last) {
+        return notes.stream().filter(e -> !last.contains(e)).toList();
+    }
+
+    /** An Event about something a pass did besides its outcome: a Warning when it says something failed. */
+    record NoteEvent(String reason, String message, boolean warning) {}
 
     /** The pass's notes as Events: each kind with its own reason. */
     static List<NoteEvent> noteEvents(PassResult r) {
         return java.util.stream.Stream.concat(
-                        r.released().stream().map(n -> new NoteEvent(RELEASED, n)),
-                        r.irqsPutBack().stream().map(n -> new NoteEvent(IRQ_PUT_BACK, n)))
+                        r.released().stream().map(n -> note(RELEASED, n, r)),
+                        r.irqsPutBack().stream().map(n -> note(IRQ_PUT_BACK, n, r)))
                 .toList();
+    }
+
+    private static NoteEvent note(String reason, String message, PassResult r) {
+        return new NoteEvent(reason, message, r.noteProblems().contains(message));
     }
 
     private void restoreAndRelease(NodeTuning nt) {

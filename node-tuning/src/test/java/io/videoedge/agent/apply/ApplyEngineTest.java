@@ -411,6 +411,37 @@ class ApplyEngineTest {
                         "irq/eth0/34: moved to 0 by the driver on the queue change, put back to 1");
     }
 
+    /**
+     * The interface stays tuned but its queue count is no longer asked for, and its driver is one the agent sets no
+     * queue count for by default: the release gives back the boot's 4 queues, so the pass must plan for 4 queues, not
+     * for the 8 it saw before the release (RFS's per-queue share doubles; the 4 queues that went are no settings).
+     */
+    @Test
+    void aReleasedQueueCountIsPlannedForInTheSamePass() {
+        node.nic("eth1", "e1000e", 4, 60, 0);
+        cmds.combined("eth1", 8, 4);
+        ApplyEngine e = engine();
+        PassResult first = e.pass(spec().interfaces("eth1").queues(8).rfs(32768).desired());
+        assertThat(first.outcome()).as(first.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("sys/class/net/eth1/queues/rx-0/rps_flow_cnt")).isEqualTo("4096");
+
+        PassResult r = e.pass(spec().interfaces("eth1").rfs(32768).desired());
+
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(cmds.combinedNow("eth1")).isEqualTo(4);
+        assertThat(r.released())
+                .contains(
+                        "ethtool/eth1/combined: no longer asked for, original 4 restored",
+                        "rfs/eth1/rx-4: no longer asked for and gone");
+        assertThat(node.value("sys/class/net/eth1/queues/rx-0/rps_flow_cnt"))
+                .as("32768 / 4 queues")
+                .isEqualTo("8192");
+        assertThat(r.plan().settings()).noneMatch(s -> s.name().contains("rx-4"));
+        assertThat(r.originals().keySet()).noneMatch(name -> name.contains("rx-4"));
+        assertThat(e.pass(spec().interfaces("eth1").rfs(32768).desired()).plan().changes())
+                .isEmpty();
+    }
+
     @Test
     void aRebootDropsTheEarlierBootsOriginalsSoARevertNeverWritesThemOverThisBootsValues() throws IOException {
         node.file("proc/sys/kernel/random/boot_id", "boot-1");

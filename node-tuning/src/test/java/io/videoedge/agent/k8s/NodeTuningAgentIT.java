@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
@@ -363,6 +364,47 @@ class NodeTuningAgentIT {
         assertThat(nt.getStatus().lastDrift().settings()).containsExactly("sysctl/vm.swappiness: found 60, want 0");
         assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("0");
         assertThat(scrape(n.metrics())).contains("videoedge_agent_drift_detections_total 1.0");
+    }
+
+    /**
+     * A pass that only releases a setting no longer asked for says so in an Event: a Warning while the original cannot
+     * be written back (once, though every drift check retries it), then a Normal one when it is.
+     */
+    @Test
+    void aReleaseIsAnEventAWarningWhileItFailsAndSaidOnce() throws IOException {
+        Node n = startAgent(nodeName(), Duration.ofSeconds(1));
+        create(n.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(n.name())));
+        n.fs().refuseWrites("proc/sys/vm/swappiness");
+        admin.resources(NodeTuning.class).withName(n.name()).edit(nt -> {
+            nt.setSpec(seed().sysctls(Map.of("net.ipv4.tcp_notsent_lowat", "262144"))
+                    .build());
+            return nt;
+        });
+        String failed = "sysctl/vm.swappiness: no longer asked for, restoring 60 failed";
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> !noteEvents(n.name(), "Warning", failed).isEmpty());
+        // the drift check runs every second: three more passes retry the release and say nothing new
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        assertThat(noteEvents(n.name(), "Warning", failed)).hasSize(1);
+
+        n.fs().delete("proc/sys/vm/swappiness");
+        n.fs().file("proc/sys/vm/swappiness", "0");
+        String restored = "sysctl/vm.swappiness: no longer asked for, original 60 restored";
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> !noteEvents(n.name(), "Normal", restored).isEmpty());
+        assertThat(n.fs().value("proc/sys/vm/swappiness")).isEqualTo("60");
+        assertThat(get(n.name()).getStatus().settings()).noneMatch(s -> s.name().equals("sysctl/vm.swappiness"));
+    }
+
+    /** The node's Released Events of this type whose message starts so. */
+    private static List<Event> noteEvents(String node, String type, String messageStart) {
+        return admin.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> e.getInvolvedObject().getName().equals(node)
+                        && e.getReason().equals("Released")
+                        && e.getType().equals(type)
+                        && e.getMessage().startsWith(messageStart))
+                .toList();
     }
 
     /**

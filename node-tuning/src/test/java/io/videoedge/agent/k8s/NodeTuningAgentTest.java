@@ -12,9 +12,16 @@ import org.junit.jupiter.api.Test;
 /** The agent's decisions that need no API server (the rest is NodeTuningAgentIT). */
 class NodeTuningAgentTest {
     static final String RELEASED = "sysctl/vm.swappiness: no longer asked for, original 60 restored";
+    static final String RELEASE_FAILED =
+            "sysctl/vm.swappiness: no longer asked for, restoring 60 failed: Permission denied";
     static final String PUT_BACK = "irq/eth0/33: moved to 0 by the driver on the queue change, put back to 1";
 
     private static PassResult pass(boolean wrote, List<String> released, List<String> irqsPutBack) {
+        return pass(wrote, released, irqsPutBack, List.of());
+    }
+
+    private static PassResult pass(
+            boolean wrote, List<String> released, List<String> irqsPutBack, List<String> problems) {
         return new PassResult(
                 PassResult.Outcome.APPLIED,
                 new Plan(List.of()),
@@ -24,23 +31,42 @@ class NodeTuningAgentTest {
                 null,
                 released,
                 irqsPutBack,
+                problems,
                 Map.of());
     }
 
     @Test
-    void aPassNoteBecomesAnEventWithTheReasonOfItsKind() {
-        assertThat(NodeTuningAgent.noteEvents(pass(true, List.of(RELEASED), List.of(PUT_BACK))))
-                .containsExactly(new NoteEvent("Released", RELEASED), new NoteEvent("IrqPutBack", PUT_BACK));
+    void aPassNoteBecomesAnEventWithTheReasonOfItsKindAndAWarningWhenItSaysSomethingFailed() {
+        assertThat(NodeTuningAgent.noteEvents(
+                        pass(true, List.of(RELEASED, RELEASE_FAILED), List.of(PUT_BACK), List.of(RELEASE_FAILED))))
+                .containsExactly(
+                        new NoteEvent("Released", RELEASED, false),
+                        new NoteEvent("Released", RELEASE_FAILED, true),
+                        new NoteEvent("IrqPutBack", PUT_BACK, false));
     }
 
     /** A pass that only released (it wrote nothing of its plan) still says so; a retry saying the same does not. */
     @Test
     void notesAreRecordedWhateverThePassWroteButNotRepeated() {
-        PassResult releaseOnly = pass(false, List.of(RELEASED), List.of(PUT_BACK));
-        List<NoteEvent> recorded = NodeTuningAgent.notesToRecord(releaseOnly, List.of());
-        assertThat(recorded).hasSize(2);
-        assertThat(NodeTuningAgent.notesToRecord(releaseOnly, recorded)).isEmpty();
-        assertThat(NodeTuningAgent.notesToRecord(pass(false, List.of(), List.of()), recorded))
-                .isEmpty();
+        List<NoteEvent> releaseOnly = NodeTuningAgent.noteEvents(pass(false, List.of(RELEASED), List.of(PUT_BACK)));
+        assertThat(NodeTuningAgent.notesToRecord(releaseOnly, List.of())).isEqualTo(releaseOnly);
+        assertThat(NodeTuningAgent.notesToRecord(releaseOnly, releaseOnly)).isEmpty();
+        assertThat(NodeTuningAgent.notesToRecord(List.of(), releaseOnly)).isEmpty();
+    }
+
+    /**
+     * Notes are weighed one by one: a failure retried is not said again when another note comes or goes beside it,
+     * and one that went away and comes back is said again.
+     */
+    @Test
+    void aNoteIsRecordedUnlessThePreviousPassHadItRecorded() {
+        List<NoteEvent> failing =
+                NodeTuningAgent.noteEvents(pass(false, List.of(RELEASE_FAILED), List.of(), List.of(RELEASE_FAILED)));
+        List<NoteEvent> failingAndPutBack = NodeTuningAgent.noteEvents(
+                pass(false, List.of(RELEASE_FAILED), List.of(PUT_BACK), List.of(RELEASE_FAILED)));
+        assertThat(NodeTuningAgent.notesToRecord(failingAndPutBack, failing))
+                .containsExactly(new NoteEvent("IrqPutBack", PUT_BACK, false));
+        assertThat(NodeTuningAgent.notesToRecord(failing, failingAndPutBack)).isEmpty();
+        assertThat(NodeTuningAgent.notesToRecord(failing, List.of())).isEqualTo(failing);
     }
 }

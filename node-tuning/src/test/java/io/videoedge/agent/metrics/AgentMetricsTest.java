@@ -37,7 +37,16 @@ class AgentMetricsTest {
                 .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
                 .toList();
         return new PassResult(
-                PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), List.of(), Map.of());
+                PassResult.Outcome.APPLIED,
+                new Plan(done),
+                f,
+                List.of(),
+                true,
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
     }
 
     private static String scrape(AgentMetrics m) throws IOException {
@@ -77,6 +86,7 @@ class AgentMetricsTest {
                 List.of(),
                 false,
                 "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument",
+                List.of(),
                 List.of(),
                 List.of(),
                 Map.of());

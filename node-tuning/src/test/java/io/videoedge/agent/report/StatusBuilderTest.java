@@ -30,7 +30,16 @@ class StatusBuilderTest {
                 .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
                 .toList();
         return new PassResult(
-                PassResult.Outcome.APPLIED, new Plan(done), f, List.of(), true, null, List.of(), List.of(), Map.of());
+                PassResult.Outcome.APPLIED,
+                new Plan(done),
+                f,
+                List.of(),
+                true,
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
     }
 
     private static Condition cond(NodeTuningStatus s, String type) {
@@ -132,7 +141,16 @@ class StatusBuilderTest {
         Plan p = Planner.plan(spec().plan().desired(), f);
         NodeTuningStatus s = StatusBuilder.build(
                 new PassResult(
-                        PassResult.Outcome.PLANNED, p, f, List.of(), false, null, List.of(), List.of(), Map.of()),
+                        PassResult.Outcome.PLANNED,
+                        p,
+                        f,
+                        List.of(),
+                        false,
+                        null,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        Map.of()),
                 null,
                 2,
                 false,
@@ -156,7 +174,16 @@ class StatusBuilderTest {
         PassResult first = applied(p, f);
         NodeTuningStatus s0 = StatusBuilder.build(first, null, 1, false, T0);
         PassResult quiet = new PassResult(
-                PassResult.Outcome.APPLIED, first.plan(), f, List.of(), false, null, List.of(), List.of(), Map.of());
+                PassResult.Outcome.APPLIED,
+                first.plan(),
+                f,
+                List.of(),
+                false,
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
         NodeTuningStatus s1 = StatusBuilder.build(quiet, s0, 1, false, T1);
         assertThat(s1).isEqualTo(s0);
     }
@@ -167,7 +194,7 @@ class StatusBuilderTest {
         Plan p = Planner.plan(spec().desired(), f);
         Setting cc = p.find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow();
         PassResult r = new PassResult(
-                PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null, List.of(), List.of(), Map.of());
+                PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null, List.of(), List.of(), List.of(), Map.of());
         NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
         NodeTuningStatus s2 = StatusBuilder.build(r, s, 1, false, T1);
         assertThat(s2.lastDrift().settings())
@@ -192,6 +219,7 @@ class StatusBuilderTest {
                 List.of(),
                 false,
                 "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument; the 2 change(s) of this pass were restored",
+                List.of(),
                 List.of(),
                 List.of(),
                 Map.of());
