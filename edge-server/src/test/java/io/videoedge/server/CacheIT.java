@@ -581,11 +581,35 @@ class CacheIT {
             assertThat(r.statusCode()).isEqualTo(refusal);
             assertThat(xcache(r)).as("the origin's answer").isEqualTo("miss");
         }
+        // the origin's answer goes with its headers: how long a cache behind the edge may keep it, when to ask
+        // again, how to authenticate
+        origin.status("/e/limited", 429);
+        origin.header("/e/limited", "Retry-After", "7");
+        origin.cacheControl("/e/limited", "no-store");
+        HttpResponse<byte[]> limited = get("/e/limited");
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("retry-after")).hasValue("7");
+        assertThat(limited.headers().firstValue("cache-control")).hasValue("no-store");
+        origin.status("/e/login", 401);
+        origin.header("/e/login", "WWW-Authenticate", "Bearer realm=\"video\"");
+        assertThat(get("/e/login").headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"video\"");
+        origin.status("/e/gone", 410);
+        origin.cacheControl("/e/gone", "max-age=30");
+        origin.header("/e/gone", "Age", "12");
+        HttpResponse<byte[]> gone = get("/e/gone");
+        assertThat(gone.statusCode()).isEqualTo(404);
+        assertThat(gone.headers().firstValue("cache-control")).hasValue("max-age=30");
+        assertThat(gone.headers().firstValue("age")).hasValue("12");
         for (int other : new int[] {301, 400, 503}) {
             origin.status("/e/other-" + other, other);
+            origin.cacheControl("/e/other-" + other, "max-age=60");
+            origin.header("/e/other-" + other, "Retry-After", "7");
             HttpResponse<byte[]> r = get("/e/other-" + other);
             assertThat(r.statusCode()).as("origin %d", other).isEqualTo(502);
             assertThat(xcache(r)).isEqualTo("error");
+            assertThat(r.headers().map())
+                    .as("the edge's own 502 carries none of the origin's headers")
+                    .doesNotContainKeys("cache-control", "retry-after");
         }
         origin.object("/e/five.m4s", 1000);
         origin.mode(TestOrigin.Mode.ERROR_500);

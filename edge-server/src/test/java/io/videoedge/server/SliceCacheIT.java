@@ -155,6 +155,17 @@ class SliceCacheIT {
         assertThat(whole.header("Content-Length")).isEqualTo("0");
     }
 
+    /** An object the origin does not have is its 404, with the origin's Cache-Control (none of the edge's own). */
+    @Test
+    void anObjectTheOriginDoesNotHaveIsItsOwn404WithItsCacheControl() throws Exception {
+        startWithRangeOrigin();
+        origin.cacheControl("/v/absent.mp4", "max-age=5");
+        RawHttp.Response r = get("/v/absent.mp4", "bytes=0-99");
+        assertThat(r.status()).isEqualTo(404);
+        assertThat(r.header("Cache-Control")).isEqualTo("max-age=5");
+        assertThat(r.header("X-Cache")).isEqualTo("miss");
+    }
+
     /**
      * Expired slices are fetched again; while the origin fails, the expired copy answers ({@code stale})
      * within cache.staleWhileError, both for the slice a response starts in and for the next one; without

@@ -14,6 +14,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -169,7 +170,7 @@ public final class CacheHandler {
                         && respondFromCopy(request, session, stale, "stale")) {
                     return;
                 }
-                session.sendResponse(error(f.status()));
+                session.sendResponse(error(f.status(), f.headers()));
             }
         }
     }
@@ -359,10 +360,17 @@ public final class CacheHandler {
     }
 
     /**
-     * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504). Never a 416: that
-     * needs the object's length in Content-Range ({@link #head}).
+     * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504), with the header
+     * lines relayed from the origin's answer when it is the origin's own ({@link Fill#relayedHeaders}).
+     * Never a 416: that needs the object's length in Content-Range ({@link #head}).
      */
-    Response error(int status) {
+    Response error(int status, List<String> relayed) {
+        Response r = error(status);
+        relayed.forEach(r::addHeader);
+        return r;
+    }
+
+    private Response error(int status) {
         String line = switch (status) {
             case 404 -> Response.NOT_FOUND;
             case 401 -> Response.UNAUTHORIZED;

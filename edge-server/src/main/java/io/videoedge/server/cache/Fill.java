@@ -43,8 +43,15 @@ public final class Fill implements Runnable, GrowingFile {
     /** 304 to a revalidation: the cached copy is good again until {@code meta.expiresAt()}. */
     public record NotModified(ObjectMeta meta) implements Outcome {}
 
-    /** No object from the origin: the status to answer (404 relayed, 502 error, 504 timeout). */
-    public record Failed(int status, String reason) implements Outcome {}
+    /**
+     * No object from the origin: the status to answer (404 relayed, 502 error, 504 timeout), and the header
+     * lines of the origin's own answer that go with a status relayed from it ({@link #relayedHeaders}).
+     */
+    public record Failed(int status, String reason, List<String> headers) implements Outcome {
+        public Failed(int status, String reason) {
+            this(status, reason, List.of());
+        }
+    }
 
     /**
      * A fill of one slice of a large object: bytes {@code start} to {@code start + size - 1} asked for
@@ -333,7 +340,8 @@ public final class Fill implements Runnable, GrowingFile {
             if (head.status() != 200) {
                 x.abandon();
                 int status = relayedStatus(head.status());
-                publish(new Failed(status, "origin answered " + head.status()));
+                publish(new Failed(
+                        status, "origin answered " + head.status(), status == 502 ? List.of() : relayedHeaders(head)));
                 return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
             }
             Freshness freshness = Freshness.ofBody(head, now, cache.defaultTtl());
@@ -505,6 +513,28 @@ public final class Fill implements Runnable, GrowingFile {
     static int relayedStatus(int originStatus) {
         if (originStatus == 410) return 404;
         return relayedAsItIs(originStatus) ? originStatus : 502;
+    }
+
+    /**
+     * The header lines of an origin answer relayed with its status (a refusal, a rate limit, a 404): how
+     * long it may be kept and by whom ({@code Cache-Control}, {@code Expires}, with its {@code Age}), when
+     * to ask again ({@code Retry-After} of a 429) and how to authenticate ({@code WWW-Authenticate} of a
+     * 401, which RFC 9110 requires). None of these answers is kept by the edge, so a cache behind it
+     * decides as it would at the origin.
+     */
+    static List<String> relayedHeaders(OriginHead head) {
+        List<String> lines = new ArrayList<>(2);
+        relay(lines, "Cache-Control", head.header("cache-control"));
+        relay(lines, "Expires", head.header("expires"));
+        long age = head.ageSeconds();
+        if (age > 0) lines.add("Age: " + age);
+        relay(lines, "Retry-After", head.header("retry-after"));
+        relay(lines, "WWW-Authenticate", head.header("www-authenticate"));
+        return List.copyOf(lines);
+    }
+
+    private static void relay(List<String> lines, String name, String value) {
+        if (value != null && !value.isEmpty()) lines.add(name + ": " + value);
     }
 
     /** The origin statuses a client gets as they are: the origin's own answer, not an edge failure. */

@@ -6,6 +6,7 @@ import io.videoedge.server.http.Negotiation;
 import io.videoedge.server.send.Body;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.util.List;
 import java.util.function.Consumer;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
@@ -51,8 +52,12 @@ final class SliceHandler {
         }
     }
 
-    /** No such slice: the status the origin's failure maps to (416 past the object's end). */
-    record Missing(int status, String reason) implements Result {}
+    /** No such slice: the status the origin's failure maps to (416 past the object's end), with the header lines relayed from its answer. */
+    record Missing(int status, String reason, List<String> headers) implements Result {
+        Missing(int status, String reason) {
+            this(status, reason, List.of());
+        }
+    }
 
     private final EdgeCache cache;
     private final CacheHandler responses;
@@ -76,7 +81,7 @@ final class SliceHandler {
                     // the range starts past the object's end: the first slice tells its length (a 416 with it)
                     find(key, 0, null, true, r -> respond(request, session, key, 0, r));
                 case Missing m when m.status() == 416 -> respondEmpty(request, session, key);
-                case Missing m -> session.sendResponse(responses.error(m.status()));
+                case Missing m -> session.sendResponse(responses.error(m.status(), m.headers()));
                 case Found f -> respondFrom(request, session, key, f.source());
             }
         } catch (IOException e) {
@@ -228,7 +233,7 @@ final class SliceHandler {
                     if (mayRetry) find(key, start, expected, false, done);
                     else done.accept(new Missing(502, "slice not kept"));
                 }
-                case Fill.Failed f -> done.accept(new Missing(f.status(), f.reason()));
+                case Fill.Failed f -> done.accept(new Missing(f.status(), f.reason(), f.headers()));
                 case Fill.NotModified nm -> done.accept(new Missing(502, "unexpected 304 for a slice"));
             }
         });

@@ -88,7 +88,12 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
      * is ignored; one above 2^31 seconds counts as 2^31 (RFC 9111 1.2.2).
      */
     public long currentAt(long receivedAt) {
-        return receivedAt - ageSeconds(headers.get("age")) * 1000;
+        return receivedAt - ageSeconds() * 1000;
+    }
+
+    /** The answer's {@code Age} in seconds: 0 when absent or not one delta-seconds value, at most 2^31. */
+    public long ageSeconds() {
+        return ageSeconds(headers.get("age"));
     }
 
     static long ageSeconds(String age) {

@@ -122,6 +122,8 @@ public final class RangeOrigin implements AutoCloseable {
         try (x) {
             VirtualObject o = objects.get(path);
             if (o == null) {
+                String cc = cacheControl.get(path);
+                if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
                 x.sendResponseHeaders(404, -1);
                 return;
             }

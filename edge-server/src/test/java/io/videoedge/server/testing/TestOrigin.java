@@ -81,7 +81,7 @@ public final class TestOrigin implements AutoCloseable {
         cacheControl.put(path, value);
     }
 
-    /** Requests for {@code path} are answered {@code status} with no body. */
+    /** Requests for {@code path} are answered {@code status} with no body (and its header and Cache-Control). */
     public void status(String path, int status) {
         statuses.put(path, status);
     }
@@ -96,7 +96,7 @@ public final class TestOrigin implements AutoCloseable {
         vary.put(path, value);
     }
 
-    /** Responses for {@code path}, 200 and 304, carry {@code name: value} (one value per name). */
+    /** Responses for {@code path}, 200, 304 and a set status, carry {@code name: value} (one value per name). */
     public void header(String path, String name, String value) {
         headers.computeIfAbsent(path, p -> new ConcurrentHashMap<>()).put(name, value);
     }
@@ -204,6 +204,9 @@ public final class TestOrigin implements AutoCloseable {
         }
         Integer status = statuses.get(path);
         if (status != null) {
+            headers.getOrDefault(path, Map.of()).forEach(x.getResponseHeaders()::add);
+            String cc = cacheControl.get(path);
+            if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
             x.sendResponseHeaders(status, -1);
             return;
         }
