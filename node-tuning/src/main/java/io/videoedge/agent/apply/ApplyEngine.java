@@ -124,33 +124,21 @@ public final class ApplyEngine {
         }
         Map<String, String> problems = validator.validate(plan);
         if (!problems.isEmpty()) {
-            return result(
-                    PassResult.Outcome.INVALID,
-                    refused(plan, problems),
-                    facts,
-                    drifted,
-                    false,
-                    "refused before any write: " + describe(problems),
-                    Notes.NONE);
+            return invalid(plan, problems, facts, drifted, Notes.NONE);
         }
         Restorer.Restoration release = restorer.release(plan);
         Notes notes = Notes.of(release);
         if (release.queueCountRestored()) {
             // the plan above saw the queues from before the release: plan for the queues it left (RPS, RFS, IRQs),
-            // and release the entries of those it took away (gone)
+            // and release what only the new plan drops (the settings of the queues that went)
             facts = prober.probe(Planner.request(d));
+            Plan before = plan;
             plan = Planner.plan(d, facts);
-            notes = notes.and(Notes.of(restorer.release(plan)));
+            drifted = drifted(plan);
+            notes = notes.and(Notes.of(restorer.releaseAlso(before, plan)));
             problems = validator.validate(plan);
             if (!problems.isEmpty()) {
-                return result(
-                        PassResult.Outcome.INVALID,
-                        refused(plan, problems),
-                        facts,
-                        drifted,
-                        false,
-                        "refused after the release of a queue count: " + describe(problems),
-                        notes);
+                return invalid(plan, problems, facts, drifted, notes);
             }
         }
         List<Done> done = new ArrayList<>();
@@ -455,6 +443,19 @@ public final class ApplyEngine {
                 .filter(Restorer.PutBack::failed)
                 .forEach(p -> errors.put(p.irq().name(), p.problem()));
         return errors;
+    }
+
+    /** A plan refused before any of its writes (a release of settings no longer asked for may have run). */
+    private PassResult invalid(
+            Plan plan, Map<String, String> problems, NodeFacts facts, List<Setting> drifted, Notes notes) {
+        return result(
+                PassResult.Outcome.INVALID,
+                refused(plan, problems),
+                facts,
+                drifted,
+                false,
+                "refused before any write: " + describe(problems),
+                notes);
     }
 
     private static Plan refused(Plan plan, Map<String, String> problems) {

@@ -38,7 +38,10 @@ public record PassResult(
         APPLIED,
         /** Plan mode: nothing changed. */
         PLANNED,
-        /** A value was refused before any write. */
+        /**
+         * A value was refused before any write of the plan (the release of settings no longer asked for, which
+         * comes first, may have run).
+         */
         INVALID,
         /** A write failed; everything this pass changed was restored. */
         ROLLED_BACK,

@@ -84,10 +84,12 @@ final class Restorer {
                     .toList();
         }
 
-        /** Whether a queue count was written back: the queues, their RPS files and IRQs may differ from before. */
+        /**
+         * Whether a queue count may have been written back (one was tried on an interface still there, whatever
+         * came of it): the queues, their RPS files and IRQs may differ from before.
+         */
         boolean queueCountRestored() {
-            return entries.stream()
-                    .anyMatch(r -> r.entry().kind() == SettingKind.ETHTOOL_CHANNELS && r.done() && !r.gone());
+            return entries.stream().anyMatch(r -> r.entry().kind() == SettingKind.ETHTOOL_CHANNELS && !r.gone());
         }
 
         /** What failed, by name: entries not restored or not dropped from the journal, IRQs not put back. */
@@ -132,13 +134,34 @@ final class Restorer {
         return restoreEntries(notManagedBy(plan, journal.entries()));
     }
 
+    /**
+     * As release(plan), for the entries {@code earlier} still managed: after a release under {@code earlier} gave a
+     * queue count back, what the plan made again drops (the settings of queues that went). An entry the first
+     * release tried is not tried twice in one pass.
+     */
+    Restoration releaseAlso(Plan earlier, Plan plan) {
+        Set<String> managedEarlier = managed(earlier);
+        return restoreEntries(notManagedBy(plan, journal.entries()).stream()
+                .filter(e -> managedEarlier.contains(key(e.name(), e.target())))
+                .toList());
+    }
+
     /** The entries of settings the plan does not have (by name and target). */
     private static List<Journal.Entry> notManagedBy(Plan plan, List<Journal.Entry> entries) {
-        Set<String> managed = new HashSet<>();
-        plan.settings().stream().filter(s -> s.kind() != null).forEach(s -> managed.add(s.name() + "|" + s.target()));
+        Set<String> managed = managed(plan);
         return entries.stream()
-                .filter(e -> !managed.contains(e.name() + "|" + e.target()))
+                .filter(e -> !managed.contains(key(e.name(), e.target())))
                 .toList();
+    }
+
+    private static Set<String> managed(Plan plan) {
+        Set<String> managed = new HashSet<>();
+        plan.settings().stream().filter(s -> s.kind() != null).forEach(s -> managed.add(key(s.name(), s.target())));
+        return managed;
+    }
+
+    private static String key(String name, String target) {
+        return name + "|" + target;
     }
 
     /** For a person: what releasing one entry did. */

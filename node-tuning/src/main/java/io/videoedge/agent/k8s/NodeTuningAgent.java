@@ -39,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -357,17 +358,26 @@ public final class NodeTuningAgent implements AutoCloseable {
      * again by the next pass that has it.
      */
     private void recordNotes(NodeTuning nt, PassResult r) {
-        List<NoteEvent> notes = noteEvents(r);
+        lastNotes = record(
+                noteEvents(r),
+                lastNotes,
+                e -> e.warning()
+                        ? events.warning(nt, e.reason(), e.message())
+                        : events.normal(nt, e.reason(), e.message()));
+    }
+
+    /**
+     * Records ({@code recorder} says whether it did) the notes the previous pass did not have recorded; returns the
+     * notes recorded now or before, which the next pass does not record again.
+     */
+    static List<NoteEvent> record(List<NoteEvent> notes, List<NoteEvent> last, Predicate<NoteEvent> recorder) {
         List<NoteEvent> lost = new ArrayList<>();
-        for (NoteEvent e : notesToRecord(notes, lastNotes)) {
-            boolean recorded = e.warning()
-                    ? events.warning(nt, e.reason(), e.message())
-                    : events.normal(nt, e.reason(), e.message());
-            if (!recorded) {
+        for (NoteEvent e : notesToRecord(notes, last)) {
+            if (!recorder.test(e)) {
                 lost.add(e);
             }
         }
-        lastNotes = notes.stream().filter(e -> !lost.contains(e)).toList();
+        return notes.stream().filter(e -> !lost.contains(e)).toList();
     }
 
     /** The notes of a pass to record after a pass whose recorded notes were {@code last}: those it did not have. */

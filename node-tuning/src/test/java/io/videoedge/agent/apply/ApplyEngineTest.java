@@ -442,6 +442,32 @@ class ApplyEngineTest {
                 .isEmpty();
     }
 
+    /** A release that fails in a pass that also gives a queue count back is tried, and said, once. */
+    @Test
+    void aFailedReleaseBesideAReleasedQueueCountIsTriedAndSaidOnce() {
+        node.nic("eth1", "e1000e", 4, 60, 0);
+        cmds.combined("eth1", 8, 4);
+        ApplyEngine e = engine();
+        PassResult first = e.pass(spec().interfaces("eth1")
+                .queues(8)
+                .rfs(32768)
+                .sysctls(Map.of("vm.swappiness", "0"))
+                .desired());
+        assertThat(first.outcome()).as(first.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        node.refuseWrites("proc/sys/vm/swappiness");
+
+        PassResult r = e.pass(spec().interfaces("eth1").rfs(32768).desired());
+
+        assertThat(cmds.combinedNow("eth1")).isEqualTo(4);
+        assertThat(r.released().stream().filter(n -> n.startsWith("sysctl/vm.swappiness")))
+                .singleElement()
+                .asString()
+                .contains("restoring 60 failed");
+        assertThat(r.noteProblems()).singleElement().asString().startsWith("sysctl/vm.swappiness");
+        assertThat(r.released()).noneMatch(n -> n.startsWith("irq/"));
+        assertThat(r.originals()).containsKey("sysctl/vm.swappiness");
+    }
+
     @Test
     void aRebootDropsTheEarlierBootsOriginalsSoARevertNeverWritesThemOverThisBootsValues() throws IOException {
         node.file("proc/sys/kernel/random/boot_id", "boot-1");

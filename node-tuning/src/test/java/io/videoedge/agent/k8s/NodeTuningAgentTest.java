@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.videoedge.agent.apply.PassResult;
 import io.videoedge.agent.k8s.NodeTuningAgent.NoteEvent;
 import io.videoedge.agent.plan.Plan;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -49,9 +50,9 @@ class NodeTuningAgentTest {
     @Test
     void notesAreRecordedWhateverThePassWroteButNotRepeated() {
         List<NoteEvent> releaseOnly = NodeTuningAgent.noteEvents(pass(false, List.of(RELEASED), List.of(PUT_BACK)));
+        assertThat(releaseOnly).hasSize(2);
         assertThat(NodeTuningAgent.notesToRecord(releaseOnly, List.of())).isEqualTo(releaseOnly);
         assertThat(NodeTuningAgent.notesToRecord(releaseOnly, releaseOnly)).isEmpty();
-        assertThat(NodeTuningAgent.notesToRecord(List.of(), releaseOnly)).isEmpty();
     }
 
     /**
@@ -67,6 +68,27 @@ class NodeTuningAgentTest {
         assertThat(NodeTuningAgent.notesToRecord(failingAndPutBack, failing))
                 .containsExactly(new NoteEvent("IrqPutBack", PUT_BACK, false));
         assertThat(NodeTuningAgent.notesToRecord(failing, failingAndPutBack)).isEmpty();
-        assertThat(NodeTuningAgent.notesToRecord(failing, List.of())).isEqualTo(failing);
+        List<NoteEvent> putBackOnly = NodeTuningAgent.noteEvents(pass(false, List.of(), List.of(PUT_BACK)));
+        assertThat(NodeTuningAgent.notesToRecord(failing, putBackOnly))
+                .as("said again after a pass without it")
+                .isEqualTo(failing);
+    }
+
+    /** A note whose Event the API server did not take is recorded by the next pass that still has it. */
+    @Test
+    void aNoteWhoseEventWasLostIsRecordedByTheNextPass() {
+        List<NoteEvent> notes = NodeTuningAgent.noteEvents(
+                pass(false, List.of(RELEASE_FAILED), List.of(PUT_BACK), List.of(RELEASE_FAILED)));
+        List<NoteEvent> tried = new ArrayList<>();
+        List<NoteEvent> remembered = NodeTuningAgent.record(notes, List.of(), e -> {
+            tried.add(e);
+            return !e.warning(); // the Warning is lost
+        });
+        assertThat(tried).isEqualTo(notes);
+        assertThat(remembered).containsExactly(new NoteEvent("IrqPutBack", PUT_BACK, false));
+
+        tried.clear();
+        assertThat(NodeTuningAgent.record(notes, remembered, e -> tried.add(e))).isEqualTo(notes);
+        assertThat(tried).containsExactly(new NoteEvent("Released", RELEASE_FAILED, true));
     }
 }
