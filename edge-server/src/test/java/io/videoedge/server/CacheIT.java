@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.videoedge.server.cpu.SelectorPinning;
+import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.RawHttp;
 import io.videoedge.server.testing.TempDirs;
@@ -867,6 +868,43 @@ class CacheIT {
      * came, from every tier and after a restart, and the response's Age (RFC 9111 5.1), which goes on from
      * the Age the origin's answer came with; that Age is also taken off the object's lifetime.
      */
+    /**
+     * The answer aged while the origin took to give it (RFC 9111 4.2.3's response delay): it is as old as
+     * the request to the origin, so its Date is that second, not the second its head arrived in. The
+     * request goes out in the middle of a second and the origin holds its head for 0.8 s (under the
+     * edge's 1 s read timeout), so the two seconds differ.
+     */
+    @Test
+    void anAnswerIsAsOldAsTheRequestForIt() throws Exception {
+        start();
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            for (int attempt = 0; attempt < 3; attempt++) { // again if the edge asked the origin too late to tell
+                String path = "/d/slow-" + attempt + ".m4s";
+                origin.object(path, 1000);
+                while (System.currentTimeMillis() % 1000 < 300 || System.currentTimeMillis() % 1000 >= 350) {
+                    Thread.sleep(5);
+                }
+                long asked = System.currentTimeMillis();
+                origin.hold();
+                Future<HttpResponse<byte[]>> miss = client.submit(() -> get(path));
+                await().atMost(Duration.ofSeconds(1)).until(() -> origin.requests(path) == 1);
+                long sent = System.currentTimeMillis();
+                Thread.sleep(Math.max(0, asked + 800 - sent));
+                origin.release();
+                HttpResponse<byte[]> r = miss.get();
+                assertThat(xcache(r)).isEqualTo("miss");
+                if (sent / 1000 == asked / 1000) {
+                    assertThat(header(r, "Date")).isEqualTo(HttpDates.format(asked / 1000 * 1000));
+                    return;
+                }
+            }
+            throw new AssertionError("the edge never asked the origin within the second the request was made in");
+        } finally {
+            client.shutdownNow();
+        }
+    }
+
     @Test
     void theOriginsCacheControlAndExpiresAreRelayedWithTheAgeFromEveryTier() throws Exception {
         start();

@@ -307,11 +307,13 @@ public final class Fill implements Runnable, GrowingFile {
             conditional.add("Range: bytes=" + slice.start() + "-" + (slice.start() + slice.size() - 1));
         }
         Runnable whileWaiting = revalidating == null ? this::prepareTempFile : null;
+        long requestedAt = System.currentTimeMillis();
         try (OriginClient.Exchange x = cache.origin().get(originPath, conditional, whileWaiting)) {
             OriginHead head = x.head();
-            // "now" for the answer: when it was current at its source (its Age taken off), so that the
-            // lifetime counts from there and the Age sent downstream goes on from the one it came with
-            long now = head.currentAt(System.currentTimeMillis());
+            // "now" for the answer: when it was current at its source (its Age taken off the time it was
+            // asked for), so that the lifetime counts from there and the Age sent downstream goes on from
+            // the one it came with, the origin's time to answer included
+            long now = head.currentAt(requestedAt);
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
                 Directives directives = revalidating.directives().updatedBy(Directives.of(head));

@@ -82,13 +82,14 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
     }
 
     /**
-     * When this answer was current at its source, for one received at {@code receivedAt} (epoch ms): that
-     * time less its {@code Age} (RFC 9111 4.2.3's corrected initial age, without the Date header's
-     * apparent age, which would need the two clocks to agree). An Age that is not one delta-seconds value
-     * is ignored; one above 2^31 seconds counts as 2^31 (RFC 9111 1.2.2).
+     * When this answer was current at its source, for one asked for at {@code requestedAt} (epoch ms):
+     * that time less its {@code Age}. This is RFC 9111 4.2.3's corrected age (the {@code Age} plus the
+     * time from the request to the answer: the answer may have aged that long on the way) without the
+     * Date header's apparent age, which would need the two clocks to agree. An Age that is not one
+     * delta-seconds value is ignored; one above 2^31 seconds counts as 2^31 (RFC 9111 1.2.2).
      */
-    public long currentAt(long receivedAt) {
-        return receivedAt - ageSeconds() * 1000;
+    public long currentAt(long requestedAt) {
+        return requestedAt - ageSeconds() * 1000;
     }
 
     /** The answer's {@code Age} in seconds: 0 when absent or not one delta-seconds value, at most 2^31. */
