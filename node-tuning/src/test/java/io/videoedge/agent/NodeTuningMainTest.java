@@ -57,17 +57,28 @@ class NodeTuningMainTest {
         assertThat(err.toString()).contains("--drift-interval", "'500ms'");
     }
 
-    @Test
-    void planApplyRevertOnAFakeRoot() throws IOException {
-        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
+    /** A node of 4 CPUs with one 2-queue ixgbe NIC, vefake9. */
+    private FakeNode node() throws IOException {
+        return new FakeNode(Files.createDirectories(tmp.resolve("root")))
                 .cpus(4)
                 .nic("vefake9", "ixgbe", 2, 60, 0);
+    }
+
+    /** The spec file (written again on each call) tuning vefake9 with these sysctls (a YAML flow map). */
+    private Path spec(String sysctls) throws IOException {
         Path spec = tmp.resolve("spec.yaml");
         Files.writeString(spec, """
         nic: {interfaces: [vefake9]}
         tuning:
-          sysctls: {vm.swappiness: "0"}
-        """);
+          sysctls: %s
+        """.formatted(sysctls));
+        return spec;
+    }
+
+    @Test
+    void planApplyRevertOnAFakeRoot() throws IOException {
+        FakeNode node = node();
+        Path spec = spec("{vm.swappiness: \"0\"}");
         String journal = tmp.resolve("journal.json").toString();
         String root = node.root().toString();
 
@@ -88,25 +99,14 @@ class NodeTuningMainTest {
     /** apply prints a release as a note, and one whose original cannot be written back as a problem. */
     @Test
     void applyPrintsAFailedReleaseAsAProblem() throws IOException {
-        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
-                .cpus(4)
-                .nic("vefake9", "ixgbe", 2, 60, 0);
-        Path spec = tmp.resolve("spec.yaml");
-        Files.writeString(spec, """
-        nic: {interfaces: [vefake9]}
-        tuning:
-          sysctls: {vm.swappiness: "0", vm.min_free_kbytes: "1048576"}
-        """);
+        FakeNode node = node();
+        Path spec = spec("{vm.swappiness: \"0\", vm.min_free_kbytes: \"1048576\"}");
         String journal = tmp.resolve("journal.json").toString();
         String root = node.root().toString();
         assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal))
                 .contains("result: APPLIED");
 
-        Files.writeString(spec, """
-        nic: {interfaces: [vefake9]}
-        tuning:
-          sysctls: {}
-        """);
+        spec("{}");
         node.refuseWrites("proc/sys/vm/swappiness");
         assertThat(run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal))
                 .contains("problem: sysctl/vm.swappiness: no longer asked for, restoring 60 failed")
@@ -117,15 +117,8 @@ class NodeTuningMainTest {
     /** revert says on stderr why it cannot use the journal (and fails), and which originals an earlier boot left. */
     @Test
     void revertReportsAJournalItCannotUseAndTheOriginalsOfAnEarlierBoot() throws IOException {
-        FakeNode node = new FakeNode(Files.createDirectories(tmp.resolve("root")))
-                .cpus(4)
-                .nic("vefake9", "ixgbe", 2, 60, 0);
-        Path spec = tmp.resolve("spec.yaml");
-        Files.writeString(spec, """
-        nic: {interfaces: [vefake9]}
-        tuning:
-          sysctls: {vm.swappiness: "0"}
-        """);
+        FakeNode node = node();
+        Path spec = spec("{vm.swappiness: \"0\"}");
         Path journal = tmp.resolve("journal.json");
         String root = node.root().toString();
         run(0, "apply", "--spec", spec.toString(), "--root", root, "--journal", journal.toString());

@@ -13,13 +13,13 @@ import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.report.StatusBuilder;
 import io.videoedge.agent.testing.Facts;
+import io.videoedge.agent.testing.Passes;
 import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.SettingState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,20 +33,7 @@ class AgentMetricsTest {
     static final String DEGRADED = "videoedge_agent_condition{type=\"Degraded\"} ";
 
     private static PassResult applied(Plan p, NodeFacts f) {
-        List<Setting> done = p.settings().stream()
-                .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
-                .toList();
-        return new PassResult(
-                PassResult.Outcome.APPLIED,
-                new Plan(done),
-                f,
-                List.of(),
-                true,
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                Map.of());
+        return Passes.applied(p, f);
     }
 
     private static String scrape(AgentMetrics m) throws IOException {
@@ -79,17 +66,13 @@ class AgentMetricsTest {
                         ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument")
                         : s)
                 .toList();
-        PassResult r = new PassResult(
+        PassResult r = Passes.of(
                 PassResult.Outcome.ROLLED_BACK,
                 new Plan(marked),
                 f,
                 List.of(),
                 false,
-                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument",
-                List.of(),
-                List.of(),
-                List.of(),
-                Map.of());
+                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument");
         AgentMetrics m = new AgentMetrics();
         m.recordConditions(StatusBuilder.build(r, null, 1, false, T0).conditions());
         assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "1.0");

@@ -11,6 +11,7 @@ import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
 import io.videoedge.agent.plan.Setting;
 import io.videoedge.agent.testing.Facts;
+import io.videoedge.agent.testing.Passes;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.IrqAffinity;
 import io.videoedge.api.NodeTuningStatus;
@@ -26,20 +27,7 @@ class StatusBuilderTest {
     static final Instant T1 = Instant.parse("2026-01-01T10:05:00Z");
 
     private static PassResult applied(Plan p, NodeFacts f) {
-        List<Setting> done = p.settings().stream()
-                .map(s -> s.needsWrite() ? s.with(SettingState.APPLIED, s.desired(), null) : s)
-                .toList();
-        return new PassResult(
-                PassResult.Outcome.APPLIED,
-                new Plan(done),
-                f,
-                List.of(),
-                true,
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                Map.of());
+        return Passes.applied(p, f);
     }
 
     private static Condition cond(NodeTuningStatus s, String type) {
@@ -140,21 +128,7 @@ class StatusBuilderTest {
         NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
         Plan p = Planner.plan(spec().plan().desired(), f);
         NodeTuningStatus s = StatusBuilder.build(
-                new PassResult(
-                        PassResult.Outcome.PLANNED,
-                        p,
-                        f,
-                        List.of(),
-                        false,
-                        null,
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        Map.of()),
-                null,
-                2,
-                false,
-                T0);
+                Passes.of(PassResult.Outcome.PLANNED, p, f, List.of(), false, null), null, 2, false, T0);
         assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.PLAN_ONLY);
         NodeTuningStatus.Setting cc = s.settings().stream()
                 .filter(x -> x.name().equals("sysctl/net.ipv4.tcp_congestion_control"))
@@ -173,17 +147,7 @@ class StatusBuilderTest {
         Plan p = Planner.plan(spec().desired(), f);
         PassResult first = applied(p, f);
         NodeTuningStatus s0 = StatusBuilder.build(first, null, 1, false, T0);
-        PassResult quiet = new PassResult(
-                PassResult.Outcome.APPLIED,
-                first.plan(),
-                f,
-                List.of(),
-                false,
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                Map.of());
+        PassResult quiet = Passes.of(PassResult.Outcome.APPLIED, first.plan(), f, List.of(), false, null);
         NodeTuningStatus s1 = StatusBuilder.build(quiet, s0, 1, false, T1);
         assertThat(s1).isEqualTo(s0);
     }
@@ -193,8 +157,7 @@ class StatusBuilderTest {
         NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
         Plan p = Planner.plan(spec().desired(), f);
         Setting cc = p.find("sysctl/net.ipv4.tcp_congestion_control").orElseThrow();
-        PassResult r = new PassResult(
-                PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null, List.of(), List.of(), List.of(), Map.of());
+        PassResult r = Passes.of(PassResult.Outcome.APPLIED, p, f, List.of(cc), true, null);
         NodeTuningStatus s = StatusBuilder.build(r, null, 1, false, T0);
         NodeTuningStatus s2 = StatusBuilder.build(r, s, 1, false, T1);
         assertThat(s2.lastDrift().settings())
@@ -212,17 +175,13 @@ class StatusBuilderTest {
                         ? s.with(SettingState.FAILED, s.current(), "write 3 to /sys/...: Invalid argument")
                         : s)
                 .toList();
-        PassResult r = new PassResult(
+        PassResult r = Passes.of(
                 PassResult.Outcome.ROLLED_BACK,
                 new Plan(marked),
                 f,
                 List.of(),
                 false,
-                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument; the 2 change(s) of this pass were restored",
-                List.of(),
-                List.of(),
-                List.of(),
-                Map.of());
+                "rps/eth0/rx-0: write 3 to /sys/...: Invalid argument; the 2 change(s) of this pass were restored");
         NodeTuningStatus s = StatusBuilder.build(r, null, 5, false, T0);
         assertThat(cond(s, Conditions.APPLIED).getReason()).isEqualTo(Conditions.ROLLED_BACK);
         assertThat(cond(s, Conditions.DEGRADED).getMessage()).startsWith("failed: rps/eth0/rx-0 (write 3");
