@@ -3,6 +3,7 @@ package io.videoedge.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.testing.EdgeFixture;
 import io.videoedge.server.testing.TempDirs;
 import io.videoedge.server.testing.TestOrigin;
@@ -92,6 +93,27 @@ class OriginFailoverIT {
         assertThat(edge.metric(
                         "videoedge_origin_upstream_requests_total{origin=\"" + label(backup) + "\",result=\"ok\"}"))
                 .isEqualTo(2);
+    }
+
+    /**
+     * An answer is as old as the request that got it: the backup's, asked after the primary hung for its
+     * 2 s read timeout, is not taken for 2 s old (its Age 0, its Date the second the backup was asked in
+     * or the one after).
+     */
+    @Test
+    void theBackupsAnswerAfterAHungPrimaryIsAsOldAsTheRequestToTheBackup() throws Exception {
+        start();
+        backup.object("/d.m4s", 1000);
+        backup.cacheControl("/d.m4s", "max-age=60");
+        primary.mode(TestOrigin.Mode.HANG);
+        long before = System.currentTimeMillis();
+        HttpResponse<byte[]> d = edge.get(edge.http("/d.m4s"));
+        long after = System.currentTimeMillis();
+        assertThat(d.statusCode()).isEqualTo(200);
+        assertThat(after - before).as("the primary's read timeout passed first").isGreaterThanOrEqualTo(2000);
+        assertThat(d.headers().firstValue("Age")).hasValue("0");
+        assertThat(HttpDates.parseSeconds(d.headers().firstValue("Date").orElseThrow()))
+                .isBetween((before + 2000) / 1000, after / 1000);
     }
 
     @Test

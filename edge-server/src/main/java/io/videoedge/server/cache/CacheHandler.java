@@ -361,16 +361,10 @@ public final class CacheHandler {
 
     /**
      * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504), with the header
-     * lines relayed from the origin's answer when it is the origin's own ({@link Fill#relayedHeaders}).
-     * Never a 416: that needs the object's length in Content-Range ({@link #head}).
+     * lines relayed from the origin's answer when it is the origin's own ({@link Fill#relayedHeaders}, its
+     * Date among them). Never a 416: that needs the object's length in Content-Range ({@link #head}).
      */
     Response error(int status, List<String> relayed) {
-        Response r = error(status);
-        relayed.forEach(r::addHeader);
-        return r;
-    }
-
-    private Response error(int status) {
         String line = switch (status) {
             case 404 -> Response.NOT_FOUND;
             case 401 -> Response.UNAUTHORIZED;
@@ -382,7 +376,13 @@ public final class CacheHandler {
             default -> Response.BAD_GATEWAY;
         };
         // the origin's own answer (the object is not there, or not for this client): a miss it answered
-        return error(line, Fill.relayedAsItIs(status) ? "miss" : "error");
+        String xcache = Fill.relayedAsItIs(status) ? "miss" : "error";
+        cache.metrics().result(xcache);
+        Response r = new Response(line, Response.EMPTY);
+        r.addHeader(xCacheHeader(xcache));
+        if (relayed.isEmpty()) r.addHeader(HttpDates.dateHeader());
+        relayed.forEach(r::addHeader);
+        return r;
     }
 
     private Response error(String status, String xcache) {

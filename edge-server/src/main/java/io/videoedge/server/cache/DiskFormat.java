@@ -2,6 +2,7 @@ package io.videoedge.server.cache;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The layout of a disk cache file: a fixed header, the object's metadata as UTF-8 lines, then the
@@ -24,7 +25,9 @@ import java.nio.charset.StandardCharsets;
  *     for; the object length only for a slice; more lines after these are left to later edges)
  * </pre>
  * Files with the directives' lines are dropped by edges older than them (a miss again), which read
- * five or six lines only; files without them are read by both.
+ * five or six lines only; files without them are read by both. A 304 that changes the directives
+ * writes them in place when they fit in the header's room, the rest of it empty lines
+ * ({@link #textInPlace}).
  */
 public final class DiskFormat {
     static final int MAGIC = 0x56454331; // "VEC1"
@@ -57,6 +60,22 @@ public final class DiskFormat {
                 .putLong(m.expiresAt())
                 .put(text);
         return b.array();
+    }
+
+    /**
+     * The metadata lines for {@code m} in the room of a header already written ({@code headerLength} bytes
+     * in all: the body stays where it is), padded with line ends (empty lines past the directives, which
+     * readers leave alone), or null when they do not fit or carry no directives: a 304 whose new
+     * directives are longer than the stored ones leaves the file's as they were.
+     */
+    static byte[] textInPlace(ObjectMeta m, int headerLength) {
+        if (m.directives().none()) return null;
+        byte[] text = text(m, m.directives());
+        int room = headerLength - FIXED;
+        if (text.length > room) return null;
+        byte[] padded = Arrays.copyOf(text, room);
+        Arrays.fill(padded, text.length, room, (byte) '\n');
+        return padded;
     }
 
     private static byte[] text(ObjectMeta m, Directives d) {

@@ -339,14 +339,19 @@ public final class DiskTier {
 
     /**
      * Records when the origin confirmed the object (304), its new expiry and stale rule, in memory and in
-     * the file.
+     * the file; new directives too when they fit where the old ones are ({@link DiskFormat#textInPlace}).
      */
     public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
+        boolean newDirectives = !meta.directives().equals(e.meta.directives());
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
         if (c == null) return; // the in-memory expiry is what counts until the next restart
-        try (FileChannel ch = FileChannel.open(e.file, java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(
+                e.file, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
             ByteBuffer b = c.buffer();
+            if (newDirectives) {
+                writeDirectivesInPlace(ch, b, meta);
+            }
             // both times in one write: a file never has a new expiry with the old confirmation time,
             // whose difference would be taken for the object's lifetime
             b.clear().putLong(meta.fetchedAt()).putLong(meta.expiresAt()).flip();
@@ -357,6 +362,18 @@ public final class DiskTier {
             // evicted meanwhile
         } finally {
             buffers.release(c);
+        }
+    }
+
+    private static void writeDirectivesInPlace(FileChannel ch, ByteBuffer b, ObjectMeta meta) throws IOException {
+        b.clear().limit(8);
+        if (ch.read(b, 0) != 8) return;
+        int headerLength = DiskFormat.headerLength(b.flip());
+        byte[] text = headerLength < 0 ? null : DiskFormat.textInPlace(meta, headerLength);
+        if (text == null || text.length > b.capacity()) return;
+        b.clear().put(text).flip();
+        while (b.hasRemaining()) {
+            ch.write(b, DiskFormat.FIXED + b.position());
         }
     }
 

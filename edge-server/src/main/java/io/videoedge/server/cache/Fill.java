@@ -1,6 +1,7 @@
 package io.videoedge.server.cache;
 
 import io.videoedge.server.http.ContentTypes;
+import io.videoedge.server.http.HttpDates;
 import io.videoedge.server.origin.Freshness;
 import io.videoedge.server.origin.OriginClient;
 import io.videoedge.server.origin.OriginHead;
@@ -307,13 +308,12 @@ public final class Fill implements Runnable, GrowingFile {
             conditional.add("Range: bytes=" + slice.start() + "-" + (slice.start() + slice.size() - 1));
         }
         Runnable whileWaiting = revalidating == null ? this::prepareTempFile : null;
-        long requestedAt = System.currentTimeMillis();
         try (OriginClient.Exchange x = cache.origin().get(originPath, conditional, whileWaiting)) {
             OriginHead head = x.head();
             // "now" for the answer: when it was current at its source (its Age taken off the time it was
             // asked for), so that the lifetime counts from there and the Age sent downstream goes on from
             // the one it came with, the origin's time to answer included
-            long now = head.currentAt(requestedAt);
+            long now = head.currentAt(x.requestedAt());
             if (head.status() == 304 && revalidating != null) {
                 x.abandon();
                 Directives directives = revalidating.directives().updatedBy(Directives.of(head));
@@ -343,7 +343,9 @@ public final class Fill implements Runnable, GrowingFile {
                 x.abandon();
                 int status = relayedStatus(head.status());
                 publish(new Failed(
-                        status, "origin answered " + head.status(), status == 502 ? List.of() : relayedHeaders(head)));
+                        status,
+                        "origin answered " + head.status(),
+                        status == 502 ? List.of() : relayedHeaders(head, now)));
                 return head.status() == 404 || head.status() == 410 ? "not_found" : "status";
             }
             Freshness freshness = Freshness.ofBody(head, now, cache.defaultTtl());
@@ -518,20 +520,22 @@ public final class Fill implements Runnable, GrowingFile {
     }
 
     /**
-     * The header lines of an origin answer relayed with its status (a refusal, a rate limit, a 404): how
-     * long it may be kept and by whom ({@code Cache-Control}, {@code Expires}, with its {@code Age}), when
-     * to ask again ({@code Retry-After} of a 429) and how to authenticate ({@code WWW-Authenticate} of a
-     * 401, which RFC 9110 requires). None of these answers is kept by the edge, so a cache behind it
-     * decides as it would at the origin.
+     * The header lines of an origin answer relayed with its status (a refusal, a rate limit, a 404), which
+     * the edge never keeps, for an answer current at {@code currentAt} ({@link OriginHead#currentAt}): its
+     * Date then, as a cache behind the edge would have it from the origin (with the edge's own Date beside
+     * the origin's Age, an Expires lifetime would count the age twice); how long it may be kept and by whom
+     * ({@code Cache-Control}, {@code Expires}, {@code Age}); when to ask again ({@code Retry-After} of a
+     * 429); how to authenticate ({@code WWW-Authenticate} of a 401, which RFC 9110 requires).
      */
-    static List<String> relayedHeaders(OriginHead head) {
-        List<String> lines = new ArrayList<>(2);
+    static List<String> relayedHeaders(OriginHead head, long currentAt) {
+        List<String> lines = new ArrayList<>(3);
+        lines.add("Date: " + HttpDates.format(currentAt));
         relay(lines, "Cache-Control", head.header("cache-control"));
         relay(lines, "Expires", head.header("expires"));
         long age = head.ageSeconds();
         if (age > 0) lines.add("Age: " + age);
-        relay(lines, "Retry-After", head.header("retry-after"));
-        relay(lines, "WWW-Authenticate", head.header("www-authenticate"));
+        if (head.status() == 429) relay(lines, "Retry-After", head.header("retry-after"));
+        if (head.status() == 401) relay(lines, "WWW-Authenticate", head.header("www-authenticate"));
         return List.copyOf(lines);
     }
 

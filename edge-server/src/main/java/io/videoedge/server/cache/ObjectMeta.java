@@ -9,8 +9,9 @@ import java.util.Objects;
  * What the cache keeps about an object besides its bytes. {@code etag} and {@code lastModified} are
  * the origin's (either may be null); {@code crc32c} covers the body. {@code length} is the stored
  * body's; {@code objectLength} the whole object's, which differ for a slice (a stored part of a large
- * object, see {@link SliceHandler}) and are equal otherwise. {@code fetchedAt} is when the origin last
- * sent or confirmed (304) the body, less the {@code Age} that answer came with (a cache between the edge
+ * object, see {@link SliceHandler}) and are equal otherwise. {@code fetchedAt} is when the edge asked for
+ * the origin's answer that last sent or confirmed (304) the body (it may have aged while the origin took
+ * to give it), less the {@code Age} that answer came with (a cache between the edge
  * and the origin had held it that long; {@link OriginHead#currentAt}), so that {@code expiresAt - fetchedAt}
  * is the lifetime the origin gave it ({@link #lifetime}) and {@code now - fetchedAt} its age
  * ({@link #ageSeconds}).
@@ -194,7 +195,8 @@ public final class ObjectMeta {
     }
 
     /**
-     * The Date header of the stored answer: when the origin last sent or confirmed it, less its Age (the
+     * The Date header of the stored answer: when the origin was asked for the answer that last sent or
+     * confirmed it, less its Age (the
      * origin's own Date is not kept; this is that Date as far as the edge's clock tells).
      */
     public String dateHeader() {

@@ -55,10 +55,14 @@ sealed interface TierLookup {
 
     /**
      * Whether an expired copy answers when its revalidation failed with {@code failStatus}: within
-     * {@code staleWhileError} milliseconds after it expired, never for a 404 (the origin says the
-     * object is gone, not that it fails), and never when the origin forbade serving it stale.
+     * {@code staleWhileError} milliseconds after it expired, for the edge's own errors (502, 503, 504)
+     * and the origin's rate limit (429: it cannot answer the edge now), never for the origin's word on
+     * the object (404: gone; 401, 403, 451: not to be served; RFC 5861's stale-if-error is for errors
+     * only), and never when the origin forbade serving it stale.
      */
     static boolean staleServable(ObjectMeta meta, int failStatus, long now, long staleWhileError) {
-        return !meta.mustRevalidate() && failStatus != 404 && now < meta.expiresAt() + staleWhileError;
+        return !meta.mustRevalidate()
+                && (failStatus == 429 || !Fill.relayedAsItIs(failStatus))
+                && now < meta.expiresAt() + staleWhileError;
     }
 }

@@ -88,6 +88,7 @@ public final class OriginClient {
         private final Socket socket;
         private final BufferPool.Chunk chunk;
         private OriginHead head;
+        private long requestedAt;
         private int bufferedFrom;
         private int bufferedTo;
         private boolean reusable;
@@ -99,6 +100,15 @@ public final class OriginClient {
 
         public OriginHead head() {
             return head;
+        }
+
+        /**
+         * When the request that got this answer was sent (epoch ms): its answer is at least that old
+         * (RFC 9111 4.2.3's response delay), whatever the waits for a buffer, a connection or an earlier
+         * origin or attempt before it.
+         */
+        public long requestedAt() {
+            return requestedAt;
         }
 
         private void readHead(boolean lastAttempt) throws IOException {
@@ -217,6 +227,7 @@ public final class OriginClient {
                 Exchange x = new Exchange(socket, chunk);
                 try {
                     byte[] request = request(path, headers);
+                    x.requestedAt = System.currentTimeMillis();
                     socket.writeFully(request, 0, request.length);
                     if (whileWaiting != null) whileWaiting.run();
                     x.readHead(attempt > 0);

@@ -117,6 +117,32 @@ class DiskFormatTest {
         assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isEqualTo(meta);
     }
 
+    /** A 304's new directives are written where the old ones are when they fit; the body does not move. */
+    @Test
+    void newDirectivesAreWrittenInPlaceWhenTheyFit() {
+        ObjectMeta stored = meta.withDirectives(Directives.of("public, max-age=600", "Thu, 01 Jan 2037 00:00:00 GMT"));
+        byte[] h = DiskFormat.encode(stored, true);
+        ObjectMeta confirmed = stored.withDirectives(Directives.of("max-age=60", null));
+        byte[] text = DiskFormat.textInPlace(confirmed, h.length);
+        assertThat(text).hasSize(h.length - DiskFormat.FIXED);
+        ByteBuffer rewritten = ByteBuffer.wrap(h.clone()).put(DiskFormat.FIXED, text);
+        assertThat(DiskFormat.headerLength(rewritten)).isEqualTo(h.length);
+        assertThat(DiskFormat.decode(rewritten)).isEqualTo(confirmed);
+
+        assertThat(DiskFormat.textInPlace(
+                        stored.withDirectives(Directives.of("public, max-age=6000", "Thu, 01 Jan 2037 00:00:00 GMT")),
+                        h.length))
+                .as("one byte too long for the room")
+                .isNull();
+        byte[] withoutDirectives = DiskFormat.encode(meta, true);
+        assertThat(DiskFormat.textInPlace(confirmed, withoutDirectives.length))
+                .as("a file written without directives has no room for them")
+                .isNull();
+        assertThat(DiskFormat.textInPlace(meta, withoutDirectives.length))
+                .as("none to write")
+                .isNull();
+    }
+
     /** A complete header around {@code text}, the metadata lines. */
     private static ByteBuffer header(String text) {
         byte[] t = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
