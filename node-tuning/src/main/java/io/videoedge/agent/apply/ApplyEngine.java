@@ -218,11 +218,6 @@ public final class ApplyEngine {
         return journal.rewriteIfDeleted();
     }
 
-    /** How many originals the journal held for an earlier boot of the node (dropped: the reboot reset them). */
-    public int journalEntriesOfEarlierBoot() {
-        return journal.droppedFromEarlierBoot();
-    }
-
     /** What a person should know when the journal held originals of an earlier boot of the node (dropped), if it did. */
     public Optional<String> earlierBootDropped() {
         int n = journal.droppedFromEarlierBoot();

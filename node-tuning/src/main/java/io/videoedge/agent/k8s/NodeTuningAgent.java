@@ -85,6 +85,7 @@ public final class NodeTuningAgent implements AutoCloseable {
     private final Supplier<Optional<TrafficCounters>> traffic;
     private final EffectTracker effects;
     private boolean adoptionChecked;
+    private boolean earlierBootNoted;
 
     public NodeTuningAgent(
             KubernetesClient client,
@@ -253,11 +254,7 @@ public final class NodeTuningAgent implements AutoCloseable {
             }
             if (!adoptionChecked) {
                 adoptionChecked = true;
-                engine.earlierBootDropped().ifPresent(dropped -> {
-                    String why = dropped + "; originals are taken again from this boot as the agent changes them";
-                    events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
-                    LOG.info("{}", why);
-                });
+                noteEarlierBoot(nt, "originals are taken again from this boot as the agent changes them");
                 Map<String, String> reported = reportedOriginals(nt.getStatus(), engine.boot());
                 if (engine.journalAbsentAtStart() && !reported.isEmpty()) {
                     List<String> adopted = engine.adoptReportedOriginals(desired, reported);
@@ -275,6 +272,19 @@ public final class NodeTuningAgent implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("could not keep the journal: {}", e.toString());
         }
+    }
+
+    /** Once per agent: an Event saying the journal held an earlier boot's originals, dropped, if it did. */
+    private void noteEarlierBoot(NodeTuning nt, String then) {
+        if (earlierBootNoted) {
+            return;
+        }
+        earlierBootNoted = true;
+        engine.earlierBootDropped().ifPresent(dropped -> {
+            String why = dropped + "; " + then;
+            events.normal(nt, Conditions.JOURNAL_RECOVERED, why);
+            LOG.info("{}", why);
+        });
     }
 
     /**
@@ -416,6 +426,7 @@ public final class NodeTuningAgent implements AutoCloseable {
             retryLater();
             return;
         }
+        noteEarlierBoot(nt, "nothing of the earlier boot is restored");
         RevertResult r = engine.revert();
         if (!r.complete()) {
             events.warning(nt, Conditions.RESTORING, "could not restore: " + r.describeFailures());

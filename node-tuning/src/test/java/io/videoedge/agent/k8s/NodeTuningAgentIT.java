@@ -567,6 +567,31 @@ class NodeTuningAgentIT {
         }
     }
 
+    /**
+     * Deleted while the agent was down and the node rebooted: the originals of the earlier boot are not written
+     * over this boot's values, and an Event says why nothing was restored before the finalizer goes.
+     */
+    @Test
+    void aDeletionAfterARebootRestoresNothingOfTheEarlierBootAndSaysWhy() throws IOException {
+        Node first = startAgent(nodeName(), Duration.ofHours(1));
+        create(first.name(), seed());
+        await().atMost(Duration.ofSeconds(60)).until(() -> tuned(get(first.name())));
+        first.agent().close();
+        first.fs().file("proc/sys/kernel/random/boot_id", "5c0d2a77-boot-2");
+        first.fs().file("proc/sys/vm/swappiness", "30");
+        admin.resources(NodeTuning.class).withName(first.name()).delete();
+
+        Node second = startAgent(first.name(), first.fs(), first.cmds(), asAgent, Duration.ofHours(1));
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(second.name()) == null);
+        assertThat(second.fs().value("proc/sys/vm/swappiness")).isEqualTo("30");
+        assertThat(admin.v1().events().inNamespace("default").list().getItems().stream()
+                        .filter(e -> e.getInvolvedObject().getName().equals(second.name())
+                                && e.getReason().equals(Conditions.JOURNAL_RECOVERED)))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getMessage())
+                        .contains("the node rebooted", "nothing of the earlier boot is restored"));
+    }
+
     private static String bootOf(NodeTuning nt) {
         return nt == null || nt.getStatus() == null || nt.getStatus().capabilities() == null
                 ? null
