@@ -669,8 +669,8 @@ class CacheIT {
     }
 
     /**
-     * An expired copy is not served over the origin's word on the object (a 451 takedown, a 403, a 401: RFC
-     * 5861's stale-if-error is for errors), but it is over the origin's rate limit (429), as over its errors.
+     * An expired copy is served over the origin's rate limit (429), as over its errors, but not over its word
+     * on the object (a 451 takedown, a 403, a 401: RFC 5861's stale-if-error is for errors), which drops it.
      */
     @Test
     void anExpiredObjectIsNotServedStaleOverTheOriginsRefusalButIsOverItsRateLimit() throws Exception {
@@ -678,6 +678,11 @@ class CacheIT {
         byte[] object = origin.object("/s/taken.m4s", 50_000);
         origin.cacheControl("/s/taken.m4s", "max-age=0"); // expired as soon as stored
         assertThat(xcache(get("/s/taken.m4s"))).isEqualTo("miss");
+        origin.status("/s/taken.m4s", 429);
+        HttpResponse<byte[]> limited = get("/s/taken.m4s");
+        assertThat(limited.statusCode()).isEqualTo(200);
+        assertThat(xcache(limited)).isEqualTo("stale");
+        assertThat(limited.body()).isEqualTo(object);
         for (int refusal : new int[] {401, 403, 451}) {
             origin.status("/s/taken.m4s", refusal);
             HttpResponse<byte[]> r = get("/s/taken.m4s");
@@ -685,10 +690,33 @@ class CacheIT {
             assertThat(xcache(r)).isEqualTo("miss");
         }
         origin.status("/s/taken.m4s", 429);
-        HttpResponse<byte[]> limited = get("/s/taken.m4s");
-        assertThat(limited.statusCode()).isEqualTo(200);
-        assertThat(xcache(limited)).isEqualTo("stale");
-        assertThat(limited.body()).isEqualTo(object);
+        assertThat(get("/s/taken.m4s").statusCode())
+                .as("the copy went with the refusal")
+                .isEqualTo(429);
+    }
+
+    /**
+     * A background revalidation the origin answers with its word on the object (a 451 takedown) drops the
+     * copy: the next request gets the 451, not the copy as "updating" for the rest of the window.
+     */
+    @Test
+    void aTakedownFoundByABackgroundRevalidationEndsServingTheCopy() throws Exception {
+        start("4m", "1m", "64m", "  staleWhileRevalidate: 1h\n", "");
+        String path = "/swr/taken.m4s";
+        origin.object(path, 50_000);
+        origin.cacheControl(path, "max-age=0"); // expired as soon as stored
+        assertThat(xcache(get(path))).isEqualTo("miss");
+        origin.status(path, 451);
+        assertThat(xcache(get(path))).as("the copy while it is revalidated").isEqualTo("updating");
+        await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests(path) == 2);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HttpResponse<byte[]> r = get(path);
+            assertThat(r.statusCode()).isEqualTo(451);
+            assertThat(xcache(r)).isEqualTo("miss");
+        });
+        assertThat(origin.requests(path))
+                .as("each request after the drop asks the origin")
+                .isLessThanOrEqualTo(4);
     }
 
     @Test

@@ -346,9 +346,20 @@ public final class DiskTier {
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
         if (c == null) return; // the in-memory expiry is what counts until the next restart
+        // under the key's path lock while the entry is the indexed one: the file written is this entry's,
+        // not a newer version's renamed over the same path
+        try {
+            synchronized (pathLock(meta.key())) {
+                if (index.get(meta.key()) == e) writeRefresh(e, meta, newDirectives, c.buffer());
+            }
+        } finally {
+            buffers.release(c);
+        }
+    }
+
+    private static void writeRefresh(Entry e, ObjectMeta meta, boolean newDirectives, ByteBuffer b) {
         try (FileChannel ch = FileChannel.open(
                 e.file, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
-            ByteBuffer b = c.buffer();
             if (newDirectives) {
                 writeDirectivesInPlace(ch, b, meta);
             }
@@ -360,8 +371,6 @@ public final class DiskTier {
             ch.write(b, DiskFormat.FLAGS_OFFSET);
         } catch (IOException ignored) {
             // evicted meanwhile
-        } finally {
-            buffers.release(c);
         }
     }
 

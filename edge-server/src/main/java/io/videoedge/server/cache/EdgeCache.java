@@ -258,15 +258,20 @@ public final class EdgeCache implements AutoCloseable {
         if (d != null && d.meta().sameVersion(stale)) disk.drop(d, null);
     }
 
-    /** The origin confirmed a cached object (304): when, the new expiry and the stale rule, in both tiers. */
+    /**
+     * The origin confirmed a cached object (304): when, the new expiry and the stale rule, in both tiers,
+     * for the copies of that version only (a newer one stored meanwhile, after a purge, is not this 304's).
+     */
     void refreshed(ObjectMeta meta) {
         DiskTier.Entry d = disk.get(meta.key());
-        if (d != null) disk.refresh(d, meta, buffers);
+        if (d != null && d.meta().sameVersion(meta)) disk.refresh(d, meta, buffers);
         if (memory != null) {
             MemoryTier.Entry m = memory.get(meta.key());
             if (m != null) {
-                m.refresh(m.meta()
-                        .revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate(), meta.directives()));
+                if (m.meta().sameVersion(meta)) {
+                    m.refresh(m.meta()
+                            .revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate(), meta.directives()));
+                }
                 m.release();
             }
         }

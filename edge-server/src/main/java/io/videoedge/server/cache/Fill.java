@@ -342,6 +342,9 @@ public final class Fill implements Runnable, GrowingFile {
             if (head.status() != 200) {
                 x.abandon();
                 int status = relayedStatus(head.status());
+                if (revalidating != null && theOriginsWord(status)) {
+                    cache.dropVersion(revalidating); // no copy of it answers any more, stale or updating
+                }
                 publish(new Failed(
                         status,
                         "origin answered " + head.status(),
@@ -541,6 +544,15 @@ public final class Fill implements Runnable, GrowingFile {
 
     private static void relay(List<String> lines, String name, String value) {
         if (value != null && !value.isEmpty()) lines.add(name + ": " + value);
+    }
+
+    /**
+     * The statuses that are the origin's word on the object, not a failure (404 gone; 401, 403, 451 not to
+     * be served): no cached copy of it answers in their place, neither stale nor while revalidating (RFC
+     * 5861's stale-if-error is for errors). A 429, the origin's rate limit, is not: it cannot answer now.
+     */
+    static boolean theOriginsWord(int relayedStatus) {
+        return relayedAsItIs(relayedStatus) && relayedStatus != 429;
     }
 
     /** The origin statuses a client gets as they are: the origin's own answer, not an edge failure. */

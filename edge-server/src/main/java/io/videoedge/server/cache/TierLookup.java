@@ -61,8 +61,6 @@ sealed interface TierLookup {
      * only), and never when the origin forbade serving it stale.
      */
     static boolean staleServable(ObjectMeta meta, int failStatus, long now, long staleWhileError) {
-        return !meta.mustRevalidate()
-                && (failStatus == 429 || !Fill.relayedAsItIs(failStatus))
-                && now < meta.expiresAt() + staleWhileError;
+        return !meta.mustRevalidate() && !Fill.theOriginsWord(failStatus) && now < meta.expiresAt() + staleWhileError;
     }
 }

@@ -145,6 +145,19 @@ class DiskTierIT {
         }
     }
 
+    /** A 304 for a replaced version (late, after a purge and a new fill) writes nothing into the newer one's file. */
+    @Test
+    void aRefreshOfAReplacedVersionLeavesTheNewOnesFileAlone() throws Exception {
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        DiskTier.Entry v1 = commit(tier, tier.newTempFile("/r.m4s"), "/r.m4s", "version 1");
+        commit(tier, tier.newTempFile("/r.m4s"), "/r.m4s", "version 2");
+        byte[] before = Files.readAllBytes(tier.pathFor("/r.m4s"));
+        ObjectMeta late = v1.meta()
+                .revalidated(v1.meta().fetchedAt() + 60_000, v1.meta().fetchedAt() + 120_000, true, Directives.NONE);
+        tier.refresh(v1, late, buffers);
+        assertThat(Files.readAllBytes(tier.pathFor("/r.m4s"))).isEqualTo(before);
+    }
+
     @Test
     void anObjectsFileIsNamedBySha256OfItsKeyOnEveryThread() throws Exception {
         // a restart finds the files of earlier releases under these names: they must not change
