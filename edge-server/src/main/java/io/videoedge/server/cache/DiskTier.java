@@ -346,32 +346,40 @@ public final class DiskTier {
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
         if (c == null) return; // the in-memory expiry is what counts until the next restart
-        // under the key's path lock while the entry is the indexed one: the file written is this entry's,
-        // not a newer version's renamed over the same path
-        try {
-            synchronized (pathLock(meta.key())) {
-                if (index.get(meta.key()) == e) writeRefresh(e, meta, newDirectives, c.buffer());
-            }
+        // the file written is this entry's, not a newer version's renamed over the same path
+        try (FileChannel ch = openIndexed(e)) {
+            if (ch != null) writeRefresh(ch, meta, newDirectives, c.buffer());
+        } catch (IOException ignored) {
+            // evicted meanwhile
         } finally {
             buffers.release(c);
         }
     }
 
-    private static void writeRefresh(Entry e, ObjectMeta meta, boolean newDirectives, ByteBuffer b) {
-        try (FileChannel ch = FileChannel.open(
-                e.file, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
-            if (newDirectives) {
-                writeDirectivesInPlace(ch, b, meta);
-            }
-            // both times in one write: a file never has a new expiry with the old confirmation time,
-            // whose difference would be taken for the object's lifetime
-            b.clear().putLong(meta.fetchedAt()).putLong(meta.expiresAt()).flip();
-            ch.write(b, DiskFormat.FETCHED_OFFSET);
-            b.clear().putInt(DiskFormat.flags(true, meta)).flip();
-            ch.write(b, DiskFormat.FLAGS_OFFSET);
-        } catch (IOException ignored) {
-            // evicted meanwhile
+    /**
+     * The entry's file for writing while it is the indexed version of its key (see {@link #open}): opened
+     * under the key's path lock, written after it (the descriptor stays this entry's file); null if not.
+     */
+    private FileChannel openIndexed(Entry e) throws IOException {
+        synchronized (pathLock(e.meta.key())) {
+            return index.get(e.meta.key()) == e
+                    ? FileChannel.open(
+                            e.file, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)
+                    : null;
         }
+    }
+
+    private static void writeRefresh(FileChannel ch, ObjectMeta meta, boolean newDirectives, ByteBuffer b)
+            throws IOException {
+        if (newDirectives) {
+            writeDirectivesInPlace(ch, b, meta);
+        }
+        // both times in one write: a file never has a new expiry with the old confirmation time,
+        // whose difference would be taken for the object's lifetime
+        b.clear().putLong(meta.fetchedAt()).putLong(meta.expiresAt()).flip();
+        ch.write(b, DiskFormat.FETCHED_OFFSET);
+        b.clear().putInt(DiskFormat.flags(true, meta)).flip();
+        ch.write(b, DiskFormat.FLAGS_OFFSET);
     }
 
     private static void writeDirectivesInPlace(FileChannel ch, ByteBuffer b, ObjectMeta meta) throws IOException {

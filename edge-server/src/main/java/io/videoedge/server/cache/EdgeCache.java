@@ -238,9 +238,10 @@ public final class EdgeCache implements AutoCloseable {
     }
 
     /**
-     * The origin has another version of an object than {@code stale} (a slice of it): the slice
-     * {@code stale} describes leaves both tiers, and its fill, if still running, does not store it.
-     * Other slices of that version are dropped when a request finds them ({@link SliceHandler}).
+     * The copy {@code stale} describes leaves both tiers, and its fill, if still running, does not store
+     * it: the origin has another version of it (a slice: other slices of that version are dropped when a
+     * request finds them, {@link SliceHandler}), or its word on the object is that it is not to be served
+     * (a revalidation answered 404, 401, 403 or 451, {@link Fill#theOriginsWord}).
      */
     void dropVersion(ObjectMeta stale) {
         Fill inFlight = fills.get(stale.key());
@@ -250,7 +251,7 @@ public final class EdgeCache implements AutoCloseable {
         if (memory != null) {
             MemoryTier.Entry m = memory.get(stale.key());
             if (m != null) {
-                if (m.meta().sameVersion(stale)) memory.remove(stale.key());
+                if (m.meta().sameVersion(stale)) memory.remove(m);
                 m.release();
             }
         }
@@ -264,7 +265,12 @@ public final class EdgeCache implements AutoCloseable {
      */
     void refreshed(ObjectMeta meta) {
         DiskTier.Entry d = disk.get(meta.key());
-        if (d != null && d.meta().sameVersion(meta)) disk.refresh(d, meta, buffers);
+        if (d != null && d.meta().sameVersion(meta)) {
+            disk.refresh(
+                    d,
+                    d.meta().revalidated(meta.fetchedAt(), meta.expiresAt(), meta.mustRevalidate(), meta.directives()),
+                    buffers);
+        }
         if (memory != null) {
             MemoryTier.Entry m = memory.get(meta.key());
             if (m != null) {

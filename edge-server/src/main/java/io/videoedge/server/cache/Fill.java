@@ -342,7 +342,7 @@ public final class Fill implements Runnable, GrowingFile {
             if (head.status() != 200) {
                 x.abandon();
                 int status = relayedStatus(head.status());
-                if (revalidating != null && theOriginsWord(status)) {
+                if (revalidating != null && theOriginsWord(status) && !purged) {
                     cache.dropVersion(revalidating); // no copy of it answers any more, stale or updating
                 }
                 publish(new Failed(

@@ -106,6 +106,11 @@ public final class MemoryTier {
         if (e != null) e.release();
     }
 
+    /** Removes {@code e} if it is still the entry of its key (not one stored for it since). */
+    public synchronized void remove(Entry e) {
+        if (lru.remove(e.meta.key(), e)) e.release();
+    }
+
     synchronized void free(long address) {
         malloc.free(address);
     }
