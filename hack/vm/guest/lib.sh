@@ -37,12 +37,14 @@ at_least() { local min=$1; shift; [ "$(metric "$EDGE_ADMIN/metrics" "$@")" -ge "
 # junit_class NAME: one of edge-server's test classes (io.videoedge.server.NAME) on this kernel, with
 # JUnit's console launcher; its output goes to /vm-out/logs/NAME.out and its report to /vm-out/junit.
 # Prints one line: "NAME: n tests successful, 0 tests failed", or why it fails: unless every test
-# passed and at least one ran (it runs in a command substitution, without errexit: each failure returns)
+# passed and at least one ran (it runs in a command substitution, without errexit: each failure returns).
+# The servers its tests start get 300 s to become ready, as the guest's own (edge_start): a JVM in
+# software emulation takes 30-70 s, more than the 60 s of the tests' native runs.
 junit_class() {
   local out=/vm-out/logs/$1.out cp summary
   cp="$REPO/edge-server/target/test-classes:$REPO/edge-server/target/classes:$(cat "$REPO/edge-server/target/vm/test-classpath.txt")"
   "$JAVA_HOME/bin/java" -XX:+EnableDynamicAgentLoading --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
-    -Dvideoedge.testdata="$REPO/testdata/edge-server" \
+    -Dvideoedge.testdata="$REPO/testdata/edge-server" -Dvideoedge.test.readySeconds=300 \
     -Dvideoedge.runtime.classpath="$REPO/edge-server/target/classes:$REPO/edge-server/target/lib/*" \
     -cp "$cp" org.junit.platform.console.ConsoleLauncher execute --select-class "io.videoedge.server.$1" \
     --details=tree --disable-banner --disable-ansi-colors --fail-if-no-tests --reports-dir /vm-out/junit >"$out" 2>&1 || true

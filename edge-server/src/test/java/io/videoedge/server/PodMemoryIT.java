@@ -132,10 +132,12 @@ class PodMemoryIT {
                 Thread.sleep(1000);
 
                 System.out.printf(
-                        "pod of %d MiB (%s): %d %s connections and %d MiB in the memory cache; charged now %d MiB"
-                                + " (anonymous and kernel %d MiB), at most %d MiB; OOM kills %d%n",
+                        "pod of %d MiB (%s, ready %.1f s after java started): %d %s connections and %d MiB in the"
+                                + " memory cache; charged now %d MiB (anonymous and kernel %d MiB), at most %d MiB;"
+                                + " OOM kills %d%n",
                         memory >> 20,
                         cgroup.hierarchy(),
+                        edge.readyAfter.toMillis() / 1000.0,
                         maxConnections,
                         https ? "TLS" : "plain",
                         cached >> 20,

@@ -39,6 +39,9 @@ public final class EdgeFixture implements AutoCloseable {
     public int adminPort;
     public EdgeService service;
     public Process process;
+    /** How long the last start of the server process took to become ready. */
+    public Duration readyAfter;
+
     public Path processLog;
     private final String extraYaml;
     private UnaryOperator<String> edit = UnaryOperator.identity();
@@ -206,6 +209,13 @@ public final class EdgeFixture implements AutoCloseable {
         startProcess(launcher, programArgs, jvmArgs);
     }
 
+    /**
+     * How long a server process may take to become ready: 60 s, or the system property
+     * videoedge.test.readySeconds (the VM tier runs its JVMs in software emulation, where a start takes
+     * 30-70 s; its own edge server is given 300 s).
+     */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("videoedge.test.readySeconds", 60));
+
     private void startProcess(java.util.List<String> launcher, java.util.List<String> programArgs, String... jvmArgs)
             throws Exception {
         this.launcher = launcher;
@@ -225,20 +235,27 @@ public final class EdgeFixture implements AutoCloseable {
                     "-cp", classpath, "io.videoedge.server.EdgeServerMain", "--config", config.toString()));
             cmd.addAll(programArgs);
             processLog = dir.resolve("server-" + attempt + ".log");
+            long started = System.nanoTime();
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(processLog.toFile())
                     .start();
             try {
                 org.awaitility.Awaitility.await("server process ready")
-                        .atMost(Duration.ofSeconds(60))
+                        .atMost(READY_TIMEOUT)
                         .pollInterval(Duration.ofMillis(100))
                         .until(() -> !process.isAlive() || ready());
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 process.destroyForcibly();
-                throw new AssertionError("server did not become ready:\n" + Files.readString(processLog), e);
+                throw new AssertionError(
+                        "server did not become ready in %d s:%n%s"
+                                .formatted(READY_TIMEOUT.toSeconds(), Files.readString(processLog)),
+                        e);
             }
-            if (process.isAlive()) return;
+            if (process.isAlive()) {
+                readyAfter = Duration.ofNanos(System.nanoTime() - started);
+                return;
+            }
             String log = Files.readString(processLog);
             if (attempt == 3 || !log.contains("Address already in use")) {
                 throw new AssertionError("server exited with " + process.exitValue() + ":\n" + log);
