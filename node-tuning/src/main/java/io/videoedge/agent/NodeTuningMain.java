@@ -303,7 +303,8 @@ public final class NodeTuningMain implements Runnable {
             name = "revert",
             mixinStandardHelpOptions = true,
             description =
-                    "Restore every original value in the journal; exit 1 when one is not restored or the journal cannot be read.")
+                    "Restore every original value in the journal; exit 1 when one is not restored (a retry tries it"
+                            + " again), 2 when the journal cannot be read (nothing is changed; it must be moved aside).")
     static final class RevertCmd implements Callable<Integer> {
         @CommandLine.Mixin
         HostOptions host = new HostOptions();
@@ -319,7 +320,7 @@ public final class NodeTuningMain implements Runnable {
             if (journalProblem.isPresent()) {
                 err.println("cannot revert, nothing changed: " + journalProblem.get());
                 err.flush();
-                return 1;
+                return 2;
             }
             engine.earlierBootDropped()
                     .ifPresent(dropped -> err.println("note: " + dropped + "; none of them is written back"));

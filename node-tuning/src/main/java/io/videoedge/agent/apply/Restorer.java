@@ -1,5 +1,7 @@
 package io.videoedge.agent.apply;
 
+import io.videoedge.agent.facts.NicFacts;
+import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
@@ -9,6 +11,7 @@ import io.videoedge.agent.plan.Values;
 import io.videoedge.agent.probe.Prober;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -189,13 +192,71 @@ final class Restorer {
         List<Setting> journaled = journalIrqsBefore(irqsBefore);
         List<Restored> restored = new ArrayList<>();
         for (Journal.Entry e : order.subList(0, queueCounts)) {
-            restored.add(restoreAndForget(e));
+            restored.add(restoreAndForget(e, true));
         }
         List<PutBack> putBacks = putBackAndForget(irqsBefore, journaled);
-        for (Journal.Entry e : order.subList(queueCounts, order.size())) {
-            restored.add(restoreAndForget(e));
+        List<Journal.Entry> rest = order.subList(queueCounts, order.size());
+        Optional<Map<String, Set<Integer>>> queueIrqs = queueIrqsNow(rest);
+        for (Journal.Entry e : rest) {
+            restored.add(restoreAndForget(
+                    e, queueIrqs.map(q -> stillItsQueueIrq(e, q)).orElse(true)));
         }
         return new Restoration(restored, putBacks);
+    }
+
+    /**
+     * The queue IRQs each interface of these entries' IRQ affinities has now (none when the interface is gone), read
+     * after the queue counts came back; empty when they cannot be read. A driver reloaded within the boot gives its
+     * queues new IRQ numbers, and an old number may then be another device's.
+     */
+    private Optional<Map<String, Set<Integer>>> queueIrqsNow(List<Journal.Entry> entries) {
+        List<String> interfaces = entries.stream()
+                .filter(e -> e.kind() == SettingKind.IRQ_AFFINITY)
+                .map(e -> irqInterface(e.name()))
+                .distinct()
+                .toList();
+        if (interfaces.isEmpty()) {
+            return Optional.of(Map.of());
+        }
+        try {
+            NodeFacts f = prober.probe(new ProbeRequest(interfaces, Set.of(), null));
+            Map<String, Set<Integer>> irqs = new HashMap<>();
+            for (String n : interfaces) {
+                NicFacts nic = f.nics().get(n);
+                irqs.put(n, nic == null ? Set.of() : Set.copyOf(nic.queueIrqs()));
+            }
+            return Optional.of(irqs);
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "could not read the queue IRQs before restoring their affinities (restored by number): {}",
+                    e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** False for the IRQ affinity of an IRQ that is not a queue IRQ of its interface now: its original is not written. */
+    private static boolean stillItsQueueIrq(Journal.Entry e, Map<String, Set<Integer>> queueIrqs) {
+        if (e.kind() != SettingKind.IRQ_AFFINITY) {
+            return true;
+        }
+        String nic = irqInterface(e.name());
+        int irq = Integer.parseInt(e.name().substring(e.name().lastIndexOf('/') + 1));
+        if (queueIrqs.getOrDefault(nic, Set.of()).contains(irq)) {
+            return true;
+        }
+        LOG.info(
+                "{}: IRQ {} is no longer a queue IRQ of {} (the driver reloaded, or the interface went): its original {}"
+                        + " is not written there, the entry is dropped as gone",
+                e.name(),
+                irq,
+                nic,
+                e.original());
+        return false;
+    }
+
+    /** The interface of an IRQ affinity's name, irq/IF/N. */
+    private static String irqInterface(String name) {
+        return name.substring(name.indexOf('/') + 1, name.lastIndexOf('/'));
     }
 
     /**
@@ -239,11 +300,13 @@ final class Restorer {
         return putBacks;
     }
 
-    /** Writes one original back and drops its journal entry; says what failed, if anything did. */
-    private Restored restoreAndForget(Journal.Entry e) {
-        boolean there;
+    /**
+     * Writes one original back, unless its target is gone ({@code there} false: known gone before), and drops its journal
+     * entry; says what failed, if anything did.
+     */
+    private Restored restoreAndForget(Journal.Entry e, boolean there) {
         try {
-            there = restore(e);
+            there = there && restore(e);
         } catch (IOException ex) {
             return new Restored(e, false, "restoring " + e.original() + " failed: " + ex.getMessage());
         }

@@ -184,6 +184,55 @@ class ApplyEngineTest {
         assertThat(snapshot()).isEqualTo(before);
     }
 
+    /**
+     * A driver reloaded within the boot (a firmware update, an administrator's modprobe -r) gives the NIC's queues new
+     * IRQ numbers, and an old number may then be another device's: a revert writes no original there (its entries are
+     * gone), and the new numbers, never tuned, keep the kernel's values.
+     */
+    @Test
+    void aRevertAfterTheDriverRenumberedItsIrqsWritesNoOriginalOnAnotherDevicesIrq() throws IOException {
+        PassResult r = engine().pass(seed().desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        java.util.List<String> irqEntries = r.originals().keySet().stream()
+                .filter(n -> n.startsWith("irq/"))
+                .toList();
+        assertThat(irqEntries).contains("irq/eth0/41", "irq/eth0/43");
+        node.renumberIrqs("eth0", 100); // eth0's queues on 141-144 now; 41-44 an NVMe's
+        node.file("proc/irq/43/smp_affinity_list", "5"); // the NVMe driver's own choice
+
+        RevertResult back = engine().revert();
+
+        assertThat(back.complete()).isTrue();
+        assertThat(back.gone()).containsAll(irqEntries);
+        assertThat(back.restored()).doesNotContainAnyElementsOf(irqEntries).contains("sysctl/vm.swappiness");
+        assertThat(node.value("proc/irq/43/smp_affinity_list"))
+                .as("the NVMe queue's IRQ")
+                .isEqualTo("5");
+        assertThat(node.value("proc/irq/143/smp_affinity_list")).isEqualTo("0-7");
+        assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
+    }
+
+    /** The same in a pass: the old numbers' entries are released as gone, the new ones tuned and journaled. */
+    @Test
+    void aPassAfterTheDriverRenumberedItsIrqsTunesTheNewOnesAndLeavesTheOldAlone() throws IOException {
+        ApplyEngine e = engine();
+        e.pass(seed().desired());
+        node.renumberIrqs("eth0", 100);
+        node.file("proc/irq/43/smp_affinity_list", "5");
+
+        PassResult r = e.pass(seed().desired());
+
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/43/smp_affinity_list"))
+                .as("the NVMe queue's IRQ")
+                .isEqualTo("5");
+        assertThat(node.value("proc/irq/143/smp_affinity_list")).isEqualTo("2");
+        assertThat(r.originals()).containsEntry("irq/eth0/143", "0-7").doesNotContainKey("irq/eth0/43");
+        assertThat(e.revert().complete()).isTrue();
+        assertThat(node.value("proc/irq/143/smp_affinity_list")).isEqualTo("0-7");
+        assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("5");
+    }
+
     @Test
     void rollbackRestoresIrqAffinitiesAsTheyWereBeforeADriverResetThemOnTheQueueChange() throws IOException {
         virtioNode(1);

@@ -106,6 +106,38 @@ public final class FakeNode {
         return this;
     }
 
+    /**
+     * What reloading a NIC's driver can do to its IRQs: every vector of the PCI function gets a number {@code by}
+     * higher (its affinity the kernel's default, all CPUs), and each old number is now another device's (an NVMe
+     * queue's) with its /proc/irq file left as it was.
+     */
+    public FakeNode renumberIrqs(String name, int by) {
+        try {
+            Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
+            Path function = Files.exists(device.resolve("msi_irqs")) ? device : device.getParent();
+            String msi =
+                    root.toRealPath().relativize(function).resolve("msi_irqs").toString();
+            List<Integer> old = list(msi).stream().map(Integer::valueOf).toList();
+            for (int irq : old) {
+                delete(msi + "/" + irq);
+                file(msi + "/" + (irq + by), "msix");
+                file("proc/irq/" + (irq + by) + "/smp_affinity_list", "0-" + (cpus - 1));
+            }
+            for (int i = 0, lines = interrupts.size(); i < lines; i++) {
+                String line = interrupts.get(i);
+                int irq = Integer.parseInt(line.substring(0, line.indexOf(':')));
+                if (old.contains(irq)) {
+                    interrupts.set(i, (irq + by) + line.substring(line.indexOf(':')));
+                    interrupts.add(irq + ": 0 PCI-MSIX nvme0q" + irq);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        writeInterrupts();
+        return this;
+    }
+
     /** A virtio NIC whose device offers notification coalescing (VIRTIO_NET_F_NOTF_COAL, bit 53). */
     public FakeNode virtioCoalescing(String name) {
         try {
