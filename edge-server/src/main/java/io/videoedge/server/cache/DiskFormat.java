@@ -33,7 +33,9 @@ public final class DiskFormat {
     static final int MAGIC = 0x56454331; // "VEC1"
     static final int FIXED = 40;
     static final int CRC_OFFSET = 16;
+    /** The flags, the two times and the text follow each other: a refresh writes them in one go (DiskTier). */
     static final int FLAGS_OFFSET = 20;
+
     static final int FETCHED_OFFSET = 24;
     static final int EXPIRES_OFFSET = 32;
     static final int COMPLETE = 1;

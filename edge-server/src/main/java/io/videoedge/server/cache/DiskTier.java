@@ -369,29 +369,31 @@ public final class DiskTier {
         }
     }
 
+    /**
+     * The flags, both times and, when they changed and fit, the directives' text, in one write from the flags on:
+     * they lie next to each other in the header ({@link DiskFormat}), so that no reader, nor a file after a crash
+     * (a header within one page), has a new expiry with the old confirmation time (their difference is taken for
+     * the object's lifetime) or the old stale rule, nor new directives with the old times.
+     */
     private static void writeRefresh(FileChannel ch, ObjectMeta meta, boolean newDirectives, ByteBuffer b)
             throws IOException {
-        if (newDirectives) {
-            writeDirectivesInPlace(ch, b, meta);
+        byte[] text = newDirectives ? directivesInPlace(ch, b, meta) : null;
+        b.clear().putInt(DiskFormat.flags(true, meta)).putLong(meta.fetchedAt()).putLong(meta.expiresAt());
+        if (text != null) b.put(text);
+        b.flip();
+        long at = DiskFormat.FLAGS_OFFSET;
+        while (b.hasRemaining()) {
+            at += ch.write(b, at);
         }
-        // both times in one write: a file never has a new expiry with the old confirmation time,
-        // whose difference would be taken for the object's lifetime
-        b.clear().putLong(meta.fetchedAt()).putLong(meta.expiresAt()).flip();
-        ch.write(b, DiskFormat.FETCHED_OFFSET);
-        b.clear().putInt(DiskFormat.flags(true, meta)).flip();
-        ch.write(b, DiskFormat.FLAGS_OFFSET);
     }
 
-    private static void writeDirectivesInPlace(FileChannel ch, ByteBuffer b, ObjectMeta meta) throws IOException {
+    /** The directives' text to write over the file's ({@link DiskFormat#textInPlace}); null when it does not fit. */
+    private static byte[] directivesInPlace(FileChannel ch, ByteBuffer b, ObjectMeta meta) throws IOException {
         b.clear().limit(8);
-        if (ch.read(b, 0) != 8) return;
+        if (ch.read(b, 0) != 8) return null;
         int headerLength = DiskFormat.headerLength(b.flip());
         byte[] text = headerLength < 0 ? null : DiskFormat.textInPlace(meta, headerLength);
-        if (text == null || text.length > b.capacity()) return;
-        b.clear().put(text).flip();
-        while (b.hasRemaining()) {
-            ch.write(b, DiskFormat.FIXED + b.position());
-        }
+        return text == null || DiskFormat.FIXED - DiskFormat.FLAGS_OFFSET + text.length > b.capacity() ? null : text;
     }
 
     Path pathFor(String key) {

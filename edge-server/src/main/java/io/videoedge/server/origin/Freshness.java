@@ -31,7 +31,7 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (head.header("set-cookie") != null || variesOnEverything(head.header("vary"))) {
             return NOT_STORABLE;
         }
-        return of(200, head.header("cache-control"), head.header("expires"), now, defaultTtl);
+        return of(200, head.header("cache-control"), head.header("expires"), head.header("date"), now, defaultTtl);
     }
 
     /** A Vary list (several headers are joined with commas) with {@code *} among its members. */
@@ -70,11 +70,23 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (head.header("cache-control") == null && head.header("expires") == null) {
             return new Freshness(true, now + (storedLifetime >= 0 ? storedLifetime : defaultTtl), storedMustRevalidate);
         }
-        Freshness f = of(200, cacheControl, expires, now, defaultTtl);
+        Freshness f = of(200, cacheControl, expires, head.header("date"), now, defaultTtl);
         return cacheControl != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
     }
 
+    /** As {@link #of(int, String, String, String, long, long)} for an answer without a Date. */
     public static Freshness of(int status, String cacheControl, String expires, long now, long defaultTtl) {
+        return of(status, cacheControl, expires, null, now, defaultTtl);
+    }
+
+    /**
+     * The freshness of an answer current at its source at {@code now}. An {@code Expires} lifetime is Expires less
+     * the answer's {@code Date} (RFC 9111 4.2.1: two times of the origin's clock, so a clock that differs from the
+     * edge's does not change it), counted from {@code now}; an answer without a Date that parses is fresh until
+     * Expires as the edge's clock reads it.
+     */
+    public static Freshness of(
+            int status, String cacheControl, String expires, String date, long now, long defaultTtl) {
         if (status != 200) {
             return NOT_STORABLE;
         }
@@ -105,8 +117,9 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (maxAge >= 0) return new Freshness(true, now + maxAge * 1000, mustRevalidate);
         if (expires != null) {
             long at = HttpDates.parseSeconds(expires);
-            // an invalid Expires means already expired
-            return new Freshness(true, at < 0 ? now : at * 1000, mustRevalidate);
+            if (at < 0) return new Freshness(true, now, mustRevalidate); // an invalid Expires means already expired
+            long sent = date != null ? HttpDates.parseSeconds(date) : -1;
+            return new Freshness(true, sent < 0 ? at * 1000 : now + Math.max(0, at - sent) * 1000, mustRevalidate);
         }
         return new Freshness(true, now + defaultTtl, mustRevalidate);
     }

@@ -53,10 +53,23 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
                 // a bare CR or LF inside a value (RFC 9112 5.5): relayed, it would split the edge's own head
                 throw new ProtocolException("bad header value from origin: " + name);
             }
-            headers.merge(name, value, (a, v) -> a + ", " + v);
+            if (SINGLETONS.contains(name)) {
+                headers.putIfAbsent(name, value);
+            } else {
+                headers.merge(name, value, (a, v) -> a + ", " + v);
+            }
         }
         return new OriginHead(status, headers, end);
     }
+
+    /**
+     * Fields of one value (RFC 9110 5.5) whose lines, sent twice, would join into no valid value (an
+     * {@code Expires} date holds a comma itself): the first line counts, as RFC 9111 5.1 asks of a list in
+     * {@code Age}. The framing fields are not here: two {@code Content-Length} lines join into a value the
+     * head refuses, as they must (RFC 9112 6.3), and two {@code Content-Range} lines into a slice mismatch.
+     */
+    private static final java.util.Set<String> SINGLETONS = java.util.Set.of(
+            "age", "content-type", "date", "etag", "expires", "last-modified", "location", "retry-after");
 
     /** Where the line starting at {@code from} ends: its CR LF, or the end of the head (no regex: split's was compiled per call). */
     private static int lineEnd(String head, int from) {
@@ -85,21 +98,23 @@ public record OriginHead(int status, Map<String, String> headers, int headLength
      * When this answer was current at its source, for one asked for at {@code requestedAt} (epoch ms):
      * that time less its {@code Age}. This is RFC 9111 4.2.3's corrected age (the {@code Age} plus the
      * time from the request to the answer: the answer may have aged that long on the way) without the
-     * Date header's apparent age, which would need the two clocks to agree. An Age that is not one
-     * delta-seconds value is ignored; one above 2^31 seconds counts as 2^31 (RFC 9111 1.2.2).
+     * Date header's apparent age, which would need the two clocks to agree. Of a list in Age the first
+     * member counts (RFC 9111 5.1); one that is not a delta-seconds value is ignored; one above 2^31
+     * seconds counts as 2^31 (RFC 9111 1.2.2).
      */
     public long currentAt(long requestedAt) {
         return requestedAt - ageSeconds() * 1000;
     }
 
-    /** The answer's {@code Age} in seconds: 0 when absent or not one delta-seconds value, at most 2^31. */
+    /** The answer's {@code Age} in seconds: 0 when absent or not a delta-seconds value, at most 2^31. */
     public long ageSeconds() {
         return ageSeconds(headers.get("age"));
     }
 
     static long ageSeconds(String age) {
         if (age == null) return 0;
-        String v = age.trim();
+        int comma = age.indexOf(',');
+        String v = (comma < 0 ? age : age.substring(0, comma)).trim();
         if (v.isEmpty() || v.length() > 18) return v.length() > 18 && digits(v) ? MAX_AGE : 0; // no long overflow
         if (!digits(v)) return 0;
         return Math.min(Long.parseLong(v), MAX_AGE);

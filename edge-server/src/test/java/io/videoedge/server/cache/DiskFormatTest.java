@@ -118,6 +118,14 @@ class DiskFormatTest {
     }
 
     /** A 304's new directives are written where the old ones are when they fit; the body does not move. */
+    /** A refresh writes the flags, both times and the text as one range (DiskTier#writeRefresh). */
+    @Test
+    void theFlagsTheTimesAndTheTextFollowEachOther() {
+        assertThat(DiskFormat.FETCHED_OFFSET).isEqualTo(DiskFormat.FLAGS_OFFSET + Integer.BYTES);
+        assertThat(DiskFormat.EXPIRES_OFFSET).isEqualTo(DiskFormat.FETCHED_OFFSET + Long.BYTES);
+        assertThat(DiskFormat.FIXED).isEqualTo(DiskFormat.EXPIRES_OFFSET + Long.BYTES);
+    }
+
     @Test
     void newDirectivesAreWrittenInPlaceWhenTheyFit() {
         ObjectMeta stored = meta.withDirectives(Directives.of("public, max-age=600", "Thu, 01 Jan 2037 00:00:00 GMT"));

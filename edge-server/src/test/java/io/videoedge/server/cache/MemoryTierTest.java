@@ -47,6 +47,26 @@ class MemoryTierTest {
         assertThat(t.allocate(meta("b", 600_000))).isNotNull();
     }
 
+    /**
+     * A drop decided on one entry (a revalidation's refusal, EdgeCache#dropVersion) does not take out another stored for
+     * the key since (a purge, then a new fill).
+     */
+    @Test
+    void removingAnEntryLeavesOneStoredForItsKeySince() {
+        MemoryTier t = new MemoryTier(1 << 20, 512 * 1024);
+        put(t, "a", 1000);
+        MemoryTier.Entry looked = t.get("a");
+        put(t, "a", 2000); // stored since
+        t.remove(looked);
+        looked.release();
+        MemoryTier.Entry now = t.get("a");
+        assertThat(now).isNotNull();
+        assertThat(now.meta().length()).isEqualTo(2000);
+        t.remove(now);
+        now.release();
+        assertThat(t.contains("a")).as("the entry it still is: removed").isFalse();
+    }
+
     @Test
     void objectsOverTheMaximumAreNotKept() {
         MemoryTier t = new MemoryTier(1 << 20, 1000);

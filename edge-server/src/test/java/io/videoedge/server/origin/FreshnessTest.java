@@ -85,6 +85,43 @@ class FreshnessTest {
         assertThat(Freshness.of(200, null, null, NOW, TTL).expiresAt()).isEqualTo(NOW + TTL);
     }
 
+    /**
+     * An Expires lifetime is Expires less Date (RFC 9111 4.2.1), counted from when the answer was current at its
+     * source: an origin clock an hour ahead of the edge's changes nothing, and an answer that came with an Age of
+     * 2^31 seconds (a shield's largest) is expired, where Expires alone kept it fresh and made its lifetime, given
+     * again by a bare 304, decades long.
+     */
+    @Test
+    void anExpiresLifetimeIsExpiresLessDate() {
+        String aheadDate = HttpDates.format(NOW + 3_600_000);
+        String aheadExpires = HttpDates.format(NOW + 3_600_000 + 60_000);
+        assertThat(Freshness.of(200, null, aheadExpires, aheadDate, NOW, TTL).expiresAt())
+                .as("the origin's clock an hour ahead")
+                .isEqualTo(NOW + 60_000);
+        OriginHead ahead = new OriginHead(200, Map.of("expires", aheadExpires, "date", aheadDate), 0);
+        assertThat(Freshness.ofBody(ahead, NOW, TTL).expiresAt()).isEqualTo(NOW + 60_000);
+
+        long currentAt = NOW - (1L << 31) * 1000; // asked at NOW, Age 2^31
+        OriginHead aged = new OriginHead(
+                200,
+                Map.of("expires", HttpDates.format(NOW + 60_000), "date", HttpDates.format(NOW), "age", "2147483648"),
+                0);
+        Freshness f = Freshness.ofBody(aged, currentAt, TTL);
+        assertThat(f.expiresAt()).as("expired long ago").isEqualTo(currentAt + 60_000);
+        assertThat(f.expiresAt() - currentAt)
+                .as("its lifetime, which a bare 304 gives again")
+                .isEqualTo(60_000);
+
+        assertThat(Freshness.of(200, null, HttpDates.format(NOW - 5_000), HttpDates.format(NOW), NOW, TTL)
+                        .expiresAt())
+                .as("Expires before Date: expired")
+                .isEqualTo(NOW);
+        assertThat(Freshness.of(200, null, HttpDates.format(NOW + 30_000), "soon", NOW - 10_000, TTL)
+                        .expiresAt())
+                .as("a Date that does not parse: Expires as the edge's clock reads it")
+                .isEqualTo(NOW + 30_000);
+    }
+
     @Test
     void a304WithoutCacheControlOrExpiresGivesTheStoredLifetimeAgainNotTheDefault() {
         OriginHead bare = new OriginHead(304, Map.of("etag", "\"e\""), 0);

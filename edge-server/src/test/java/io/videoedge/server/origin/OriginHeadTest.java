@@ -33,15 +33,33 @@ class OriginHeadTest {
         assertThat(parse("HTTP/1.1 200 OK\r\nAge: 30\r\n\r\n").currentAt(100_000))
                 .isEqualTo(70_000);
         assertThat(parse("HTTP/1.1 200 OK\r\n\r\n").currentAt(100_000)).isEqualTo(100_000);
-        for (String ignored : new String[] {"-5", "1.5", "30, 40", "", "soon"}) {
+        for (String ignored : new String[] {"-5", "1.5", "", "soon", ", 40"}) {
             assertThat(OriginHead.ageSeconds(ignored)).as(ignored).isZero();
         }
         assertThat(OriginHead.ageSeconds(" 7 ")).isEqualTo(7);
+        assertThat(OriginHead.ageSeconds("30, 40"))
+                .as("a list: its first member")
+                .isEqualTo(30);
         assertThat(OriginHead.ageSeconds("99999999999999999999999")).isEqualTo(1L << 31);
         assertThat(OriginHead.ageSeconds("4294967296")).isEqualTo(1L << 31);
         assertThat(OriginHead.ageSeconds("9999999999999999999"))
                 .as("above Long.MAX_VALUE")
                 .isEqualTo(1L << 31);
+    }
+
+    @Test
+    void aFieldOfOneValueSentTwiceKeepsItsFirstLine() throws Exception {
+        OriginHead h = parse("HTTP/1.1 429 Too Many Requests\r\n"
+                + "Retry-After: 5\r\nExpires: Thu, 01 Dec 2026 16:00:00 GMT\r\nAge: 3\r\nCache-Control: a\r\n"
+                + "Retry-After: 7\r\nExpires: Fri, 02 Dec 2026 16:00:00 GMT\r\nAge: 9\r\nCache-Control: b\r\n\r\n");
+        assertThat(h.header("retry-after")).isEqualTo("5");
+        assertThat(h.header("expires")).isEqualTo("Thu, 01 Dec 2026 16:00:00 GMT");
+        assertThat(h.ageSeconds()).isEqualTo(3);
+        assertThat(h.header("cache-control")).as("a list field: joined").isEqualTo("a, b");
+        assertThatThrownBy(() -> parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n")
+                        .contentLength())
+                .as("two lengths: refused")
+                .isInstanceOf(ProtocolException.class);
     }
 
     @Test
