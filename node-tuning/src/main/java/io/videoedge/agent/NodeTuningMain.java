@@ -304,8 +304,12 @@ public final class NodeTuningMain implements Runnable {
             mixinStandardHelpOptions = true,
             description =
                     "Restore every original value in the journal; exit 1 when one is not restored (a retry tries it"
-                            + " again), 2 when the journal cannot be read (nothing is changed; it must be moved aside).")
+                            + " again) or the revert failed, 3 when the journal cannot be read (nothing is changed; it"
+                            + " must be fixed or moved aside), 2 on a usage error.")
     static final class RevertCmd implements Callable<Integer> {
+        /** Not picocli's 1 (an exception) or 2 (a usage error): the journal must be fixed or moved aside first. */
+        static final int JOURNAL_UNUSABLE = 3;
+
         @CommandLine.Mixin
         HostOptions host = new HostOptions();
 
@@ -320,7 +324,7 @@ public final class NodeTuningMain implements Runnable {
             if (journalProblem.isPresent()) {
                 err.println("cannot revert, nothing changed: " + journalProblem.get());
                 err.flush();
-                return 2;
+                return JOURNAL_UNUSABLE;
             }
             engine.earlierBootDropped()
                     .ifPresent(dropped -> err.println("note: " + dropped + "; none of them is written back"));

@@ -135,7 +135,9 @@ class NodeTuningMainTest {
                 root,
                 "--journal",
                 journal.toString());
-        assertThat(exit).as("not 1, a revert a retry may finish: " + out + err).isEqualTo(2);
+        assertThat(exit)
+                .as("not 1 (a revert a retry may finish) nor 2 (a usage error): " + out + err)
+                .isEqualTo(3);
         assertThat(err.toString()).contains("cannot revert", journal.toString(), "unreadable", "move it aside");
         assertThat(journal).content().isEqualTo("{\"version\":1,\"entries\":[{");
         assertThat(node.value("proc/sys/vm/swappiness")).isEqualTo("0");

@@ -371,9 +371,10 @@ public final class DiskTier {
 
     /**
      * The flags, both times and, when they changed and fit, the directives' text, in one write from the flags on:
-     * they lie next to each other in the header ({@link DiskFormat}), so that no reader, nor a file after a crash
-     * (a header within one page), has a new expiry with the old confirmation time (their difference is taken for
-     * the object's lifetime) or the old stale rule, nor new directives with the old times.
+     * they lie next to each other in the header ({@link DiskFormat}), so that no reader has a new expiry with the
+     * old confirmation time (their difference is taken for the object's lifetime) or the old stale rule, nor new
+     * directives with the old times. The flags and times are in the file's first page, so a crash cannot part them
+     * either; a text that runs past that page may be torn by one, and a torn text decodes as corrupted (a miss).
      */
     private static void writeRefresh(FileChannel ch, ObjectMeta meta, boolean newDirectives, ByteBuffer b)
             throws IOException {

@@ -117,7 +117,6 @@ class DiskFormatTest {
         assertThat(DiskFormat.decode(ByteBuffer.wrap(h))).isEqualTo(meta);
     }
 
-    /** A 304's new directives are written where the old ones are when they fit; the body does not move. */
     /** A refresh writes the flags, both times and the text as one range (DiskTier#writeRefresh). */
     @Test
     void theFlagsTheTimesAndTheTextFollowEachOther() {
@@ -126,6 +125,7 @@ class DiskFormatTest {
         assertThat(DiskFormat.FIXED).isEqualTo(DiskFormat.EXPIRES_OFFSET + Long.BYTES);
     }
 
+    /** A 304's new directives are written where the old ones are when they fit; the body does not move. */
     @Test
     void newDirectivesAreWrittenInPlaceWhenTheyFit() {
         ObjectMeta stored = meta.withDirectives(Directives.of("public, max-age=600", "Thu, 01 Jan 2037 00:00:00 GMT"));

@@ -1,7 +1,5 @@
 package io.videoedge.agent.apply;
 
-import io.videoedge.agent.facts.NicFacts;
-import io.videoedge.agent.facts.NodeFacts;
 import io.videoedge.agent.facts.ProbeRequest;
 import io.videoedge.agent.plan.Plan;
 import io.videoedge.agent.plan.Planner;
@@ -196,67 +194,72 @@ final class Restorer {
         }
         List<PutBack> putBacks = putBackAndForget(irqsBefore, journaled);
         List<Journal.Entry> rest = order.subList(queueCounts, order.size());
-        Optional<Map<String, Set<Integer>>> queueIrqs = queueIrqsNow(rest);
+        Map<String, Set<Integer>> deviceIrqs = deviceIrqsNow(rest);
         for (Journal.Entry e : rest) {
-            restored.add(restoreAndForget(
-                    e, queueIrqs.map(q -> stillItsQueueIrq(e, q)).orElse(true)));
+            restored.add(restoreAndForget(e, stillItsDevicesIrq(e, deviceIrqs)));
         }
         return new Restoration(restored, putBacks);
     }
 
     /**
-     * The queue IRQs each interface of these entries' IRQ affinities has now (none when the interface is gone), read
-     * after the queue counts came back; empty when they cannot be read. A driver reloaded within the boot gives its
-     * queues new IRQ numbers, and an old number may then be another device's.
+     * The IRQs each interface of these entries' IRQ affinities has now ({@link Prober#deviceIrqs}: none when the
+     * interface is gone, null when that cannot be told), read after the queue counts came back. A driver reloaded
+     * within the boot gives its device new IRQ numbers, and an old number may then be another device's.
      */
-    private Optional<Map<String, Set<Integer>>> queueIrqsNow(List<Journal.Entry> entries) {
-        List<String> interfaces = entries.stream()
-                .filter(e -> e.kind() == SettingKind.IRQ_AFFINITY)
-                .map(e -> irqInterface(e.name()))
-                .distinct()
-                .toList();
-        if (interfaces.isEmpty()) {
-            return Optional.of(Map.of());
-        }
-        try {
-            NodeFacts f = prober.probe(new ProbeRequest(interfaces, Set.of(), null));
-            Map<String, Set<Integer>> irqs = new HashMap<>();
-            for (String n : interfaces) {
-                NicFacts nic = f.nics().get(n);
-                irqs.put(n, nic == null ? Set.of() : Set.copyOf(nic.queueIrqs()));
+    private Map<String, Set<Integer>> deviceIrqsNow(List<Journal.Entry> entries) {
+        Map<String, Set<Integer>> irqs = new HashMap<>();
+        for (Journal.Entry e : entries) {
+            if (e.kind() == SettingKind.IRQ_AFFINITY) {
+                irqName(e)
+                        .map(IrqName::iface)
+                        .filter(iface -> !irqs.containsKey(iface))
+                        .ifPresent(iface -> irqs.put(iface, deviceIrqs(iface)));
             }
-            return Optional.of(irqs);
-        } catch (RuntimeException e) {
+        }
+        return irqs;
+    }
+
+    private Set<Integer> deviceIrqs(String iface) {
+        try {
+            return prober.deviceIrqs(iface);
+        } catch (RuntimeException ex) {
             LOG.warn(
-                    "could not read the queue IRQs before restoring their affinities (restored by number): {}",
-                    e.toString());
-            return Optional.empty();
+                    "could not read the IRQs of {} (its IRQ originals are written by number): {}",
+                    iface,
+                    ex.toString());
+            return null;
         }
     }
 
-    /** False for the IRQ affinity of an IRQ that is not a queue IRQ of its interface now: its original is not written. */
-    private static boolean stillItsQueueIrq(Journal.Entry e, Map<String, Set<Integer>> queueIrqs) {
+    /** False for the affinity of an IRQ its interface's device no longer has: the original is not written there. */
+    private static boolean stillItsDevicesIrq(Journal.Entry e, Map<String, Set<Integer>> deviceIrqs) {
         if (e.kind() != SettingKind.IRQ_AFFINITY) {
             return true;
         }
-        String nic = irqInterface(e.name());
-        int irq = Integer.parseInt(e.name().substring(e.name().lastIndexOf('/') + 1));
-        if (queueIrqs.getOrDefault(nic, Set.of()).contains(irq)) {
-            return true;
+        Optional<IrqName> name = irqName(e);
+        Set<Integer> irqs = name.map(n -> deviceIrqs.get(n.iface())).orElse(null);
+        if (irqs == null || irqs.contains(name.get().irq())) {
+            return true; // not known: written by number, as the journal has it
         }
         LOG.info(
-                "{}: IRQ {} is no longer a queue IRQ of {} (the driver reloaded, or the interface went): its original {}"
+                "{}: IRQ {} is no longer one of {}'s (its driver reloaded, or the interface went): its original {}"
                         + " is not written there, the entry is dropped as gone",
                 e.name(),
-                irq,
-                nic,
+                name.get().irq(),
+                name.get().iface(),
                 e.original());
         return false;
     }
 
-    /** The interface of an IRQ affinity's name, irq/IF/N. */
-    private static String irqInterface(String name) {
-        return name.substring(name.indexOf('/') + 1, name.lastIndexOf('/'));
+    /** The interface and number of an IRQ affinity's name, irq/IF/N; empty for a name not so made. */
+    private record IrqName(String iface, int irq) {}
+
+    private static Optional<IrqName> irqName(Journal.Entry e) {
+        String[] parts = e.name().split("/");
+        if (parts.length != 3 || !parts[0].equals("irq") || !parts[2].matches("[0-9]{1,9}")) {
+            return Optional.empty();
+        }
+        return Optional.of(new IrqName(parts[1], Integer.parseInt(parts[2])));
     }
 
     /**

@@ -193,20 +193,7 @@ public final class Prober {
                 .toList();
         int tx = (int) queues.stream().filter(q -> q.startsWith("tx-")).count();
 
-        // MSI vectors live on the PCI function: device/msi_irqs, or its parent for virtio (virtioN under the PCI
-        // device)
-        Set<Integer> msi = new TreeSet<>();
-        List<String> msiDirs = new ArrayList<>();
-        device.ifPresent(dev -> {
-            msiDirs.add(dev + "/msi_irqs");
-            msiDirs.add(parent(dev) + "/msi_irqs");
-        });
-        for (String dir : msiDirs) {
-            fs.list(dir).stream()
-                    .filter(s -> s.matches("[0-9]+"))
-                    .map(Integer::valueOf)
-                    .forEach(msi::add);
-        }
+        Set<Integer> msi = msiVectors(device);
         List<Integer> irqs = new ArrayList<>();
         Map<Integer, Integer> irqQueues = new TreeMap<>();
         Map<Integer, String> affinity = new TreeMap<>();
@@ -253,6 +240,38 @@ public final class Prober {
         }
         return new NicFacts(
                 name, driver, numa, rx, tx, irqs, affinity, rps, flow, channels, coalescing, tlsTxOffload, irqQueues);
+    }
+
+    /**
+     * The MSI vectors of an interface's device as they are now, labelled or not: a driver requests its queue IRQs when
+     * the interface comes up and frees them when it goes down (Intel's, ENA, bnxt), but the vectors stay allocated to
+     * the device until the driver lets it go (a reload allocates new ones, perhaps with other numbers). Empty when the
+     * interface is gone; null when it is there but no vector is listed (legacy interrupts, or unreadable).
+     */
+    public Set<Integer> deviceIrqs(String iface) {
+        String base = "sys/class/net/" + iface;
+        if (!fs.isDirectory(base)) {
+            return Set.of();
+        }
+        Set<Integer> msi = msiVectors(fs.realPath(base + "/device"));
+        return msi.isEmpty() ? null : msi;
+    }
+
+    /** MSI vectors live on the PCI function: device/msi_irqs, or its parent's for virtio (virtioN under the PCI device). */
+    private Set<Integer> msiVectors(Optional<String> device) {
+        Set<Integer> msi = new TreeSet<>();
+        List<String> msiDirs = new ArrayList<>();
+        device.ifPresent(dev -> {
+            msiDirs.add(dev + "/msi_irqs");
+            msiDirs.add(parent(dev) + "/msi_irqs");
+        });
+        for (String dir : msiDirs) {
+            fs.list(dir).stream()
+                    .filter(v -> v.matches("[0-9]+"))
+                    .map(Integer::valueOf)
+                    .forEach(msi::add);
+        }
+        return msi;
     }
 
     private static String parent(String path) {

@@ -212,6 +212,24 @@ class ApplyEngineTest {
         assertThat(Journal.open(journal, java.time.Clock.systemUTC()).entries()).isEmpty();
     }
 
+    /**
+     * An interface set down whose driver frees its IRQs (their /proc/interrupts lines go, the vectors stay the
+     * device's): a revert gives them their originals back, by number, as they are still the NIC's.
+     */
+    @Test
+    void aRevertWhileTheInterfaceIsDownGivesItsIrqsTheirOriginalsBack() throws IOException {
+        PassResult r = engine().pass(seed().desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("2");
+        node.irqsFreed("eth0");
+
+        RevertResult back = engine().revert();
+
+        assertThat(back.complete()).isTrue();
+        assertThat(back.restored()).contains("irq/eth0/41", "irq/eth0/43");
+        assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("0-7");
+    }
+
     /** The same in a pass: the old numbers' entries are released as gone, the new ones tuned and journaled. */
     @Test
     void aPassAfterTheDriverRenumberedItsIrqsTunesTheNewOnesAndLeavesTheOldAlone() throws IOException {

@@ -138,6 +138,24 @@ public final class FakeNode {
         return this;
     }
 
+    /**
+     * An interface set down whose driver frees its IRQs on down (Intel's, ENA, bnxt): its vectors leave
+     * /proc/interrupts, but stay the device's (msi_irqs) and keep their /proc/irq files.
+     */
+    public FakeNode irqsFreed(String name) {
+        try {
+            Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
+            Path function = Files.exists(device.resolve("msi_irqs")) ? device : device.getParent();
+            List<String> vectors = list(
+                    root.toRealPath().relativize(function).resolve("msi_irqs").toString());
+            interrupts.removeIf(line -> vectors.contains(line.substring(0, line.indexOf(':'))));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        writeInterrupts();
+        return this;
+    }
+
     /** A virtio NIC whose device offers notification coalescing (VIRTIO_NET_F_NOTF_COAL, bit 53). */
     public FakeNode virtioCoalescing(String name) {
         try {
