@@ -202,8 +202,8 @@ final class Restorer {
     }
 
     /**
-     * The IRQs each interface of these entries' IRQ affinities has now ({@link Prober#deviceIrqs}: none when the
-     * interface is gone, null when that cannot be told), read after the queue counts came back. A driver reloaded
+     * The IRQs each interface of these entries' IRQ affinities has now ({@link Prober#deviceIrqs}; null when that
+     * cannot be told), read after the queue counts came back. A driver reloaded
      * within the boot gives its device new IRQ numbers, and an old number may then be another device's.
      */
     private Map<String, Set<Integer>> deviceIrqsNow(List<Journal.Entry> entries) {
@@ -242,7 +242,7 @@ final class Restorer {
             return true; // not known: written by number, as the journal has it
         }
         LOG.info(
-                "{}: IRQ {} is no longer one of {}'s (its driver reloaded, or the interface went): its original {}"
+                "{}: IRQ {} is no longer one of {}'s device's (its driver was reloaded): its original {}"
                         + " is not written there, the entry is dropped as gone",
                 e.name(),
                 name.get().irq(),

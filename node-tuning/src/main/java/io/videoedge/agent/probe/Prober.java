@@ -245,15 +245,23 @@ public final class Prober {
     /**
      * The MSI vectors of an interface's device as they are now, labelled or not: a driver requests its queue IRQs when
      * the interface comes up and frees them when it goes down (Intel's, ENA, bnxt), but the vectors stay allocated to
-     * the device until the driver lets it go (a reload allocates new ones, perhaps with other numbers). Empty when the
-     * interface is gone; null when it is there but no vector is listed (legacy interrupts, or unreadable).
+     * the device until the driver lets it go (a reload allocates new ones, perhaps with other numbers). Only the
+     * function's own (a virtio NIC's are its PCI function's, the parent of virtioN), not a bridge's above it. Null
+     * when that cannot be told: the interface is not in this network namespace (renamed, moved into a pod's, or gone),
+     * or its function lists no vector (legacy interrupts, a driver that gives them back while down, unreadable).
      */
     public Set<Integer> deviceIrqs(String iface) {
-        String base = "sys/class/net/" + iface;
-        if (!fs.isDirectory(base)) {
-            return Set.of();
+        Optional<String> device = fs.realPath("sys/class/net/" + iface + "/device");
+        if (device.isEmpty()) {
+            return null;
         }
-        Set<Integer> msi = msiVectors(fs.realPath(base + "/device"));
+        String dev = device.get();
+        String function = dev.substring(dev.lastIndexOf('/') + 1).matches("virtio[0-9]+") ? parent(dev) : dev;
+        Set<Integer> msi = new TreeSet<>();
+        fs.list(function + "/msi_irqs").stream()
+                .filter(v -> v.matches("[0-9]+"))
+                .map(Integer::valueOf)
+                .forEach(msi::add);
         return msi.isEmpty() ? null : msi;
     }
 

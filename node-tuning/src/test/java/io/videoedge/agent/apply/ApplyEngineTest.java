@@ -230,6 +230,22 @@ class ApplyEngineTest {
         assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("0-7");
     }
 
+    /**
+     * An interface that left the agent's network namespace (moved into a pod's, or renamed): whether its IRQs are still
+     * its device's cannot be told, so their originals are written by number, as the journal has them.
+     */
+    @Test
+    void aRevertAfterTheInterfaceLeftTheNamespaceWritesTheIrqOriginalsByNumber() throws IOException {
+        PassResult r = engine().pass(seed().desired());
+        assertThat(r.outcome()).as(r.error()).isEqualTo(PassResult.Outcome.APPLIED);
+        node.delete("sys/class/net/eth0");
+
+        RevertResult back = engine().revert();
+
+        assertThat(back.restored()).contains("irq/eth0/41", "irq/eth0/43");
+        assertThat(node.value("proc/irq/43/smp_affinity_list")).isEqualTo("0-7");
+    }
+
     /** The same in a pass: the old numbers' entries are released as gone, the new ones tuned and journaled. */
     @Test
     void aPassAfterTheDriverRenumberedItsIrqsTunesTheNewOnesAndLeavesTheOldAlone() throws IOException {

@@ -47,6 +47,27 @@ class ProberTest {
         assertThat(f.cgroupVersion()).isEqualTo("v1");
     }
 
+    /** The IRQs a device has, for a restore to tell its own (Restorer): its function's MSI vectors, labelled or not. */
+    @Test
+    void aDevicesIrqsAreItsFunctionsMsiVectors() {
+        FakeNode node =
+                new FakeNode(root).cpus(2).nic("eth0", "mlx5_core", 2, 40, 0).nic("eth1", "virtio_net", 2, 60, 0);
+        node.file("sys/devices/pci0000:00/msi_irqs/24", "msi"); // a bridge's above them (PME, AER): not theirs
+        Prober p = new Prober(new HostFs(root), new FakeCommands(node));
+
+        assertThat(p.deviceIrqs("eth0")).containsExactly(40, 41, 42);
+        assertThat(p.deviceIrqs("eth1")).as("virtio: its PCI function's").containsExactly(60, 61, 62, 63, 64);
+        node.irqsFreed("eth0");
+        assertThat(p.deviceIrqs("eth0"))
+                .as("down, its IRQs freed: the vectors stay")
+                .containsExactly(40, 41, 42);
+        assertThat(p.deviceIrqs("eth9"))
+                .as("not in this network namespace: cannot be told")
+                .isNull();
+        node.virtualNic("veth0", 1);
+        assertThat(p.deviceIrqs("veth0")).as("no device").isNull();
+    }
+
     @Test
     void aNicTheSpecDoesNotTuneIsProbedForItsCapabilitiesOnly() {
         FakeNode node = new FakeNode(root)
