@@ -167,6 +167,31 @@ class SliceCacheIT {
     }
 
     /**
+     * An expired slice the origin answers with its word on the object (451, taken down) is not served stale and
+     * leaves the cache, as a whole object's copy does (CacheIT): it is not kept until evicted.
+     */
+    @Test
+    void anExpiredSliceTheOriginTookDownLeavesTheCache() throws Exception {
+        origin = new RangeOrigin();
+        origin.object(BIG, 1L << 30);
+        origin.cacheControl(BIG, "max-age=0"); // expired as soon as stored
+        start(origin.url(), "  staleWhileError: 1h\n");
+        assertThat(get(BIG, "bytes=0-999").status()).isEqualTo(206);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertThat(edge.gauge("videoedge_cache_disk_entries")).isEqualTo(1));
+
+        origin.fault(BIG, RangeOrigin.Fault.TAKEN_DOWN_451);
+        assertThat(get(BIG, "bytes=0-999").status()).isEqualTo(451);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertThat(edge.gauge("videoedge_cache_disk_entries")).isZero());
+        assertThat(get(BIG, "bytes=0-999").status())
+                .as("asked again: the origin's word")
+                .isEqualTo(451);
+    }
+
+    /**
      * Expired slices are fetched again; while the origin fails, the expired copy answers ({@code stale})
      * within cache.staleWhileError, both for the slice a response starts in and for the next one; without
      * that window the failure is the answer.

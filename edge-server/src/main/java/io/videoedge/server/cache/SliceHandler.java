@@ -22,7 +22,7 @@ import one.nio.http.Request;
  * again; a slice that arrives from the origin in another version cuts the response (the connection
  * is closed) rather than stitching two versions into one body. An expired slice is fetched again, and
  * kept meanwhile: while the origin fails, it is served {@code stale} within {@code cache.staleWhileError}
- * of its expiry, as a whole object is.
+ * of its expiry, as a whole object is; the origin's word on the object ({@link Fill#theOriginsWord}) drops it.
  */
 final class SliceHandler {
     /** What finding one slice gave. */
@@ -218,7 +218,11 @@ final class SliceHandler {
                         return;
                     }
                 } else {
+                    ObjectMeta copy = stale.meta();
                     stale.release();
+                    if (outcome instanceof Fill.Failed f && Fill.theOriginsWord(f.status())) {
+                        cache.dropVersion(copy); // the origin's word on it: no copy of it answers any more
+                    }
                 }
             }
             switch (outcome) {

@@ -33,7 +33,9 @@ public final class RangeOrigin implements AutoCloseable {
         /** Announces the full length, sends half of it and closes the connection. */
         SHORT_BODY,
         /** 500 with no body: the origin fails. */
-        ERROR_500
+        ERROR_500,
+        /** 451 with no body: the object is taken down (the origin's word on it, not a failure). */
+        TAKEN_DOWN_451
     }
 
     private record VirtualObject(long length, int version, int changeFromRequest) {}
@@ -135,8 +137,8 @@ public final class RangeOrigin implements AutoCloseable {
             String cc = cacheControl.get(path);
             if (cc != null) x.getResponseHeaders().add("Cache-Control", cc);
             Fault fault = faults.getOrDefault(path, Fault.NONE);
-            if (fault == Fault.ERROR_500) {
-                x.sendResponseHeaders(500, -1);
+            if (fault == Fault.ERROR_500 || fault == Fault.TAKEN_DOWN_451) {
+                x.sendResponseHeaders(fault == Fault.ERROR_500 ? 500 : 451, -1);
                 return;
             }
             long from = 0;

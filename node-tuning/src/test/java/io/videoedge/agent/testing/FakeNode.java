@@ -313,6 +313,25 @@ public final class FakeNode {
         }
     }
 
+    /**
+     * Undoes {@link #refuseWrites}: the file takes writes again, holding {@code value}, swapped in by one rename so that
+     * an agent at work meanwhile never finds it missing (which it would take for gone).
+     */
+    public void acceptWrites(String relative, String value) {
+        Path f = root.resolve(relative);
+        Path tmp = f.resolveSibling(f.getFileName() + ".new");
+        try {
+            Files.writeString(tmp, value + "\n");
+            Files.move(
+                    tmp,
+                    f,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private void link(String from, String to) {
         Path f = root.resolve(from);
         try {
