@@ -398,8 +398,8 @@ class NodeTuningAgentIT {
         await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> true);
         assertThat(noteEvents(n.name(), "Warning", failed)).hasSize(1);
 
-        // in one rename: a pass that found the file missing in between would take the setting for gone
-        n.fs().acceptWrites("proc/sys/vm/swappiness", "0");
+        // in one rename (not a delete, then a create): a pass that found the file missing would take it for gone
+        n.fs().file("proc/sys/vm/swappiness", "0");
         String restored = "sysctl/vm.swappiness: no longer asked for, original 60 restored";
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> !noteEvents(n.name(), "Normal", restored).isEmpty());

@@ -260,11 +260,21 @@ public final class FakeNode {
         return read(relative).strip();
     }
 
+    /**
+     * Writes a file (a newline added), swapped in by one rename: an agent at work meanwhile never reads it missing or
+     * empty. Over a file that refuses writes ({@link #refuseWrites}) it takes writes again.
+     */
     public FakeNode file(String relative, String content) {
         Path p = root.resolve(relative);
+        Path tmp = p.resolveSibling("." + p.getFileName() + ".tmp");
         try {
             Files.createDirectories(p.getParent());
-            Files.writeString(p, content.endsWith("\n") ? content : content + "\n");
+            Files.writeString(tmp, content.endsWith("\n") ? content : content + "\n");
+            Files.move(
+                    tmp,
+                    p,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -308,25 +318,6 @@ public final class FakeNode {
         try {
             Files.deleteIfExists(f);
             Files.createSymbolicLink(f, Path.of("/proc/version"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Undoes {@link #refuseWrites}: the file takes writes again, holding {@code value}, swapped in by one rename so that
-     * an agent at work meanwhile never finds it missing (which it would take for gone).
-     */
-    public void acceptWrites(String relative, String value) {
-        Path f = root.resolve(relative);
-        Path tmp = f.resolveSibling(f.getFileName() + ".new");
-        try {
-            Files.writeString(tmp, value + "\n");
-            Files.move(
-                    tmp,
-                    f,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
