@@ -72,6 +72,17 @@ class SignedUrlIT {
         return Integer.parseInt(r.stdout().trim());
     }
 
+    /**
+     * The token with its signature's first character changed: six bits of the MAC, always another MAC. (Its last two
+     * set to "xx", as before, left the MAC as it was about once in 1,024 tokens: unpadded base64's last character
+     * carries bits the decoder drops.)
+     */
+    static String tampered(String query) {
+        int at = query.indexOf(UrlSignature.SIGNATURE + "=") + UrlSignature.SIGNATURE.length() + 1;
+        char other = query.charAt(at) == 'A' ? 'B' : 'A';
+        return query.substring(0, at) + other + query.substring(at + 1);
+    }
+
     @Test
     void theTableOfTokens() throws Exception {
         String seg = "/hls/seg-00001.m4s";
@@ -87,9 +98,7 @@ class SignedUrlIT {
                 .as("expired")
                 .isEqualTo(403);
         String good = UrlSignature.query(KEY, in(60), seg, null, null);
-        assertThat(curl(seg + "?" + good.substring(0, good.length() - 2) + "xx"))
-                .as("tampered")
-                .isEqualTo(403);
+        assertThat(curl(seg + "?" + tampered(good))).as("tampered").isEqualTo(403);
         assertThat(curl("/hls/seg-00002.m4s?" + good))
                 .as("another path's token")
                 .isEqualTo(403);
