@@ -315,9 +315,16 @@ public final class FakeNode {
      */
     public void refuseWrites(String relative) {
         Path f = root.resolve(relative);
+        Path tmp = f.resolveSibling("." + f.getFileName() + ".tmp");
         try {
-            Files.deleteIfExists(f);
-            Files.createSymbolicLink(f, Path.of("/proc/version"));
+            // swapped in by one rename, as file() does: an agent at work meanwhile never finds the file missing
+            Files.deleteIfExists(tmp);
+            Files.createSymbolicLink(tmp, Path.of("/proc/version"));
+            Files.move(
+                    tmp,
+                    f,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
