@@ -236,17 +236,17 @@ final class Restorer {
         if (e.kind() != SettingKind.IRQ_AFFINITY) {
             return true;
         }
-        Optional<IrqName> name = irqName(e);
-        Set<Integer> irqs = name.map(n -> deviceIrqs.get(n.iface())).orElse(null);
-        if (irqs == null || irqs.contains(name.get().irq())) {
+        IrqName name = irqName(e).orElse(null);
+        Set<Integer> irqs = name == null ? null : deviceIrqs.get(name.iface());
+        if (irqs == null || irqs.contains(name.irq())) {
             return true; // not known: written by number, as the journal has it
         }
         LOG.info(
                 "{}: IRQ {} is no longer one of {}'s device's (its driver was reloaded): its original {}"
                         + " is not written there, the entry is dropped as gone",
                 e.name(),
-                name.get().irq(),
-                name.get().iface(),
+                name.irq(),
+                name.iface(),
                 e.original());
         return false;
     }

@@ -256,29 +256,30 @@ public final class Prober {
             return null;
         }
         String dev = device.get();
-        String function = dev.substring(dev.lastIndexOf('/') + 1).matches("virtio[0-9]+") ? parent(dev) : dev;
+        Set<Integer> msi = msiIrqs(dev.substring(dev.lastIndexOf('/') + 1).matches("virtio[0-9]+") ? parent(dev) : dev);
+        return msi.isEmpty() ? null : msi;
+    }
+
+    /**
+     * The vectors a queue IRQ may be among: the device's and its parent's (a virtio NIC's are its PCI function's, the
+     * parent of virtioN). A bridge's vectors above a PCI NIC come with them; the queue labels leave those out.
+     */
+    private Set<Integer> msiVectors(Optional<String> device) {
+        Set<Integer> msi = new TreeSet<>();
+        device.ifPresent(dev -> {
+            msi.addAll(msiIrqs(dev));
+            msi.addAll(msiIrqs(parent(dev)));
+        });
+        return msi;
+    }
+
+    /** The MSI vectors a PCI function lists in its msi_irqs directory (none without one). */
+    private Set<Integer> msiIrqs(String function) {
         Set<Integer> msi = new TreeSet<>();
         fs.list(function + "/msi_irqs").stream()
                 .filter(v -> v.matches("[0-9]+"))
                 .map(Integer::valueOf)
                 .forEach(msi::add);
-        return msi.isEmpty() ? null : msi;
-    }
-
-    /** MSI vectors live on the PCI function: device/msi_irqs, or its parent's for virtio (virtioN under the PCI device). */
-    private Set<Integer> msiVectors(Optional<String> device) {
-        Set<Integer> msi = new TreeSet<>();
-        List<String> msiDirs = new ArrayList<>();
-        device.ifPresent(dev -> {
-            msiDirs.add(dev + "/msi_irqs");
-            msiDirs.add(parent(dev) + "/msi_irqs");
-        });
-        for (String dir : msiDirs) {
-            fs.list(dir).stream()
-                    .filter(v -> v.matches("[0-9]+"))
-                    .map(Integer::valueOf)
-                    .forEach(msi::add);
-        }
         return msi;
     }
 

@@ -113,10 +113,7 @@ public final class FakeNode {
      */
     public FakeNode renumberIrqs(String name, int by) {
         try {
-            Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
-            Path function = Files.exists(device.resolve("msi_irqs")) ? device : device.getParent();
-            String msi =
-                    root.toRealPath().relativize(function).resolve("msi_irqs").toString();
+            String msi = msiDir(name);
             List<Integer> old = list(msi).stream().map(Integer::valueOf).toList();
             for (int irq : old) {
                 delete(msi + "/" + irq);
@@ -144,16 +141,20 @@ public final class FakeNode {
      */
     public FakeNode irqsFreed(String name) {
         try {
-            Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
-            Path function = Files.exists(device.resolve("msi_irqs")) ? device : device.getParent();
-            List<String> vectors = list(
-                    root.toRealPath().relativize(function).resolve("msi_irqs").toString());
+            List<String> vectors = list(msiDir(name));
             interrupts.removeIf(line -> vectors.contains(line.substring(0, line.indexOf(':'))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         writeInterrupts();
         return this;
+    }
+
+    /** The msi_irqs directory of an interface's PCI function (its device's, or the parent's for virtio), from root. */
+    private String msiDir(String name) throws IOException {
+        Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
+        Path function = Files.exists(device.resolve("msi_irqs")) ? device : device.getParent();
+        return root.toRealPath().relativize(function).resolve("msi_irqs").toString();
     }
 
     /** A virtio NIC whose device offers notification coalescing (VIRTIO_NET_F_NOTF_COAL, bit 53). */
