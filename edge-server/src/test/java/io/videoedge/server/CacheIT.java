@@ -35,6 +35,11 @@ class CacheIT {
     TestOrigin origin;
     /** The disk tier's directory of the server started last. */
     Path diskDir;
+    /**
+     * The origin's read timeout: long enough that the tests which hold the origin (concurrent misses joining one
+     * fill, a revalidation kept waiting) do not see it expire on a busy machine; the hanging-origin test sets 1s.
+     */
+    String originReadTimeout = "5s";
 
     EdgeFixture edge;
 
@@ -50,12 +55,11 @@ class CacheIT {
         if (origin == null) origin = new TestOrigin();
         Path disk = TempDirs.create("edge-cache");
         diskDir = disk;
-        edge = EdgeFixture.start(
-                """
+        edge = EdgeFixture.start("""
                 origin:
                   url: %s
                   connectTimeout: 1s
-                  readTimeout: 1s
+                  readTimeout: %s
                   maxConnections: 16
                 cache:
                   memory: %s
@@ -66,7 +70,8 @@ class CacheIT {
                 %sbufferPool:
                   size: 8m
                   chunkSize: 64k
-                %s""".formatted(origin.url(), memory, memoryMaxObject, disk, diskSize, extraCache, extraTop));
+                %s""".formatted(
+                origin.url(), originReadTimeout, memory, memoryMaxObject, disk, diskSize, extraCache, extraTop));
     }
 
     private void start() throws Exception {
@@ -488,6 +493,7 @@ class CacheIT {
 
     @Test
     void aHangingOriginGives504AndNothingHangs() throws Exception {
+        originReadTimeout = "1s";
         start();
         origin.object("/h/seg.m4s", 1000);
         origin.mode(TestOrigin.Mode.HANG);
@@ -531,7 +537,12 @@ class CacheIT {
         try {
             Future<HttpResponse<byte[]>> miss = client.submit(() -> get("/w/held.m4s"));
             await().atMost(Duration.ofSeconds(10)).until(() -> origin.requests("/w/held.m4s") == 1);
-            Thread.sleep(200); // the selector that handed the request to a fill is back in epoll_wait
+            // the selector that handed the request to a fill is back in epoll_wait: its switches stand still
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                long now = selectorSwitches();
+                Thread.sleep(150);
+                return selectorSwitches() == now;
+            });
             long before = selectorSwitches();
             origin.release(); // the head now, the body later
             await().atMost(Duration.ofSeconds(10)).until(() -> origin.headsSent() == 1);
@@ -933,8 +944,8 @@ class CacheIT {
     /**
      * The answer aged while the origin took to give it (RFC 9111 4.2.3's response delay): it is as old as
      * the request to the origin, so its Date is that second, not the second its head arrived in. The
-     * request goes out near the end of a second and the origin holds its head 0.3 s (the edge's read
-     * timeout is 1 s), so the two seconds differ; an attempt that cannot tell (the edge asked the origin
+     * request goes out near the end of a second and the origin holds its head 0.3 s (within the edge's read
+     * timeout), so the two seconds differ; an attempt that cannot tell (the edge asked the origin
      * only in the next second, or the answer did not come) is made again.
      */
     @Test
