@@ -112,6 +112,21 @@ class FreshnessTest {
                 .as("its lifetime, which a bare 304 gives again")
                 .isEqualTo(60_000);
 
+        OriginHead agedWithoutDate =
+                new OriginHead(200, Map.of("expires", HttpDates.format(NOW + 60_000), "age", "2147483648"), 0);
+        assertThat(Freshness.ofBody(agedWithoutDate, currentAt, TTL).expiresAt())
+                .as("no Date: the time the edge asked stands for it, so the Age counts against Expires too")
+                .isEqualTo(currentAt + 60_000);
+        OriginHead withoutDate = new OriginHead(200, Map.of("expires", HttpDates.format(NOW + 60_000)), 0);
+        assertThat(Freshness.ofBody(withoutDate, NOW, TTL).expiresAt())
+                .as("no Date, no Age: until Expires")
+                .isEqualTo(NOW + 60_000);
+        assertThat(Freshness.ofNotModified(
+                                agedWithoutDate, currentAt, TTL, 60_000, false, null, HttpDates.format(NOW + 60_000))
+                        .expiresAt())
+                .as("a 304 the same")
+                .isEqualTo(currentAt + 60_000);
+
         assertThat(Freshness.of(200, null, HttpDates.format(NOW - 5_000), HttpDates.format(NOW), NOW, TTL)
                         .expiresAt())
                 .as("Expires before Date: expired")
@@ -153,8 +168,8 @@ class FreshnessTest {
         OriginHead onlyPublic = new OriginHead(304, Map.of("cache-control", "public"), 0);
         assertThat(Freshness.ofNotModified(
                         onlyPublic, NOW, TTL, 60_000, false, "public", HttpDates.format(NOW - 1_000)))
-                .as("the stored Expires has passed: stale, not cache.ttl")
-                .isEqualTo(new Freshness(true, NOW - 1_000));
+                .as("the stored Expires has passed: stale (expired as it is confirmed), not cache.ttl")
+                .isEqualTo(new Freshness(true, NOW));
         OriginHead onlyExpires = new OriginHead(304, Map.of("expires", HttpDates.format(NOW + 30_000)), 0);
         assertThat(Freshness.ofNotModified(
                         onlyExpires,
