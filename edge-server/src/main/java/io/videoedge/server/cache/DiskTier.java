@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
@@ -80,8 +82,11 @@ public final class DiskTier {
         return t;
     }
 
+    /** An entry found on disk, with when its file was last written (its commit, or a 304's refresh since). */
+    private record Found(Entry entry, long writtenAt) {}
+
     private void reindex(BufferPool buffers) throws IOException {
-        List<Entry> found = new ArrayList<>();
+        List<Found> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(layout.data(), 2)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String name = p.getFileName().toString();
@@ -98,12 +103,16 @@ public final class DiskTier {
                             .log("disk cache: dropped an unreadable or truncated entry");
                     Files.deleteIfExists(p);
                 } else {
-                    found.add(e);
+                    found.add(new Found(e, Files.getLastModifiedTime(p).to(TimeUnit.NANOSECONDS)));
                 }
             }
         }
-        found.sort((a, b) -> Long.compare(a.meta.fetchedAt(), b.meta.fetchedAt()));
-        for (Entry e : found) {
+        // the FIFO goes on in the order the objects were written, as it ran before the restart: not by fetchedAt,
+        // which for an object that came with a large Age (held that long by a shield) lies far back
+        found.sort(Comparator.comparingLong(Found::writtenAt)
+                .thenComparingLong(f -> f.entry().meta.fetchedAt()));
+        for (Found f : found) {
+            Entry e = f.entry();
             Entry previous = index.put(e.meta.key(), e);
             if (previous != null) drop(previous, null);
             synchronized (fifo) {

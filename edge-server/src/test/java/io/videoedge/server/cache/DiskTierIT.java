@@ -220,10 +220,45 @@ class DiskTierIT {
         assertThat(second.get("/kept.m4s")).isNotNull();
     }
 
-    /** What a fill does: header, body, the final header, then the commit. */
+    /**
+     * A restart orders the FIFO by when each object was written, as it ran before: an object that came with a large
+     * Age (current at its source long ago, so its fetchedAt lies far back) is not the first to go for it.
+     */
+    @Test
+    void aRestartEvictsInTheOrderObjectsWereStoredNotByTheirAge() throws Exception {
+        String body = "b".repeat(10_000);
+        long now = System.currentTimeMillis();
+        long size = DiskFormat.encode(meta("/a.m4s", body.getBytes(StandardCharsets.UTF_8), now), true).length
+                + body.length();
+        long budget = 3 * size + size / 2; // three objects
+        DiskTier first = DiskTier.open(dir, budget, buffers);
+        commit(first, first.newTempFile("/a.m4s"), "/a.m4s", body, now);
+        Thread.sleep(20); // apart by more than a coarse file timestamp's tick
+        commit(first, first.newTempFile("/b.m4s"), "/b.m4s", body, now - 3_600_000_000L); // Age of 41 days
+        Thread.sleep(20);
+        commit(first, first.newTempFile("/c.m4s"), "/c.m4s", body, now);
+
+        DiskTier second = DiskTier.open(dir, budget, buffers);
+        assertThat(second.entries()).isEqualTo(3);
+        commit(second, second.newTempFile("/d.m4s"), "/d.m4s", body, now);
+
+        assertThat(second.get("/a.m4s")).as("the first stored went").isNull();
+        assertThat(second.get("/b.m4s"))
+                .as("the aged one, stored second, stays")
+                .isNotNull();
+        assertThat(second.get("/c.m4s")).isNotNull();
+        assertThat(second.get("/d.m4s")).isNotNull();
+    }
+
     private static DiskTier.Entry commit(DiskTier tier, Path temp, String key, String body) throws IOException {
+        return commit(tier, temp, key, body, 1);
+    }
+
+    /** What a fill does: header, body, the final header, then the commit. */
+    private static DiskTier.Entry commit(DiskTier tier, Path temp, String key, String body, long fetchedAt)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        ObjectMeta meta = meta(key, bytes);
+        ObjectMeta meta = meta(key, bytes, fetchedAt);
         byte[] header = DiskFormat.encode(meta, true);
         try (RandomAccessFile f = tier.createTempFile(temp)) {
             f.write(header);
@@ -233,9 +268,13 @@ class DiskTierIT {
     }
 
     private static ObjectMeta meta(String key, byte[] body) {
+        return meta(key, body, 1);
+    }
+
+    private static ObjectMeta meta(String key, byte[] body, long fetchedAt) {
         CRC32C crc = new CRC32C();
         crc.update(body);
         return new ObjectMeta(
-                key, "video/iso.segment", "\"e\"", null, body.length, 1, Long.MAX_VALUE, (int) crc.getValue());
+                key, "video/iso.segment", "\"e\"", null, body.length, fetchedAt, Long.MAX_VALUE, (int) crc.getValue());
     }
 }
