@@ -354,14 +354,16 @@ public final class DiskTier {
         boolean newDirectives = !meta.directives().equals(e.meta.directives());
         e.meta = meta;
         BufferPool.Chunk c = buffers.tryAcquire();
-        if (c == null) return; // the in-memory expiry is what counts until the next restart
+        // with the pool spent (rare) a buffer of a header's size, so that the file still learns of the 304 and a
+        // restart does not take the object for expired
+        ByteBuffer b = c != null ? c.buffer() : ByteBuffer.allocate(DiskFormat.MAX_HEADER);
         // the file written is this entry's, not a newer version's renamed over the same path
         try (FileChannel ch = openIndexed(e)) {
-            if (ch != null) writeRefresh(ch, meta, newDirectives, c.buffer());
+            if (ch != null) writeRefresh(ch, meta, newDirectives, b);
         } catch (IOException ignored) {
             // evicted meanwhile
         } finally {
-            buffers.release(c);
+            if (c != null) buffers.release(c);
         }
     }
 

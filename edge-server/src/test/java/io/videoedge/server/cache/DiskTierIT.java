@@ -158,6 +158,27 @@ class DiskTierIT {
         assertThat(Files.readAllBytes(tier.pathFor("/r.m4s"))).isEqualTo(before);
     }
 
+    /** A 304 while every pooled buffer is in use still reaches the file: a restart finds the object fresh. */
+    @Test
+    void aRefreshWithTheBufferPoolSpentStillReachesTheFile() throws Exception {
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        DiskTier.Entry e = commit(tier, tier.newTempFile("/p.m4s"), "/p.m4s", "confirmed");
+        ObjectMeta confirmed = e.meta()
+                .revalidated(e.meta().fetchedAt() + 60_000, e.meta().fetchedAt() + 120_000, true, Directives.NONE);
+        List<BufferPool.Chunk> taken = new ArrayList<>();
+        for (BufferPool.Chunk c; (c = buffers.tryAcquire()) != null; ) taken.add(c);
+        try {
+            tier.refresh(e, confirmed, buffers);
+        } finally {
+            taken.forEach(buffers::release);
+        }
+        ObjectMeta afterRestart =
+                DiskTier.open(dir, 64 << 20, buffers).get("/p.m4s").meta();
+        assertThat(afterRestart.expiresAt()).isEqualTo(confirmed.expiresAt());
+        assertThat(afterRestart.fetchedAt()).isEqualTo(confirmed.fetchedAt());
+        assertThat(afterRestart.mustRevalidate()).isTrue();
+    }
+
     @Test
     void anObjectsFileIsNamedBySha256OfItsKeyOnEveryThread() throws Exception {
         // a restart finds the files of earlier releases under these names: they must not change
