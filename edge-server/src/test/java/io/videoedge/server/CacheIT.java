@@ -561,6 +561,32 @@ class CacheIT {
         }
     }
 
+    /**
+     * A cached file that is there but cannot be opened (as when the process is out of descriptors; here a directory
+     * in its place) fails that request with a 500 and is not dropped as gone: the connection and other objects go
+     * on, and once the file opens as it should no more the object is fetched again.
+     */
+    @Test
+    void aCachedFileThatCannotBeOpenedFailsTheRequestAndIsNotTakenForGone() throws Exception {
+        start("1m", "16k", "64m", "", ""); // objects stay out of memory
+        origin.object("/u/seg.m4s", 50_000);
+        origin.object("/u/other.m4s", 50_000);
+        assertThat(xcache(get("/u/seg.m4s"))).isEqualTo("miss");
+        List<Path> files = filesUnder(diskDir);
+        assertThat(files).hasSize(1);
+        Path file = files.get(0);
+        Files.delete(file);
+        Files.createDirectory(file);
+        HttpResponse<byte[]> failed = get("/u/seg.m4s");
+        assertThat(failed.statusCode()).isEqualTo(500);
+        assertThat(origin.requests("/u/seg.m4s")).as("not fetched again").isEqualTo(1);
+        assertThat(get("/u/other.m4s").statusCode()).isEqualTo(200);
+        Files.delete(file);
+        HttpResponse<byte[]> again = get("/u/seg.m4s");
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(xcache(again)).as("its file gone: fetched again").isEqualTo("miss");
+    }
+
     /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */
     private static long selectorSwitches() throws IOException {
         List<SelectorPinning.Observed> selectors = SelectorPinning.observe();

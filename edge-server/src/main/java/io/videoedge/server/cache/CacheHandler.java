@@ -233,10 +233,24 @@ public final class CacheHandler {
         session.sendResponse(head(d, meta, body, xcache));
     }
 
-    /** False when the file is gone or no longer has its full size (it is dropped), or the entry was replaced or removed meanwhile: fetched again. */
+    /**
+     * False when the file is gone or no longer has its full size (it is dropped), or the entry was replaced or removed
+     * meanwhile: fetched again. A file that is there but cannot be opened now (out of descriptors, EIO) fails this
+     * request with a 500 and stays cached.
+     */
     private boolean respondFromDisk(Request request, HttpSession session, DiskTier.Entry e, String xcache)
             throws IOException {
-        RandomAccessFile f = cache.disk().open(e);
+        RandomAccessFile f;
+        try {
+            f = cache.disk().open(e);
+        } catch (IOException ex) {
+            log.atWarn()
+                    .addKeyValue("key", e.meta().key())
+                    .addKeyValue("error", ex.toString())
+                    .log("cannot open a cached file");
+            session.sendResponse(error(Response.INTERNAL_ERROR, "error"));
+            return true;
+        }
         if (f == null) {
             cache.disk().drop(e, "file missing or not its recorded size");
             return false;

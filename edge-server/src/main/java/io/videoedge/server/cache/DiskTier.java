@@ -44,6 +44,9 @@ public final class DiskTier {
 
     private final long budget;
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
+    /** How long a 304's refresh waits for a pooled buffer when all are in use. */
+    private static final long REFRESH_BUFFER_WAIT_MS = 1_000;
+
     private final ArrayDeque<Entry> fifo = new ArrayDeque<>();
     private final AtomicLong used = new AtomicLong();
     private final LongAdder evictions = new LongAdder();
@@ -107,8 +110,9 @@ public final class DiskTier {
                 }
             }
         }
-        // the FIFO goes on in the order the objects were written, as it ran before the restart: not by fetchedAt,
-        // which for an object that came with a large Age (held that long by a shield) lies far back
+        // the FIFO goes on in the order the files were last written (a commit, or a 304's refresh, which moves a
+        // revalidated object back where the running FIFO kept it in place): not by fetchedAt, which for an object
+        // that came with a large Age (held that long by a shield) lies far back
         found.sort(Comparator.comparingLong(Found::writtenAt)
                 .thenComparingLong(f -> f.entry().meta.fetchedAt()));
         for (Found f : found) {
@@ -350,20 +354,26 @@ public final class DiskTier {
      * Records when the origin confirmed the object (304), its new expiry and stale rule, in memory and in
      * the file; new directives too when they fit where the old ones are ({@link DiskFormat#textInPlace}).
      */
-    public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) {
+    public void refresh(Entry e, ObjectMeta meta, BufferPool buffers) { // on a fill thread
         boolean newDirectives = !meta.directives().equals(e.meta.directives());
         e.meta = meta;
-        BufferPool.Chunk c = buffers.tryAcquire();
-        // with the pool spent (rare) a buffer of a header's size, so that the file still learns of the 304 and a
-        // restart does not take the object for expired
-        ByteBuffer b = c != null ? c.buffer() : ByteBuffer.allocate(DiskFormat.MAX_HEADER);
+        BufferPool.Chunk c;
+        try {
+            // with the pool spent (rare) the fill thread waits for a chunk, so that the file still learns of the 304
+            // and a restart does not take the object for expired
+            c = buffers.acquire(REFRESH_BUFFER_WAIT_MS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (c == null) return; // the in-memory expiry is what counts until the next restart
         // the file written is this entry's, not a newer version's renamed over the same path
         try (FileChannel ch = openIndexed(e)) {
-            if (ch != null) writeRefresh(ch, meta, newDirectives, b);
+            if (ch != null) writeRefresh(ch, meta, newDirectives, c.buffer());
         } catch (IOException ignored) {
             // evicted meanwhile
         } finally {
-            if (c != null) buffers.release(c);
+            buffers.release(c);
         }
     }
 
@@ -522,7 +532,10 @@ public final class DiskTier {
             RandomAccessFile f;
             try {
                 f = new RandomAccessFile(file.toFile(), "r");
-            } catch (java.io.FileNotFoundException gone) {
+            } catch (java.io.FileNotFoundException e) {
+                // the JDK's one exception for every failed open: only a file that is not there is gone; one that
+                // could not be opened (out of descriptors, EACCES, EIO) stays cached and this read fails
+                if (Files.exists(file)) throw e;
                 return null;
             }
             if (f.length() != fileSize) {

@@ -168,7 +168,13 @@ final class SliceHandler {
             if (!sameVersion(d.meta(), expected)) {
                 cache.disk().drop(d, null);
             } else if (d.meta().fresh(now)) {
-                RandomAccessFile f = cache.disk().open(d);
+                RandomAccessFile f;
+                try {
+                    f = cache.disk().open(d);
+                } catch (IOException | RuntimeException e) {
+                    if (staleInMemory != null) staleInMemory.release();
+                    throw e;
+                }
                 if (f != null) {
                     if (staleInMemory != null) staleInMemory.release();
                     responses.promote(d);

@@ -31,18 +31,18 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (head.header("set-cookie") != null || variesOnEverything(head.header("vary"))) {
             return NOT_STORABLE;
         }
-        return of(200, head.header("cache-control"), head.header("expires"), dateSeconds(head, now), now, defaultTtl);
+        return of(200, head.header("cache-control"), head.header("expires"), dateMillis(head, now), now, defaultTtl);
     }
 
     /**
-     * The answer's Date in epoch seconds; for one without a Date that parses, the time the edge asked ({@code now},
-     * when it was current, plus its Age), which stands for it (RFC 9110 6.6.1: a recipient records the time it
+     * The answer's Date in epoch milliseconds; for one without a Date that parses, the time the edge asked ({@code
+     * now}, when it was current, plus its Age), which stands for it (RFC 9110 6.6.1: a recipient records the time it
      * received a message without one). So an Expires lifetime is counted against the Age it came with either way.
      */
-    private static long dateSeconds(OriginHead head, long now) {
+    private static long dateMillis(OriginHead head, long now) {
         String date = head.header("date");
         long sent = date != null ? HttpDates.parseSeconds(date) : -1;
-        return sent >= 0 ? sent : Math.floorDiv(now + head.ageSeconds() * 1000, 1000);
+        return sent >= 0 ? sent * 1000 : now + head.ageSeconds() * 1000;
     }
 
     /** A Vary list (several headers are joined with commas) with {@code *} among its members. */
@@ -81,7 +81,7 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (head.header("cache-control") == null && head.header("expires") == null) {
             return new Freshness(true, now + (storedLifetime >= 0 ? storedLifetime : defaultTtl), storedMustRevalidate);
         }
-        Freshness f = of(200, cacheControl, expires, dateSeconds(head, now), now, defaultTtl);
+        Freshness f = of(200, cacheControl, expires, dateMillis(head, now), now, defaultTtl);
         return cacheControl != null ? f : new Freshness(f.storable(), f.expiresAt(), storedMustRevalidate);
     }
 
@@ -99,10 +99,11 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
      */
     public static Freshness of(
             int status, String cacheControl, String expires, String date, long now, long defaultTtl) {
-        return of(status, cacheControl, expires, date != null ? HttpDates.parseSeconds(date) : -1, now, defaultTtl);
+        long sent = date != null ? HttpDates.parseSeconds(date) : -1;
+        return of(status, cacheControl, expires, sent >= 0 ? sent * 1000 : -1, now, defaultTtl);
     }
 
-    /** As above with the Date in epoch seconds, -1 for none. */
+    /** As above with the Date in epoch milliseconds, -1 for none. */
     private static Freshness of(int status, String cacheControl, String expires, long date, long now, long defaultTtl) {
         if (status != 200) {
             return NOT_STORABLE;
@@ -135,7 +136,7 @@ public record Freshness(boolean storable, long expiresAt, boolean mustRevalidate
         if (expires != null) {
             long at = HttpDates.parseSeconds(expires);
             if (at < 0) return new Freshness(true, now, mustRevalidate); // an invalid Expires means already expired
-            return new Freshness(true, date < 0 ? at * 1000 : now + Math.max(0, at - date) * 1000, mustRevalidate);
+            return new Freshness(true, date < 0 ? at * 1000 : now + Math.max(0, at * 1000 - date), mustRevalidate);
         }
         return new Freshness(true, now + defaultTtl, mustRevalidate);
     }

@@ -1,6 +1,7 @@
 package io.videoedge.server.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.videoedge.server.resources.BufferPool;
@@ -158,25 +159,48 @@ class DiskTierIT {
         assertThat(Files.readAllBytes(tier.pathFor("/r.m4s"))).isEqualTo(before);
     }
 
-    /** A 304 while every pooled buffer is in use still reaches the file: a restart finds the object fresh. */
+    /** A 304 while every pooled buffer is in use waits for one and still reaches the file: a restart finds it fresh. */
     @Test
-    void aRefreshWithTheBufferPoolSpentStillReachesTheFile() throws Exception {
+    void aRefreshWithTheBufferPoolSpentWaitsForABufferAndReachesTheFile() throws Exception {
         DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
         DiskTier.Entry e = commit(tier, tier.newTempFile("/p.m4s"), "/p.m4s", "confirmed");
         ObjectMeta confirmed = e.meta()
                 .revalidated(e.meta().fetchedAt() + 60_000, e.meta().fetchedAt() + 120_000, true, Directives.NONE);
         List<BufferPool.Chunk> taken = new ArrayList<>();
         for (BufferPool.Chunk c; (c = buffers.tryAcquire()) != null; ) taken.add(c);
-        try {
-            tier.refresh(e, confirmed, buffers);
-        } finally {
+        Thread releaser = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(200); // a fill gives its chunk back while the refresh waits
+            } catch (InterruptedException ignored) {
+                // released at once
+            }
             taken.forEach(buffers::release);
-        }
+        });
+        tier.refresh(e, confirmed, buffers);
+        releaser.join();
         ObjectMeta afterRestart =
                 DiskTier.open(dir, 64 << 20, buffers).get("/p.m4s").meta();
         assertThat(afterRestart.expiresAt()).isEqualTo(confirmed.expiresAt());
         assertThat(afterRestart.fetchedAt()).isEqualTo(confirmed.fetchedAt());
         assertThat(afterRestart.mustRevalidate()).isTrue();
+    }
+
+    /**
+     * A file that is there but cannot be opened (out of descriptors, EACCES, EIO; here a directory in its place, which
+     * the JDK refuses to open as a file, as it does a file when the process is out of descriptors: the same
+     * FileNotFoundException) is a failed read, not a gone object: the entry stays indexed, to be read again.
+     */
+    @Test
+    void aFileThatCannotBeOpenedIsAFailedReadNotAGoneObject() throws Exception {
+        DiskTier tier = DiskTier.open(dir, 64 << 20, buffers);
+        DiskTier.Entry e = commit(tier, tier.newTempFile("/n.m4s"), "/n.m4s", "kept");
+        Path file = tier.pathFor("/n.m4s");
+        Files.delete(file);
+        Files.createDirectory(file);
+        assertThatThrownBy(() -> tier.open(e)).isInstanceOf(IOException.class);
+        assertThat(tier.get("/n.m4s")).isSameAs(e);
+        Files.delete(file);
+        assertThat(tier.open(e)).as("a file that is not there: gone").isNull();
     }
 
     @Test

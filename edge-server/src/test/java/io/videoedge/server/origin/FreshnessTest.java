@@ -121,6 +121,9 @@ class FreshnessTest {
         assertThat(Freshness.ofBody(withoutDate, NOW, TTL).expiresAt())
                 .as("no Date, no Age: until Expires")
                 .isEqualTo(NOW + 60_000);
+        assertThat(Freshness.ofBody(withoutDate, NOW + 999, TTL).expiresAt())
+                .as("asked within a second: until Expires, not a part of a second after it")
+                .isEqualTo(NOW + 60_000);
         assertThat(Freshness.ofNotModified(
                                 agedWithoutDate, currentAt, TTL, 60_000, false, null, HttpDates.format(NOW + 60_000))
                         .expiresAt())
