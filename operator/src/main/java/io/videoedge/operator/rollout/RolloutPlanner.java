@@ -139,9 +139,12 @@ public final class RolloutPlanner {
             NodeRolloutState state = f.state;
             boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
             if (state.failedFor(key)) {
+                // fixed: on the target, soaked since the failure, and what failed holds no more (a regressed
+                // setting leaves the node Degraded, which counts as tuned, so soaking alone does not say so)
                 boolean fixed = !reverts(policy, state, target)
                         && onTarget
-                        && f.soaked(Instant.parse(state.failedAt()), policy.soak(), now);
+                        && f.soaked(Instant.parse(state.failedAt()), policy.soak(), now)
+                        && (state.lastGood() == null || failure(f, target, policy, now, true) == null);
                 if (!fixed) {
                     decided.put(f.node(), failed(f, target, policy, state));
                     continue;

@@ -373,6 +373,35 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void withoutAutoRevertARegressionStillThereAfterTheSoakKeepsTheRolloutPaused() {
+        RolloutPolicy noRevert = new RolloutPolicy(1, ONE.deadline(), ONE.soak(), false, ONE.drain());
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, noRevert, nodes, T0);
+        Node n1 = nodes.get(0);
+        n1.agentApplies();
+        n1.degraded = true;
+        n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.UNSUPPORTED));
+        RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(1));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+
+        // Degraded and serving for longer than the soak: the setting is still lost, the rollout stays paused
+        plan = pass(target, noRevert, nodes, T0.plusSeconds(60));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.FAILED);
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2");
+
+        // the node takes the setting again: after a soak from then, the rollout goes on
+        n1.degraded = false;
+        n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED));
+        n1.readySince = T0.plusSeconds(61);
+        plan = pass(target, noRevert, nodes, T0.plusSeconds(80));
+        assertThat(plan.paused()).isFalse();
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+    }
+
+    @Test
     void aSettingThatWasNeverAppliedBeingUnsupportedIsNoRegression() {
         List<Node> nodes = settled(2);
         RolloutTarget target = target(NEW, "p1");
