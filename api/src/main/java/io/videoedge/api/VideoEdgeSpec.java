@@ -40,12 +40,14 @@ import java.util.Map;
 public record VideoEdgeSpec(
         @JsonPropertyDescription(
                 "Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
-                        + "Default: videoedge.io/role=edge.")
+                        + "A change adds and removes nodes (a node that leaves gets its originals back); it restarts"
+                        + " no server on a node that stays. Default: videoedge.io/role=edge.")
         @Default("{\"videoedge.io/role\": \"edge\"}")
         @Size(min = 1, max = 16)
         Map<String, String> nodeSelector,
 
-        @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes.")
+        @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes. A change"
+                + " restarts no running server.")
         @Size(max = 32)
         List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
 

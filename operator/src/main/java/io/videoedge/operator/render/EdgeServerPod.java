@@ -144,12 +144,19 @@ public final class EdgeServerPod {
         return bundle == null ? null : Hashes.sha256(bundle);
     }
 
-    /** The revision of a template (without its own revision annotation): what the pods carry. */
+    /**
+     * The revision of a template (without its own revision annotation): what the pods carry. Without the node
+     * selector and tolerations: they decide where servers run, not how (the DaemonSet controller adds and removes
+     * pods on the nodes they add and remove), so a change to them restarts no running server, nor, being a new
+     * revision, lifts a paused rollout.
+     */
     static String revision(PodTemplateSpec template) {
         PodTemplateSpec copy = new PodTemplateSpecBuilder(template).build();
         Map<String, String> annotations = new TreeMap<>(copy.getMetadata().getAnnotations());
         annotations.remove(Names.POD_REVISION);
         copy.getMetadata().setAnnotations(annotations);
+        copy.getSpec().setNodeSelector(null);
+        copy.getSpec().setTolerations(null);
         return Hashes.revision(copy, 10);
     }
 

@@ -559,6 +559,29 @@ class DependentsTest {
     }
 
     @Test
+    void whereServersRunIsNoNewPodRevision() {
+        VideoEdge ve = example();
+        EdgePlan before = plan(ve);
+        VideoEdgeSpec s = ve.getSpec();
+        ve.setSpec(new VideoEdgeSpec(
+                Map.of("videoedge.io/role", "edge", "topology.kubernetes.io/zone", "a"),
+                List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder()
+                        .withKey("edge")
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .build()),
+                s.nic(),
+                s.server(),
+                s.tls(),
+                s.tuning(),
+                s.rollout()));
+        EdgePlan after = plan(ve);
+        assertThat(after.podTemplate().getSpec().getNodeSelector()).containsEntry("topology.kubernetes.io/zone", "a");
+        assertThat(after.podTemplate().getSpec().getTolerations()).hasSize(1);
+        assertThat(revision(after)).as("no running server restarts").isEqualTo(revision(before));
+    }
+
+    @Test
     void theDefencesAreLiveFromTheirDefaultsToo() {
         VideoEdge ve = example();
         VideoEdgeSpec s = ve.getSpec();
