@@ -207,7 +207,9 @@ public final class RolloutPlanner {
         nodes.stream().filter(v -> NodeHealth.server(v.pod()) != Server.READY).forEach(v -> busy.add(v.node()));
         toStart.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
         for (Facts f : toStart) {
-            boolean free = !f.serving() || f.state.lastGood() == null;
+            // free: out of service anyway, or serving without ever having run tuned (nothing to protect); a node
+            // tuned and serving that has not soaked yet (no last good tuning so far) serves all the same: it needs room
+            boolean free = !f.serving() || (f.state.lastGood() == null && !f.healthy());
             if (pausedBy.isEmpty() && (free || busy.size() < policy.maxUnavailable())) {
                 busy.add(f.node());
                 decided.put(f.node(), inTurn(f, target, policy, f.state.start(key, now), now));

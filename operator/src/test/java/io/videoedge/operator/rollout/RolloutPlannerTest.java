@@ -190,6 +190,21 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void nodesTunedAndServingThatHaveNotSoakedYetWaitForRoom() {
+        List<Node> nodes = fleet(3, OLD);
+        nodes.forEach(n -> n.readySince = T0.minusSeconds(3)); // serving, tuned, no last good tuning yet
+        RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0);
+        assertThat(inPhase(plan, Phase.UPDATING)).as("maxUnavailable 1").containsExactly("n1");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
+
+        // one that serves without ever having been tuned has nothing to protect: it starts without room
+        nodes.get(2).agentFails("ApplyFailed");
+        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2");
+    }
+
+    @Test
     void newNodesGetTheTargetAtOnceWithoutWaitingForRoom() {
         List<NodeView> none =
                 List.of(new NodeView("a", null, null), new NodeView("b", null, null), new NodeView("c", null, null));
