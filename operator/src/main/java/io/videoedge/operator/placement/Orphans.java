@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -19,19 +20,24 @@ public final class Orphans {
 
     /**
      * @param claims this VideoEdge's claims ({@link NodePlacement#place})
-     * @param videoEdges every VideoEdge in the cluster
+     * @param videoEdges every VideoEdge the operator sees (its cache: only the namespaces it watches)
      * @param tunings every NodeTuning, by node name
+     * @param exists asked for a holder not among {@code videoEdges} (namespace/name): whether it exists all the same,
+     *     in a namespace this operator does not watch (another operator's); only a holder that does not is gone
      * @return the NodeTunings to delete (not already being deleted)
      */
     public static List<NodeTuning> toDelete(
             SortedMap<String, NodePlacement.Claim> claims,
             Collection<VideoEdge> videoEdges,
-            Map<String, NodeTuning> tunings) {
-        Set<String> existing = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
+            Map<String, NodeTuning> tunings,
+            Predicate<String> exists) {
+        Set<String> seen = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
         return claims.values().stream()
-                .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !existing.contains(c.holder()))
+                .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !seen.contains(c.holder()))
+                .filter(c -> tunings.get(c.node()) != null
+                        && tunings.get(c.node()).getMetadata().getDeletionTimestamp() == null)
+                .filter(c -> !exists.test(c.holder()))
                 .map(c -> tunings.get(c.node()))
-                .filter(nt -> nt != null && nt.getMetadata().getDeletionTimestamp() == null)
                 .toList();
     }
 }

@@ -136,7 +136,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         Cluster cluster = Cluster.of(context);
         SortedMap<String, NodePlacement.Claim> claims =
                 NodePlacement.place(ve, cluster.videoEdges(), cluster.nodes(), cluster.tunings());
-        for (NodeTuning orphan : Orphans.toDelete(claims, cluster.videoEdges(), cluster.tunings())) {
+        for (NodeTuning orphan :
+                Orphans.toDelete(claims, cluster.videoEdges(), cluster.tunings(), holder -> exists(context, holder))) {
             log.info(
                     "Deleting NodeTuning {}: its VideoEdge {} no longer exists",
                     orphan.getMetadata().getName(),
@@ -270,6 +271,29 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 cluster.podsByNode().get(d.node()),
                 d.message() + " (revision " + target.key() + ")"));
         return plan;
+    }
+
+    /**
+     * Whether a VideoEdge (namespace/name) the operator's cache does not hold exists all the same: asked of the API
+     * server (it may be in a namespace this operator does not watch). When that cannot be told, it is taken to
+     * exist: a NodeTuning is deleted only for an owner known to be gone.
+     */
+    private static boolean exists(Context<VideoEdge> context, String holder) {
+        int slash = holder.indexOf('/');
+        if (slash < 0) {
+            return true;
+        }
+        try {
+            return context.getClient()
+                            .resources(VideoEdge.class)
+                            .inNamespace(holder.substring(0, slash))
+                            .withName(holder.substring(slash + 1))
+                            .get()
+                    != null;
+        } catch (KubernetesClientException e) {
+            log.warn("Cannot tell whether VideoEdge {} exists (its NodeTunings are kept): {}", holder, e.getMessage());
+            return true;
+        }
     }
 
     /** The sooner of a look-again time already asked for (if any) and {@code other}. */
