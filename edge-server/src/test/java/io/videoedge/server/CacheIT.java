@@ -587,6 +587,39 @@ class CacheIT {
         assertThat(xcache(again)).as("its file gone: fetched again").isEqualTo("miss");
     }
 
+    /**
+     * An origin answer the edge cannot write to its cache (here its data directory is a file, as when a disk fails;
+     * also a full disk, no descriptor, no buffer) is the edge's failure: a 500, counted apart, and the origin's
+     * breaker does not open, so the next miss asks the origin again instead of failing fast with a 502.
+     */
+    @Test
+    void aMissTheCacheCannotStoreIs500AndLeavesTheOriginBreakerClosed() throws Exception {
+        start();
+        origin.object("/wf/a.m4s", 50_000);
+        origin.object("/wf/b.m4s", 50_000);
+        byte[] c = origin.object("/wf/c.m4s", 50_000);
+        Path data = diskDir.resolve("data");
+        Path away = diskDir.resolve("data-away");
+        Files.move(data, away);
+        Files.writeString(data, "not a directory");
+        try {
+            assertThat(get("/wf/a.m4s").statusCode()).isEqualTo(500);
+            assertThat(get("/wf/b.m4s").statusCode())
+                    .as("the origin asked again")
+                    .isEqualTo(500);
+            assertThat(origin.requests("/wf/b.m4s")).isEqualTo(1);
+        } finally {
+            Files.delete(data);
+            Files.move(away, data);
+        }
+        edge.awaitMetric("videoedge_cache_write_errors_total", 2);
+        assertThat(edge.metric("videoedge_origin_errors_total{kind=\"connect\"}"))
+                .isZero();
+        HttpResponse<byte[]> r = get("/wf/c.m4s");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(c);
+    }
+
     /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */
     private static long selectorSwitches() throws IOException {
         List<SelectorPinning.Observed> selectors = SelectorPinning.observe();

@@ -374,7 +374,7 @@ public final class CacheHandler {
     }
 
     /**
-     * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504), with the header
+     * The answer to an origin failure with {@code status} (404 relayed, 502, 503, 504; 500 for a cache write), with the header
      * lines relayed from the origin's answer when it is the origin's own ({@link Fill#relayedHeaders}, its
      * Date among them). Never a 416: that needs the object's length in Content-Range ({@link #head}).
      */
@@ -387,6 +387,7 @@ public final class CacheHandler {
             case 451 -> Statuses.UNAVAILABLE_FOR_LEGAL_REASONS;
             case 504 -> Response.GATEWAY_TIMEOUT;
             case 503 -> Response.SERVICE_UNAVAILABLE;
+            case 500 -> Response.INTERNAL_ERROR; // the edge's own cache storage failed
             default -> Response.BAD_GATEWAY;
         };
         // the origin's own answer (the object is not there, or not for this client): a miss it answered

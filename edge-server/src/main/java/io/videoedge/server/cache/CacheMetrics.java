@@ -20,6 +20,8 @@ public final class CacheMetrics {
             List.of("hit-memory", "hit-disk", "miss", "coalesced", "revalidated", "updating", "stale", "error");
     /** Origin fetch results that are not errors (the rest also count in videoedge_origin_errors_total). */
     static final Set<String> ORIGIN_OK_RESULTS = Set.of("ok", "not_modified", "not_found", "range_not_satisfiable");
+    /** The result of an origin fetch whose answer the edge could not write to its cache: not an origin error. */
+    static final String CACHE_WRITE = "cache_write";
 
     private final CounterDataPoint memoryHit;
     private final CounterDataPoint memoryMiss;
@@ -31,6 +33,7 @@ public final class CacheMetrics {
 
     private final CounterDataPoint coalesced;
     private final Counter originErrors;
+    private final CounterDataPoint cacheWriteErrors;
     private final Histogram originSeconds;
     private final CounterDataPoint verified;
     private final Counter purged;
@@ -61,6 +64,11 @@ public final class CacheMetrics {
                 .name("videoedge_origin_errors_total")
                 .help("Origin fetches that produced no object, by kind")
                 .labelNames("kind")
+                .register(registry);
+        cacheWriteErrors = EdgeMetrics.counterBuilder()
+                .name("videoedge_cache_write_errors_total")
+                .help("Fills whose origin answer the edge could not write to its cache (disk full, out of descriptors,"
+                        + " an I/O error, no buffer): answered 500, not counted as origin errors")
                 .register(registry);
         originSeconds = EdgeMetrics.histogramBuilder()
                 .name("videoedge_origin_request_seconds")
@@ -107,7 +115,9 @@ public final class CacheMetrics {
 
     void originRequest(String result, double seconds) {
         originSeconds.labelValues(result).observe(seconds);
-        if (!ORIGIN_OK_RESULTS.contains(result)) {
+        if (result.equals(CACHE_WRITE)) {
+            cacheWriteErrors.inc();
+        } else if (!ORIGIN_OK_RESULTS.contains(result)) {
             originErrors.labelValues(result).inc();
         }
     }

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import one.nio.mem.DirectMemory;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Fill implements Runnable, GrowingFile {
     private static final Logger log = LoggerFactory.getLogger(Fill.class);
+    /** When a failed cache write was last logged (System.nanoTime): a full disk fails every miss. */
+    private static final AtomicLong lastCacheWriteWarning = new AtomicLong(System.nanoTime() - 2_000_000_000L);
 
     /** What the origin said, as far as waiting requests are concerned. */
     public sealed interface Outcome permits Streaming, NotModified, Failed {}
@@ -220,6 +223,17 @@ public final class Fill implements Runnable, GrowingFile {
             }
             result = fetch(started);
             cache.breaker().success();
+        } catch (CacheWriteFailed e) {
+            // the edge's own storage: the origin answered, so its breaker neither trips nor resets
+            result = CacheMetrics.CACHE_WRITE;
+            if (cacheWriteWarningDue()) {
+                log.atWarn()
+                        .addKeyValue("key", key)
+                        .addKeyValue("error", e.getMessage())
+                        .log("cache write failed (logged at most once a second; videoedge_cache_write_errors_total"
+                                + " counts every one)");
+            }
+            fail(500, e.getMessage(), e);
         } catch (SocketTimeoutException e) {
             result = "timeout";
             fail(504, "origin timeout: " + e.getMessage(), e);
@@ -430,7 +444,7 @@ public final class Fill implements Runnable, GrowingFile {
     private void stream(OriginClient.Exchange x, boolean storable, long length)
             throws IOException, InterruptedException {
         BufferPool.Chunk scratch = cache.buffers().acquire(10_000);
-        if (scratch == null) throw new IOException("no buffer free for a cache write");
+        if (scratch == null) throw new CacheWriteFailed("no buffer free for a cache write", null);
         Path temp = preparedTemp;
         RandomAccessFile raf = prepared;
         prepared = null; // stream owns it now
@@ -439,7 +453,10 @@ public final class Fill implements Runnable, GrowingFile {
             temp = cache.disk().newTempFile(key);
             try {
                 raf = cache.disk().createTempFile(temp);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                cache.buffers().release(scratch);
+                throw new CacheWriteFailed("cache file not created", e);
+            } catch (RuntimeException e) {
                 cache.buffers().release(scratch);
                 throw e;
             }
@@ -455,7 +472,7 @@ public final class Fill implements Runnable, GrowingFile {
         ByteBuffer memoryView = memory == null ? null : DirectMemory.wrap(memory.address(), (int) length);
         boolean committed = false;
         try {
-            writeFully(ch, scratch.buffer(), header, 0);
+            onDisk("cache file header not written", () -> writeFully(ch, scratch.buffer(), header, 0));
             if (length >= 0) {
                 publish(new Streaming(this)); // with a known length, requests can start right away
             }
@@ -467,9 +484,11 @@ public final class Fill implements Runnable, GrowingFile {
                     throw new ProtocolException("origin sent more than Content-Length");
                 ByteBuffer slice = b.duplicate().limit(pos + len).position(pos);
                 crc.update(slice.duplicate());
-                while (slice.hasRemaining()) {
-                    ch.write(slice, headerLength + at + (slice.position() - pos));
-                }
+                onDisk("cache file not written", () -> {
+                    while (slice.hasRemaining()) {
+                        ch.write(slice, headerLength + at + (slice.position() - pos));
+                    }
+                });
                 if (memoryView != null) memoryView.put((int) at, b, pos, len);
                 written[0] = at + len;
                 if (written[0] < length) {
@@ -483,9 +502,16 @@ public final class Fill implements Runnable, GrowingFile {
                 throw new ProtocolException("origin body ended at " + total + " of " + length + " bytes");
             }
             meta = meta.withBody(total, (int) crc.getValue(), slice != null ? meta.objectLength() : total);
-            writeFully(ch, scratch.buffer(), DiskFormat.encode(meta, true), 0); // same length: only numbers changed
+            byte[] finalHeader = DiskFormat.encode(meta, true); // same length: only numbers changed
+            onDisk("cache file header not written", () -> writeFully(ch, scratch.buffer(), finalHeader, 0));
             if (storable && !superseded) {
-                committed = cache.store(this, temp, memory);
+                try {
+                    committed = cache.store(this, temp, memory);
+                } catch (CacheWriteFailed e) {
+                    throw e;
+                } catch (IOException e) {
+                    throw new CacheWriteFailed("cache file not committed", e);
+                }
             }
             cache.finishedFill(this); // in the cache now (or not storable): later requests look it up afresh
             filled = total;
@@ -502,6 +528,28 @@ public final class Fill implements Runnable, GrowingFile {
             cache.buffers().release(scratch);
             if (memory != null) memory.release(); // published entries hold their own reference
             if (!committed) Files.deleteIfExists(temp); // open descriptors keep the data for readers
+        }
+    }
+
+    private static boolean cacheWriteWarningDue() {
+        long now = System.nanoTime();
+        long last = lastCacheWriteWarning.get();
+        return now - last >= 1_000_000_000L && lastCacheWriteWarning.compareAndSet(last, now);
+    }
+
+    /** A write of the cache's own storage. */
+    private interface DiskWrite {
+        void run() throws IOException;
+    }
+
+    /** Runs a cache write; its failure is the edge's ({@link CacheWriteFailed}), not the origin's. */
+    private static void onDisk(String what, DiskWrite write) throws CacheWriteFailed {
+        try {
+            write.run();
+        } catch (CacheWriteFailed e) {
+            throw e;
+        } catch (IOException e) {
+            throw new CacheWriteFailed(what, e);
         }
     }
 
