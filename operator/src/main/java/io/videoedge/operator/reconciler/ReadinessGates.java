@@ -66,6 +66,12 @@ final class ReadinessGates {
         if (decision != null && decision.draining()) {
             reason = Conditions.DRAINING;
             message = "out of service before a restart: " + decision.message();
+        } else if (decision != null && revision != null && !revision.equals(decision.tuningRevision())) {
+            // this pass gives the NodeTuning another tuning (a turn, a revert): the node is not tuned as its
+            // NodeTuning asks until its agent applied it, whatever the status of the one it replaces says
+            reason = Conditions.NODE_NOT_TUNED;
+            message = "re-tuning: its NodeTuning now asks for tuning revision " + decision.tuningRevision()
+                    + ", not applied yet";
         } else if (!placed && (verdict.state().tuned() || verdict.state() == NodeHealth.Tuning.PLANNED)) {
             reason = Conditions.NODE_NOT_TUNED;
             message = "waiting for the node's NodeTuning to name this pod";

@@ -113,6 +113,13 @@ class RolloutIT {
             excerpt("rollout-wave-complete", get(ns, "edge"));
 
             assertThat(sampler.maxUnready()).as("nodes out of service at once").isLessThanOrEqualTo(1);
+            // each node out of service (its gate closed) while its agent applied the new tuning, one after another
+            assertThat(sampler.transitions().stream()
+                            .filter(t -> !t.ready())
+                            .map(ReadinessSampler.Transition::node)
+                            .distinct()
+                            .toList())
+                    .containsExactly("wave-1", "wave-2", "wave-3");
             // one after another: each node's agent applied the new tuning only after the one before it was
             // serving again for the soak time
             List<FakeAgents.Step> applied = agents.timeline().stream()

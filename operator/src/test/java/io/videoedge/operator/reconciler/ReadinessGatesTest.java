@@ -12,6 +12,7 @@ import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.TuningMode;
 import io.videoedge.api.TuningSpec;
 import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.render.Names;
 import io.videoedge.operator.rollout.NodeDecision;
 import java.time.Instant;
 import java.util.List;
@@ -121,6 +122,25 @@ class ReadinessGatesTest {
                 "a", null, "r1", null, NodeDecision.Phase.WAITING, NodeDecision.PodAction.NONE, "waiting");
         assertThat(ReadinessGates.desired(pod("p1"), tuning("p1", "True", "AsExpected"), waiting, NOW)
                         .getStatus())
+                .isEqualTo("True");
+    }
+
+    @Test
+    void closesWhileTheRolloutGivesTheNodeAnotherTuning() {
+        NodeTuning applied = tuning("p1", "True", "AsExpected");
+        applied.getMetadata().setAnnotations(java.util.Map.of(Names.TUNING_REVISION, "t1"));
+        var turn = new NodeDecision(
+                "a", null, "t2", null, NodeDecision.Phase.UPDATING, NodeDecision.PodAction.NONE, "in its turn");
+        PodCondition c = ReadinessGates.desired(pod("p1"), applied, turn, NOW);
+        assertThat(c.getStatus())
+                .as("the status still reads Applied, for the tuning this pass replaces")
+                .isEqualTo("False");
+        assertThat(c.getReason()).isEqualTo(Conditions.NODE_NOT_TUNED);
+        assertThat(c.getMessage()).contains("tuning revision t2");
+        var same = new NodeDecision(
+                "a", null, "t1", null, NodeDecision.Phase.UPDATING, NodeDecision.PodAction.NONE, "in its turn");
+        assertThat(ReadinessGates.desired(pod("p1"), applied, same, NOW).getStatus())
+                .as("its tuning applied")
                 .isEqualTo("True");
     }
 
