@@ -371,15 +371,20 @@ class RolloutPlannerTest {
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
     }
 
+    /** The node's agent applied its new tuning, but a setting it had applied before is now Unsupported. */
+    static Node loses(Node n, String setting) {
+        n.agentApplies();
+        n.degraded = true;
+        n.settings = List.of(setting(setting, SettingState.UNSUPPORTED));
+        return n;
+    }
+
     @Test
     void aSettingAppliedBeforeThatTurnsUnsupportedIsARegression() {
         List<Node> nodes = settled(2);
         RolloutTarget target = target(NEW, "p1");
         pass(target, ONE, nodes, T0);
-        Node n1 = nodes.get(0);
-        n1.agentApplies();
-        n1.degraded = true;
-        n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.UNSUPPORTED));
+        Node n1 = loses(nodes.get(0), "sysctl/net.ipv4.tcp_notsent_lowat");
         RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(1));
         assertThat(plan.pausedNode()).isEqualTo("n1");
         assertThat(plan.pausedReason())
@@ -393,10 +398,7 @@ class RolloutPlannerTest {
         List<Node> nodes = settled(2);
         RolloutTarget target = target(NEW, "p1");
         pass(target, noRevert, nodes, T0);
-        Node n1 = nodes.get(0);
-        n1.agentApplies();
-        n1.degraded = true;
-        n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.UNSUPPORTED));
+        Node n1 = loses(nodes.get(0), "sysctl/net.ipv4.tcp_notsent_lowat");
         RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(1));
         assertThat(plan.pausedNode()).isEqualTo("n1");
 
