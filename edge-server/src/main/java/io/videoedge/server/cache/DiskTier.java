@@ -9,19 +9,22 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,26 +93,27 @@ public final class DiskTier {
 
     private void reindex(BufferPool buffers) throws IOException {
         List<Found> found = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(layout.data(), 2)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
+        Files.walkFileTree(layout.data(), Set.of(), 2, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path p, BasicFileAttributes attrs) throws IOException {
                 String name = p.getFileName().toString();
                 if (DiskLayout.isTemporary(name)) {
                     Files.deleteIfExists(p); // a fill that never completed
-                    continue;
+                } else if (name.endsWith(".obj")) {
+                    Entry e = readEntry(p, buffers);
+                    if (e == null) {
+                        corrupted.increment();
+                        log.atWarn()
+                                .addKeyValue("file", p.toString())
+                                .log("disk cache: dropped an unreadable or truncated entry");
+                        Files.deleteIfExists(p);
+                    } else {
+                        found.add(new Found(e, attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS)));
+                    }
                 }
-                if (!name.endsWith(".obj")) continue;
-                Entry e = readEntry(p, buffers);
-                if (e == null) {
-                    corrupted.increment();
-                    log.atWarn()
-                            .addKeyValue("file", p.toString())
-                            .log("disk cache: dropped an unreadable or truncated entry");
-                    Files.deleteIfExists(p);
-                } else {
-                    found.add(new Found(e, Files.getLastModifiedTime(p).to(TimeUnit.NANOSECONDS)));
-                }
+                return FileVisitResult.CONTINUE;
             }
-        }
+        });
         // the FIFO goes on in the order the files were last written (a commit, or a 304's refresh, which moves a
         // revalidated object back where the running FIFO kept it in place): not by fetchedAt, which for an object
         // that came with a large Age (held that long by a shield) lies far back

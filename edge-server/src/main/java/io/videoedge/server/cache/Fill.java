@@ -505,13 +505,8 @@ public final class Fill implements Runnable, GrowingFile {
             byte[] finalHeader = DiskFormat.encode(meta, true); // same length: only numbers changed
             onDisk("cache file header not written", () -> writeFully(ch, scratch.buffer(), finalHeader, 0));
             if (storable && !superseded) {
-                try {
-                    committed = cache.store(this, temp, memory);
-                } catch (CacheWriteFailed e) {
-                    throw e;
-                } catch (IOException e) {
-                    throw new CacheWriteFailed("cache file not committed", e);
-                }
+                Path committing = temp;
+                committed = onDisk("cache file not committed", () -> cache.store(this, committing, memory));
             }
             cache.finishedFill(this); // in the cache now (or not storable): later requests look it up afresh
             filled = total;
@@ -542,10 +537,22 @@ public final class Fill implements Runnable, GrowingFile {
         void run() throws IOException;
     }
 
+    /** A call on the cache's own storage that answers. */
+    private interface DiskCall<T> {
+        T call() throws IOException;
+    }
+
     /** Runs a cache write; its failure is the edge's ({@link CacheWriteFailed}), not the origin's. */
     private static void onDisk(String what, DiskWrite write) throws CacheWriteFailed {
-        try {
+        onDisk(what, () -> {
             write.run();
+            return null;
+        });
+    }
+
+    private static <T> T onDisk(String what, DiskCall<T> call) throws CacheWriteFailed {
+        try {
+            return call.call();
         } catch (CacheWriteFailed e) {
             throw e;
         } catch (IOException e) {

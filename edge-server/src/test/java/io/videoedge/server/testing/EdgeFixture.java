@@ -52,6 +52,7 @@ public final class EdgeFixture implements AutoCloseable {
     private int generation;
     private final HttpClient http;
     private final HttpClient https;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
 
     private EdgeFixture(String extraYaml, boolean benchSizes) throws IOException {
         this.extraYaml = extraYaml;
@@ -61,14 +62,16 @@ public final class EdgeFixture implements AutoCloseable {
         SampleContent.generate(content, benchSizes);
         this.adminTokenFile = dir.resolve("admin-token");
         Files.writeString(adminTokenFile, ADMIN_TOKEN + "\n");
+        // java.net.http's connect timeout covers the TLS handshake too: a client's first handshake in a cold
+        // JVM took 10-12 s in the VM tier (qemu without KVM), so it is a guard against a hang, not a budget.
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
+                .connectTimeout(CONNECT_TIMEOUT)
                 .build();
         this.https = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .sslContext(TestCerts.trustingContext())
-                .connectTimeout(Duration.ofSeconds(10))
+                .connectTimeout(CONNECT_TIMEOUT)
                 .build();
     }
 

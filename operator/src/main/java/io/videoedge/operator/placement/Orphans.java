@@ -34,10 +34,13 @@ public final class Orphans {
         Set<String> seen = videoEdges.stream().map(Names::namespacedName).collect(Collectors.toSet());
         return claims.values().stream()
                 .filter(c -> c.state() == NodePlacement.State.AWAITING_RELEASE && !seen.contains(c.holder()))
-                .filter(c -> tunings.get(c.node()) != null
-                        && tunings.get(c.node()).getMetadata().getDeletionTimestamp() == null)
+                .filter(c -> isLive(tunings.get(c.node())))
                 .filter(c -> !exists.test(c.holder()))
                 .map(c -> tunings.get(c.node()))
                 .toList();
+    }
+
+    private static boolean isLive(NodeTuning tuning) {
+        return tuning != null && tuning.getMetadata().getDeletionTimestamp() == null;
     }
 }
