@@ -19,7 +19,8 @@ public final class VideoEdgeApi {
 
     /**
      * Readiness gate of an edge-server pod: true once its node is tuned as its NodeTuning asks with this
-     * pod named in it; false while the node is re-tuned or the pod drains before a restart.
+     * pod named in it; false while the pod drains before its node is re-tuned or it is restarted, and while
+     * the node is re-tuned.
      */
     public static final String READINESS_GATE_NODE_TUNED = GROUP + "/node-tuned";
 

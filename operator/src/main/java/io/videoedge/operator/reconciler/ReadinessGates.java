@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * once the pod's node is tuned as its NodeTuning asks (whatever revision the rollout has given that
  * node: a node waiting for its turn keeps serving on its tuning) with this very pod in the NodeTuning
  * (the agent has set the IRQ and cpuset policy for its cgroup), and False otherwise, or while the
- * rollout drains the pod before restarting it. In Plan mode a node the agent has planned counts: the
+ * rollout drains the pod before re-tuning its node or restarting it. In Plan mode a node the agent has planned counts: the
  * user asked for no tuning, the server serves untuned (the status says so). The condition is patched
  * only when it changes.
  */
@@ -65,7 +65,7 @@ final class ReadinessGates {
         boolean open = false;
         if (decision != null && decision.draining()) {
             reason = Conditions.DRAINING;
-            message = "out of service before a restart: " + decision.message();
+            message = "out of service: " + decision.message();
         } else if (decision != null && revision != null && !revision.equals(decision.tuningRevision())) {
             // this pass gives the NodeTuning another tuning (a turn, a revert): the node is not tuned as its
             // NodeTuning asks until its agent applied it, whatever the status of the one it replaces says

@@ -34,9 +34,9 @@ import java.util.TreeMap;
  * <p>Per node, from {@link NodeView}:
  * <ul>
  *   <li>no NodeTuning yet: a new node, given the current revision at once (it serves nothing yet);</li>
- *   <li>its turn started for the current revision ({@code state.target == key}): it gets the target
- *       tuning; an outdated pod is drained (readiness gate closed) for {@code drainSeconds}, then
- *       evicted; it is <b>updated</b> once its tuning and pod are the target's, it is tuned and its
+ *   <li>its turn started for the current revision ({@code state.target == key}): a node with a server
+ *       pod to re-tune or restart is drained first (readiness gate closed, its tuning kept) for
+ *       {@code drainSeconds}; then it gets the target tuning and an outdated pod is evicted; it is <b>updated</b> once its tuning and pod are the target's, it is tuned and its
  *       server Ready for {@code soakSeconds}. It <b>fails</b> when (only for a node that ran a tuning
  *       healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
  *       good tuning is now Unsupported or Failed, or it is not done within
@@ -325,15 +325,23 @@ public final class RolloutPlanner {
 
     private static NodeDecision inTurn(
             Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state, Instant now) {
+        boolean drained = !state.started().plus(policy.drain()).isAfter(now);
+        boolean podOutdated = !f.podCurrent && !f.podTerminating;
+        boolean retune = !f.tuningIs(target.tuningRevision());
+        // a server that may have clients is taken out of service before anything of its node changes: a re-tune
+        // (NIC queues, IRQs) as well as a restart
+        boolean hasServer = f.view.pod() != null && !f.podTerminating;
         PodAction action = PodAction.NONE;
         String message;
-        if (!f.podCurrent && !f.podTerminating) {
-            boolean drained = !state.started().plus(policy.drain()).isAfter(now);
-            action = drained ? PodAction.EVICT : PodAction.DRAIN;
-            message = drained
-                    ? "restarting its edge server for the new revision"
-                    : "draining its edge server before the restart";
-        } else if (!f.tuningIs(target.tuningRevision())) {
+        if (!drained && (podOutdated || retune && hasServer)) {
+            action = PodAction.DRAIN;
+            message = podOutdated
+                    ? "draining its edge server before the restart"
+                    : "draining its edge server before re-tuning the node";
+        } else if (podOutdated) {
+            action = PodAction.EVICT;
+            message = "restarting its edge server for the new revision";
+        } else if (retune) {
             message = "tuning it";
         } else if (!f.tunedAsAsked()) {
             message = "tuning: " + f.verdict.message();
@@ -342,12 +350,14 @@ public final class RolloutPlanner {
         } else {
             message = "soaking: Ready for " + policy.soak().toSeconds() + " s before the next node";
         }
+        // while it drains, the node keeps the tuning it serves on; the target's comes once it is out of service
+        boolean keep = action == PodAction.DRAIN;
         return new NodeDecision(
                 f.node(),
-                target.tuning(),
-                target.tuningRevision(),
+                keep ? f.tuning : target.tuning(),
+                keep ? f.tuningRevision : target.tuningRevision(),
                 state,
-                action == PodAction.DRAIN ? Phase.DRAINING : Phase.UPDATING,
+                keep ? Phase.DRAINING : Phase.UPDATING,
                 action,
                 message);
     }

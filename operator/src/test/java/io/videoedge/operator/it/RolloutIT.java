@@ -91,6 +91,8 @@ class RolloutIT {
         create(videoEdge(ns, "edge", "wave", rollout("1", 120, true)));
         awaitComplete(ns, "edge");
         Map<String, String> pods = podUids(ns, nodes);
+        Map<String, String> podNames = new TreeMap<>();
+        nodes.forEach(n -> podNames.put(n, podOn(ns, n).getMetadata().getName()));
         String before = get(ns, "edge").getStatus().rollout().revision();
 
         try (ReadinessSampler sampler = new ReadinessSampler(admin, ns, Set.copyOf(nodes))) {
@@ -128,6 +130,18 @@ class RolloutIT {
                             && st.outcome().equals("Applied"))
                     .toList();
             assertThat(applied).extracting(FakeAgents.Step::node).containsExactly("wave-1", "wave-2", "wave-3");
+            // each server drained (gate Draining) and out of service before its node's agent had the new tuning
+            nodes.forEach(
+                    n -> assertThat(sampler.gateReasons(podNames.get(n))).as(n).contains(Conditions.DRAINING));
+            for (FakeAgents.Step step : applied) {
+                assertThat(sampler.transitions().stream()
+                                .filter(t -> t.node().equals(step.node()) && !t.ready())
+                                .map(ReadinessSampler.Transition::at)
+                                .filter(at -> at.isBefore(step.at()))
+                                .findFirst())
+                        .as(step.node() + " out of service before it was re-tuned")
+                        .isPresent();
+            }
             for (int i = 1; i < applied.size(); i++) {
                 String previous = applied.get(i - 1).node();
                 Instant back = sampler.transitions().stream()

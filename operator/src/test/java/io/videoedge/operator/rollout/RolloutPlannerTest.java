@@ -33,8 +33,11 @@ class RolloutPlannerTest {
     static final Instant T0 = Instant.parse("2026-11-01T10:00:00Z");
     static final TuningInputs OLD = tuning("262144");
     static final TuningInputs NEW = tuning("131072");
+    /** One node at a time, no drain: a turn re-tunes its node in its first pass. */
     static final RolloutPolicy ONE =
-            new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
+            new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ZERO);
+    /** One node at a time, each out of service for 5 s before its node changes. */
+    static final RolloutPolicy DRAINED = new RolloutPolicy(1, ONE.deadline(), ONE.soak(), true, Duration.ofSeconds(5));
 
     static TuningInputs tuning(String lowat) {
         return new TuningInputs(
@@ -259,6 +262,36 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void aTuningChangeTakesTheNodeOutOfServiceBeforeItsNodeTuningChanges() {
+        List<Node> nodes = settled(2);
+        nodes.get(1).noPod = true; // n2 has no server: nothing to drain
+        RolloutPolicy two = new RolloutPolicy(2, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
+        RolloutTarget target = target(NEW, "p1");
+
+        RolloutPlan plan = pass(target, two, nodes, T0);
+        NodeDecision n1 = plan.nodes().get("n1");
+        assertThat(n1.phase()).isEqualTo(Phase.DRAINING);
+        assertThat(n1.podAction()).as("its readiness gate closes").isEqualTo(PodAction.DRAIN);
+        assertThat(n1.message()).isEqualTo("draining its edge server before re-tuning the node");
+        // clients still on it are served by the tuning they came to: its NodeTuning keeps it while it drains
+        assertThat(n1.tuningRevision()).isEqualTo(OLD.revision());
+        assertThat(nodes.get(0).tuning).isEqualTo(OLD);
+        assertThat(plan.nodes().get("n2").tuningRevision()).isEqualTo(NEW.revision());
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0))
+                .contains(Duration.ofSeconds(5).plusMillis(500));
+
+        nodes.get(0).podReady = false; // the gate closed: out of service
+        plan = pass(target, two, nodes, T0.plusSeconds(4));
+        assertThat(nodes.get(0).tuning).as("still draining").isEqualTo(OLD);
+        plan = pass(target, two, nodes, T0.plusSeconds(5));
+        n1 = plan.nodes().get("n1");
+        assertThat(n1.phase()).isEqualTo(Phase.UPDATING);
+        assertThat(n1.podAction()).as("re-tuned, not restarted").isEqualTo(PodAction.NONE);
+        assertThat(n1.message()).isEqualTo("tuning it");
+        assertThat(nodes.get(0).tuning).isEqualTo(NEW);
+    }
+
+    @Test
     void maxUnavailableCountsNodesAlreadyOutOfServiceAndThoseStartFirstWithoutTakingRoom() {
         List<Node> nodes = settled(4);
         nodes.get(2).podReady = false; // n3 is down anyway
@@ -282,24 +315,24 @@ class RolloutPlannerTest {
     void anOutdatedPodIsDrainedThenEvictedInItsNodesTurnOnly() {
         List<Node> nodes = settled(2);
         RolloutTarget target = target(OLD, "p2"); // a restart-only server change: same tuning, new pod revision
-        RolloutPlan plan = pass(target, ONE, nodes, T0);
+        RolloutPlan plan = pass(target, DRAINED, nodes, T0);
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.DRAIN);
         assertThat(plan.nodes().get("n2").podAction()).isEqualTo(PodAction.NONE);
         // the tuning did not change: the NodeTuning keeps its revision
         assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
 
-        plan = pass(target, ONE, nodes, T0.plusSeconds(5));
+        plan = pass(target, DRAINED, nodes, T0.plusSeconds(5));
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
         // the pod goes, the new one comes (from the current template) and is Ready
         nodes.get(0).podTerminating = true;
-        plan = pass(target, ONE, nodes, T0.plusSeconds(6));
+        plan = pass(target, DRAINED, nodes, T0.plusSeconds(6));
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.NONE);
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.UPDATING);
         nodes.get(0).podTerminating = false;
         nodes.get(0).podRevision = "p2";
         nodes.get(0).readySince = T0.plusSeconds(8);
-        plan = pass(target, ONE, nodes, T0.plusSeconds(19));
+        plan = pass(target, DRAINED, nodes, T0.plusSeconds(19));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
     }
@@ -519,7 +552,7 @@ class RolloutPlannerTest {
         // n2's pod is gone and the DaemonSet cannot place another (a taint, no room): it serves nothing
         nodes.get(1).noPod = true;
         RolloutTarget restart = target(OLD, "p2");
-        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(1));
+        RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(1));
         NodeDecision n2 = plan.nodes().get("n2");
         assertThat(n2.phase()).isEqualTo(Phase.UPDATING);
         assertThat(n2.state().target()).isEqualTo(restart.key());
@@ -530,7 +563,7 @@ class RolloutPlannerTest {
         assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(1)))
                 .contains(Duration.ofSeconds(600).plusMillis(500));
 
-        plan = pass(restart, ONE, nodes, T0.plusSeconds(602));
+        plan = pass(restart, DRAINED, nodes, T0.plusSeconds(602));
         assertThat(plan.pausedNode()).isEqualTo("n2");
         assertThat(plan.pausedReason())
                 .isEqualTo(
@@ -543,7 +576,7 @@ class RolloutPlannerTest {
         // its last good tuning is the target's own: nothing to put back, so Failed, not Reverted
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.FAILED);
         assertThat(plan.nodes().get("n1").message()).contains("paused (node n2 failed)");
-        assertThat(pass(restart, ONE, nodes, T0.plusSeconds(603)).events()).isEmpty();
+        assertThat(pass(restart, DRAINED, nodes, T0.plusSeconds(603)).events()).isEmpty();
 
         // fixed on the node (the taint gone, a pod of the new template Ready): the failure no longer holds
         // once it soaked, with autoRevert too, and n1's turn starts
@@ -551,9 +584,9 @@ class RolloutPlannerTest {
         n2node.noPod = false;
         n2node.podRevision = "p2";
         n2node.readySince = T0.plusSeconds(610);
-        plan = pass(restart, ONE, nodes, T0.plusSeconds(619));
+        plan = pass(restart, DRAINED, nodes, T0.plusSeconds(619));
         assertThat(plan.pausedNode()).isEqualTo("n2");
-        plan = pass(restart, ONE, nodes, T0.plusSeconds(621));
+        plan = pass(restart, DRAINED, nodes, T0.plusSeconds(621));
         assertThat(plan.paused()).isFalse();
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.UPDATED);
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
@@ -566,13 +599,13 @@ class RolloutPlannerTest {
         // n2's pod was replaced from the new template meanwhile (a reboot, say) and is Ready since T0
         nodes.get(1).podRevision = "p2";
         nodes.get(1).readySince = T0;
-        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(1));
+        RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(1));
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.WAITING);
         // the reconciler looks again when n2's soak ends (T0 + 10 s), not only at n1's drain (T0 + 6 s)
         assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(7)))
                 .contains(Duration.ofSeconds(3).plusMillis(500));
-        plan = pass(restart, ONE, nodes, T0.plusSeconds(11));
+        plan = pass(restart, DRAINED, nodes, T0.plusSeconds(11));
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.UPDATED);
         assertThat(plan.nodes().get("n2").state().startedAt()).isNull();
     }
@@ -609,9 +642,10 @@ class RolloutPlannerTest {
     void anEvictionStillToHappenIsAskedAgainSoonNotOnlyAtTheDeadline() {
         List<Node> nodes = settled(2);
         RolloutTarget restart = target(OLD, "p2");
-        assertThat(pass(restart, ONE, nodes, T0).nodes().get("n1").podAction()).isEqualTo(PodAction.DRAIN);
+        assertThat(pass(restart, DRAINED, nodes, T0).nodes().get("n1").podAction())
+                .isEqualTo(PodAction.DRAIN);
         nodes.get(0).podReady = false; // its gate closed by the drain
-        RolloutPlan plan = pass(restart, ONE, nodes, T0.plusSeconds(6));
+        RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(6));
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
         // a PodDisruptionBudget refused the eviction: the pod is still there, and nothing else will change
         assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(6)))
