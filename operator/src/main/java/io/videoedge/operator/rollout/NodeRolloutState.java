@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the rollout remembers about one node, kept on that node's NodeTuning (annotation
@@ -30,6 +32,7 @@ import java.util.Objects;
 public record NodeRolloutState(
         String target, String startedAt, String doneAt, String failedAt, String failure, LastGood lastGood) {
     static final NodeRolloutState NONE = new NodeRolloutState(null, null, null, null, null, null);
+    private static final Logger log = LoggerFactory.getLogger(NodeRolloutState.class);
     private static final ObjectMapper JSON = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
@@ -53,6 +56,13 @@ public record NodeRolloutState(
         try {
             return JSON.readValue(json, NodeRolloutState.class);
         } catch (JsonProcessingException e) {
+            // edited by hand, say: the node is planned as one without a rollout memory (outdated, no last good
+            // tuning) and the pass writes a readable state back
+            log.atWarn()
+                    .addKeyValue("nodeTuning", nt.getMetadata().getName())
+                    .addKeyValue("annotation", Names.ROLLOUT_STATE)
+                    .addKeyValue("error", e.getOriginalMessage())
+                    .log("unreadable rollout state on a NodeTuning: started afresh (no turn, no last good tuning)");
             return NONE;
         }
     }
@@ -94,6 +104,11 @@ public record NodeRolloutState(
 
     NodeRolloutState fail(Instant now, String why) {
         return new NodeRolloutState(target, startedAt, null, now.toString(), why, lastGood);
+    }
+
+    /** Its turn called off before anything on the node changed: no turn, its last good tuning kept. */
+    NodeRolloutState withdrawn() {
+        return new NodeRolloutState(null, null, null, null, null, lastGood);
     }
 
     NodeRolloutState withLastGood(LastGood good) {

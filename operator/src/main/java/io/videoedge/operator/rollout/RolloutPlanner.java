@@ -54,7 +54,8 @@ import java.util.TreeMap;
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
  * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still
- * gets the revision at once). The first healthy, soaked tuning of a node is recorded as
+ * gets the revision at once), and a turn that has changed nothing yet (its server still draining) is
+ * called off: the node serves again and waits. The first healthy, soaked tuning of a node is recorded as
  * its last good one, and every later one after it.
  */
 public final class RolloutPlanner {
@@ -201,6 +202,20 @@ public final class RolloutPlanner {
         Optional<NodeDecision> pausedBy = decided.values().stream()
                 .filter(d -> d.phase() == Phase.FAILED || d.phase() == Phase.REVERTED)
                 .findFirst();
+        // a pause calls off the turns that have changed nothing yet (servers still draining: their tuning and pod
+        // as they were): they serve again and wait like the rest, and drain afresh once the rollout goes on
+        pausedBy.ifPresent(by -> List.copyOf(decided.values()).stream()
+                .filter(d -> d.podAction() == PodAction.DRAIN)
+                .forEach(d -> decided.put(
+                        d.node(),
+                        new NodeDecision(
+                                d.node(),
+                                d.tuning(),
+                                d.tuningRevision(),
+                                d.state().withdrawn(),
+                                Phase.WAITING,
+                                PodAction.NONE,
+                                paused(by) + "; its drain was called off"))));
         // room: out of service or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
@@ -224,8 +239,7 @@ public final class RolloutPlanner {
                                 Phase.WAITING,
                                 PodAction.NONE,
                                 pausedBy.isPresent()
-                                        ? "waiting: the rollout is paused (node "
-                                                + pausedBy.get().node() + " failed)"
+                                        ? paused(pausedBy.get())
                                         : "waiting for its turn (" + busy.size() + " of at most "
                                                 + policy.maxUnavailable() + " node(s) updating or out of service)"));
             }
@@ -360,6 +374,10 @@ public final class RolloutPlanner {
                 keep ? Phase.DRAINING : Phase.UPDATING,
                 action,
                 message);
+    }
+
+    private static String paused(NodeDecision by) {
+        return "waiting: the rollout is paused (node " + by.node() + " failed)";
     }
 
     /** On the target, tuned and serving: nothing for the rollout to do on this node. */

@@ -337,6 +337,38 @@ class RolloutPlannerTest {
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
     }
 
+    @Test
+    void aPauseCallsOffTheTurnsThatHaveChangedNothingYet() {
+        List<Node> nodes = settled(3);
+        RolloutPolicy two = new RolloutPolicy(2, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
+        RolloutTarget target = target(NEW, "p1");
+        assertThat(inPhase(pass(target, two, nodes, T0), Phase.DRAINING)).containsExactly("n1", "n2");
+        assertThat(inPhase(pass(target, two, nodes, T0.plusSeconds(5)), Phase.UPDATING))
+                .containsExactly("n1", "n2");
+        nodes.get(0).agentApplies();
+        nodes.get(0).readySince = T0.plusSeconds(6);
+        RolloutPlan plan = pass(target, two, nodes, T0.plusSeconds(16));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.DRAINING)).containsExactly("n3");
+
+        // n2 fails while n3 drains: n3's turn is called off (nothing on it changed yet), it serves again
+        nodes.get(1).agentFails("RolledBack");
+        plan = pass(target, two, nodes, T0.plusSeconds(17));
+        assertThat(plan.pausedNode()).isEqualTo("n2");
+        NodeDecision n3 = plan.nodes().get("n3");
+        assertThat(n3.phase()).isEqualTo(Phase.WAITING);
+        assertThat(n3.podAction()).as("its readiness gate opens again").isEqualTo(PodAction.NONE);
+        assertThat(n3.tuningRevision()).isEqualTo(OLD.revision());
+        assertThat(n3.message()).isEqualTo("waiting: the rollout is paused (node n2 failed); its drain was called off");
+        assertThat(n3.state().target()).as("no turn").isNull();
+        assertThat(n3.state().lastGood().revision()).isEqualTo(OLD.revision());
+        // and it stays so, drained neither now nor once its drain time would have passed
+        plan = pass(target, two, nodes, T0.plusSeconds(30));
+        assertThat(plan.nodes().get("n3").phase()).isEqualTo(Phase.WAITING);
+        assertThat(plan.nodes().get("n3").podAction()).isEqualTo(PodAction.NONE);
+        assertThat(nodes.get(2).tuning).isEqualTo(OLD);
+    }
+
     /** Three settled nodes, n1 in its turn for {@code target} from T0 and its agent failing it (RolledBack). */
     static List<Node> n1FailsInItsTurn(RolloutTarget target) {
         List<Node> nodes = settled(3);
