@@ -57,7 +57,8 @@ public record RolloutSpec(
                 "Seconds an edge server is out of service (its readiness gate False) before its node is "
                         + "re-tuned or its pod is evicted for a restart, so load balancers stop sending it new clients first; the node "
                         + "keeps its tuning meanwhile. A restarted server then drains the responses in flight (up to its drainTimeout) "
-                        + "before it exits. A node without a server pod is re-tuned at once.")
+                        + "before it exits. A node without a server pod is re-tuned at once, and so is a failed node given its "
+                        + "last good tuning back (autoRevert).")
         @Default("5")
         @Min(0)
         @Max(600)

@@ -28,7 +28,7 @@ public record NodeDecision(
         WAITING("Waiting"),
         /** In its turn: being re-tuned, restarted or soaking. */
         UPDATING("Updating"),
-        /** In its turn: its server is out of service before its pod is evicted. */
+        /** In its turn: its server is out of service before its node is re-tuned or its pod evicted. */
         DRAINING("Draining"),
         /**
          * In its turn for longer than progressDeadlineSeconds without ever having run healthily: there is
@@ -54,7 +54,7 @@ public record NodeDecision(
 
     public enum PodAction {
         NONE,
-        /** Close its readiness gate (reason Draining): clients leave before the restart. */
+        /** Close its readiness gate (reason Draining): clients leave before the re-tune or the restart. */
         DRAIN,
         /** Drained long enough: evict it; the DaemonSet controller makes the new one. */
         EVICT
