@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /**
  * How a change reaches the fleet: node by node, at most maxUnavailable out of service at a time,
@@ -13,6 +14,12 @@ import io.fabric8.generator.annotation.Pattern;
  * pauses the rollout.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = "!has(self.drainSeconds) || !has(self.progressDeadlineSeconds) "
+                + "|| self.drainSeconds < self.progressDeadlineSeconds",
+        fieldPath = ".drainSeconds",
+        message = "rollout.drainSeconds must be below rollout.progressDeadlineSeconds: a node's drain is part of its "
+                + "turn, so every node that ran before would fail its turn past the deadline while still draining")
 public record RolloutSpec(
         @JsonPropertyDescription(
                 "Nodes that may be out of service at once while a change rolls out (re-tuned, or their "
@@ -58,7 +65,7 @@ public record RolloutSpec(
                         + "re-tuned or its pod is evicted for a restart, so load balancers stop sending it new clients first; the node "
                         + "keeps its tuning meanwhile. A restarted server then drains the responses in flight (up to its drainTimeout) "
                         + "before it exits. A node without a server pod is re-tuned at once, and so is a failed node given its "
-                        + "last good tuning back (autoRevert).")
+                        + "last good tuning back (autoRevert). Below progressDeadlineSeconds: the drain is part of a node's turn.")
         @Default("5")
         @Min(0)
         @Max(600)

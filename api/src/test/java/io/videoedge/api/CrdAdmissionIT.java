@@ -769,6 +769,17 @@ class CrdAdmissionIT {
                         "spec.rollout.progressDeadlineSeconds",
                         "greater than or equal to 10"),
                 refused(
+                        "a drain as long as the progress deadline (every turn would fail while draining)",
+                        Map.of("spec.rollout.drainSeconds", 60, "spec.rollout.progressDeadlineSeconds", 60),
+                        "spec.rollout.drainSeconds",
+                        "must be below rollout.progressDeadlineSeconds"),
+                refused(
+                        "the longest drain against the default progress deadline (600 s)",
+                        "spec.rollout.drainSeconds",
+                        600,
+                        "spec.rollout.drainSeconds",
+                        "must be below rollout.progressDeadlineSeconds"),
+                refused(
                         "negative soak",
                         "spec.rollout.soakSeconds",
                         -1,
