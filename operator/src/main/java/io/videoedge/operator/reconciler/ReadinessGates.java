@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * once the pod's node is tuned as its NodeTuning asks (whatever revision the rollout has given that
  * node: a node waiting for its turn keeps serving on its tuning) with this very pod in the NodeTuning
  * (the agent has set the IRQ and cpuset policy for its cgroup), and False otherwise, or while the
- * rollout drains the pod before re-tuning its node or restarting it. In Plan mode a node the agent has planned counts: the
- * user asked for no tuning, the server serves untuned (the status says so). The condition is patched
- * only when it changes.
+ * rollout drains the pod before re-tuning its node or restarting it. In Plan mode a node the agent
+ * has planned counts: the user asked for no tuning, the server serves untuned (the status says so).
+ * The condition is patched only when it changes.
  */
 final class ReadinessGates {
     private static final Logger log = LoggerFactory.getLogger(ReadinessGates.class);

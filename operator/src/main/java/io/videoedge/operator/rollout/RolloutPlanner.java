@@ -36,8 +36,8 @@ import java.util.TreeMap;
  *   <li>no NodeTuning yet: a new node, given the current revision at once (it serves nothing yet);</li>
  *   <li>its turn started for the current revision ({@code state.target == key}): a node with a server
  *       pod to re-tune or restart is drained first (readiness gate closed, its tuning kept) for
- *       {@code drainSeconds}; then it gets the target tuning and an outdated pod is evicted; it is <b>updated</b> once its tuning and pod are the target's, it is tuned and its
- *       server Ready for {@code soakSeconds}. It <b>fails</b> when (only for a node that ran a tuning
+ *       {@code drainSeconds}; then it gets the target tuning and an outdated pod is evicted; it is
+ *       <b>updated</b> once its tuning and pod are the target's, it is tuned and its server Ready for {@code soakSeconds}. It <b>fails</b> when (only for a node that ran a tuning
  *       healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
  *       good tuning is now Unsupported or Failed, or it is not done within
  *       {@code progressDeadlineSeconds}. A failure pauses the rollout; with autoRevert the node gets
@@ -208,13 +208,11 @@ public final class RolloutPlanner {
                 .filter(d -> d.podAction() == PodAction.DRAIN)
                 .forEach(d -> decided.put(
                         d.node(),
-                        new NodeDecision(
+                        waiting(
                                 d.node(),
                                 d.tuning(),
                                 d.tuningRevision(),
                                 d.state().withdrawn(),
-                                Phase.WAITING,
-                                PodAction.NONE,
                                 paused(by) + "; its drain was called off"))));
         // room: out of service or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
@@ -231,13 +229,11 @@ public final class RolloutPlanner {
             } else {
                 decided.put(
                         f.node(),
-                        new NodeDecision(
+                        waiting(
                                 f.node(),
                                 f.tuning,
                                 f.tuningRevision,
                                 f.state,
-                                Phase.WAITING,
-                                PodAction.NONE,
                                 pausedBy.isPresent()
                                         ? paused(pausedBy.get())
                                         : "waiting for its turn (" + busy.size() + " of at most "
@@ -374,6 +370,12 @@ public final class RolloutPlanner {
                 keep ? Phase.DRAINING : Phase.UPDATING,
                 action,
                 message);
+    }
+
+    /** Keeps its tuning and server, and serves, until its turn. */
+    private static NodeDecision waiting(
+            String node, TuningInputs tuning, String tuningRevision, NodeRolloutState state, String message) {
+        return new NodeDecision(node, tuning, tuningRevision, state, Phase.WAITING, PodAction.NONE, message);
     }
 
     private static String paused(NodeDecision by) {

@@ -38,6 +38,9 @@ class RolloutPlannerTest {
             new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ZERO);
     /** One node at a time, each out of service for 5 s before its node changes. */
     static final RolloutPolicy DRAINED = new RolloutPolicy(1, ONE.deadline(), ONE.soak(), true, Duration.ofSeconds(5));
+    /** Two nodes at a time, each drained for 5 s. */
+    static final RolloutPolicy TWO_DRAINED =
+            new RolloutPolicy(2, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
 
     static TuningInputs tuning(String lowat) {
         return new TuningInputs(
@@ -265,10 +268,9 @@ class RolloutPlannerTest {
     void aTuningChangeTakesTheNodeOutOfServiceBeforeItsNodeTuningChanges() {
         List<Node> nodes = settled(2);
         nodes.get(1).noPod = true; // n2 has no server: nothing to drain
-        RolloutPolicy two = new RolloutPolicy(2, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
         RolloutTarget target = target(NEW, "p1");
 
-        RolloutPlan plan = pass(target, two, nodes, T0);
+        RolloutPlan plan = pass(target, TWO_DRAINED, nodes, T0);
         NodeDecision n1 = plan.nodes().get("n1");
         assertThat(n1.phase()).isEqualTo(Phase.DRAINING);
         assertThat(n1.podAction()).as("its readiness gate closes").isEqualTo(PodAction.DRAIN);
@@ -281,9 +283,9 @@ class RolloutPlannerTest {
                 .contains(Duration.ofSeconds(5).plusMillis(500));
 
         nodes.get(0).podReady = false; // the gate closed: out of service
-        plan = pass(target, two, nodes, T0.plusSeconds(4));
+        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(4));
         assertThat(nodes.get(0).tuning).as("still draining").isEqualTo(OLD);
-        plan = pass(target, two, nodes, T0.plusSeconds(5));
+        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(5));
         n1 = plan.nodes().get("n1");
         assertThat(n1.phase()).isEqualTo(Phase.UPDATING);
         assertThat(n1.podAction()).as("re-tuned, not restarted").isEqualTo(PodAction.NONE);
@@ -340,20 +342,20 @@ class RolloutPlannerTest {
     @Test
     void aPauseCallsOffTheTurnsThatHaveChangedNothingYet() {
         List<Node> nodes = settled(3);
-        RolloutPolicy two = new RolloutPolicy(2, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
         RolloutTarget target = target(NEW, "p1");
-        assertThat(inPhase(pass(target, two, nodes, T0), Phase.DRAINING)).containsExactly("n1", "n2");
-        assertThat(inPhase(pass(target, two, nodes, T0.plusSeconds(5)), Phase.UPDATING))
+        assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0), Phase.DRAINING))
+                .containsExactly("n1", "n2");
+        assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0.plusSeconds(5)), Phase.UPDATING))
                 .containsExactly("n1", "n2");
         nodes.get(0).agentApplies();
         nodes.get(0).readySince = T0.plusSeconds(6);
-        RolloutPlan plan = pass(target, two, nodes, T0.plusSeconds(16));
+        RolloutPlan plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(16));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
         assertThat(inPhase(plan, Phase.DRAINING)).containsExactly("n3");
 
         // n2 fails while n3 drains: n3's turn is called off (nothing on it changed yet), it serves again
         nodes.get(1).agentFails("RolledBack");
-        plan = pass(target, two, nodes, T0.plusSeconds(17));
+        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(17));
         assertThat(plan.pausedNode()).isEqualTo("n2");
         NodeDecision n3 = plan.nodes().get("n3");
         assertThat(n3.phase()).isEqualTo(Phase.WAITING);
@@ -363,7 +365,7 @@ class RolloutPlannerTest {
         assertThat(n3.state().target()).as("no turn").isNull();
         assertThat(n3.state().lastGood().revision()).isEqualTo(OLD.revision());
         // and it stays so, drained neither now nor once its drain time would have passed
-        plan = pass(target, two, nodes, T0.plusSeconds(30));
+        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(30));
         assertThat(plan.nodes().get("n3").phase()).isEqualTo(Phase.WAITING);
         assertThat(plan.nodes().get("n3").podAction()).isEqualTo(PodAction.NONE);
         assertThat(nodes.get(2).tuning).isEqualTo(OLD);
