@@ -2,8 +2,8 @@
 # A tuning change with maxUnavailable 1: a sampler reads every second which edge nodes serve; never
 # more than one is out of service, and the nodes change one after another (the second's NodeTuning
 # changes only after the first is tuned, Ready and soaked). Each node's server is drained (gate
-# Draining) before its NodeTuning changes (gate NodeNotTuned until its agent applied it), in that order
-# in a watch of the pods. No server restarts for a tuning change.
+# Draining, the pod not Ready) before its NodeTuning changes (gate NodeNotTuned until its agent applied
+# it), every time, in that order in a watch of the pods. No server restarts for a tuning change.
 # Prints the rollout's timeline per node.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -62,15 +62,23 @@ if (( cs >= rf + soak - 1 )); then
 else
   fail "$second re-tuned at +${cs}s, before $first was Ready again and soaked (+${rf}s + ${soak}s)"
 fi
-# the watch sees every gate change (the sampler may miss a 2 s drain): Draining, then NodeNotTuned once
-# the NodeTuning asks for the new tuning, then AsExpected once its agent applied it
-first_seen() { awk -v n="$1" -v r="$2" '$1 == n && $2 == r { print NR; exit }' "$STATE_DIR/gates"; }
+# the watch sees every gate change (the sampler may miss a 2 s drain): Draining, the kubelet taking the pod
+# out (Ready False), then NodeNotTuned once the NodeTuning asks for the new tuning, then AsExpected once its
+# agent applied it. Every NodeNotTuned watched must follow a Draining with the pod out of service, with no
+# AsExpected (serving again) between them.
+drained_each_time() { # drained_each_time NODE: exit 0 when it was re-tuned at least once and always drained first
+  awk -v n="$1" '
+    $1 != n { next }
+    $2 == "AsExpected" { out = 0 }
+    $2 == "Draining" && $3 == "False" { out = 1 }
+    $2 == "NodeNotTuned" { seen++; if (!out) bad++ }
+    END { exit !(seen > 0 && bad == 0) }' "$STATE_DIR/gates"
+}
 for n in $w1 $w2; do
-  d=$(first_seen "$n" Draining) t=$(first_seen "$n" NodeNotTuned)
-  if [ -n "$d" ] && [ -n "$t" ] && (( d < t )); then
-    pass "$n: its server's gate was Draining before its NodeTuning changed (watched: Draining, then NodeNotTuned)"
+  if drained_each_time "$n"; then
+    pass "$n: out of service, its gate Draining and its pod not Ready, before its NodeTuning changed (watched)"
   else
-    fail "$n: not drained before its re-tune (gate reasons in the order watched: $(awk -v n="$n" '$1 == n { printf "%s ", $2 }' "$STATE_DIR/gates"))"
+    fail "$n: not drained before its re-tune (gate reason and Ready in the order watched: $(awk -v n="$n" '$1 == n { printf "%s/%s ", $2, $3 }' "$STATE_DIR/gates"))"
   fi
 done
 assert_eq "no edge server restarted for a tuning change" "$uids0" "$(pod_on "$w1" .metadata.uid) $(pod_on "$w2" .metadata.uid)"

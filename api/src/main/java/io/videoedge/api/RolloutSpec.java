@@ -61,9 +61,10 @@ public record RolloutSpec(
         Boolean autoRevert,
 
         @JsonPropertyDescription(
-                "Seconds an edge server is out of service (its readiness gate False) before its node is "
+                "Seconds an edge server is out of service (its readiness gate False and the pod not Ready, "
+                        + "counted from when its kubelet marked it so) before its node is "
                         + "re-tuned or its pod is evicted for a restart, so load balancers stop sending it new clients first; the node "
-                        + "keeps its tuning meanwhile. A restarted server then drains the responses in flight (up to its drainTimeout) "
+                        + "keeps its tuning meanwhile. A server out of service for that long already is not held. A restarted server then drains the responses in flight (up to its drainTimeout) "
                         + "before it exits. A node without a server pod is re-tuned at once, and so is a failed node given its "
                         + "last good tuning back (autoRevert). Below progressDeadlineSeconds: the drain is part of a node's turn.")
         @Default("5")

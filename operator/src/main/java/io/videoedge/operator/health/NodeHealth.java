@@ -3,6 +3,7 @@ package io.videoedge.operator.health;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
@@ -110,6 +111,23 @@ public final class NodeHealth {
     public static Optional<Instant> readySince(Pod pod) {
         return ready(pod)
                 .map(c -> c.getLastTransitionTime() == null ? Instant.EPOCH : Instant.parse(c.getLastTransitionTime()));
+    }
+
+    /**
+     * Since when the pod is out of service: the Ready condition's lastTransitionTime while it is not Ready
+     * (the epoch when it never reported one: it never served); empty while it is Ready, and for no pod.
+     */
+    public static Optional<Instant> notReadySince(Pod pod) {
+        if (pod == null || ready(pod).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(Optional.ofNullable(pod.getStatus())
+                .map(PodStatus::getConditions)
+                .flatMap(conditions -> conditions.stream()
+                        .filter(c -> "Ready".equals(c.getType()) && c.getLastTransitionTime() != null)
+                        .findFirst())
+                .map(c -> Instant.parse(c.getLastTransitionTime()))
+                .orElse(Instant.EPOCH));
     }
 
     private static Optional<PodCondition> ready(Pod pod) {

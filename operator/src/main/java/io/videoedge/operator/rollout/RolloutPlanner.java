@@ -35,10 +35,12 @@ import java.util.TreeMap;
  * <ul>
  *   <li>no NodeTuning yet: a new node, given the current revision at once (it serves nothing yet);</li>
  *   <li>its turn started for the current revision ({@code state.target == key}): a node with a server
- *       pod to re-tune or restart is drained first (readiness gate closed, its tuning kept) for
- *       {@code drainSeconds}; then it gets the target tuning and an outdated pod is evicted; it is
- *       <b>updated</b> once its tuning and pod are the target's, it is tuned and its server Ready for {@code soakSeconds}. It <b>fails</b> when (only for a node that ran a tuning
- *       healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
+ *       pod to re-tune or restart is drained first (readiness gate closed, its tuning kept) until its pod
+ *       has been out of service (not Ready) for {@code drainSeconds}, counted from when the kubelet took
+ *       it out (a pod out of service already may have drained long ago); then it gets the target tuning
+ *       and an outdated pod is evicted; it is <b>updated</b> once its tuning and pod are the target's, it
+ *       is tuned and its server Ready for {@code soakSeconds}. It <b>fails</b> when (only for a node that
+ *       ran a tuning healthily before) its agent reports Failed for the target tuning, a setting Applied in its last
  *       good tuning is now Unsupported or Failed, or it is not done within
  *       {@code progressDeadlineSeconds}. A failure pauses the rollout; with autoRevert the node gets
  *       its last good tuning back (when that is not the target's own: then, as without autoRevert, the
@@ -54,9 +56,10 @@ import java.util.TreeMap;
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
  * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
  * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still
- * gets the revision at once), and a turn that has changed nothing yet (its server still draining) is
- * called off: the node serves again and waits. The first healthy, soaked tuning of a node is recorded as
- * its last good one, and every later one after it.
+ * gets the revision at once), and a turn that has changed nothing on its node yet (its server draining,
+ * or drained in the very pass that sees the failure) is called off: the node serves again and waits.
+ * The first healthy, soaked tuning of a node is recorded as its last good one, and every later one
+ * after it.
  */
 public final class RolloutPlanner {
     /** How soon an eviction is asked again while its pod is still there (a PodDisruptionBudget refused it). */
@@ -74,7 +77,8 @@ public final class RolloutPlanner {
             Server server,
             boolean podCurrent,
             boolean podTerminating,
-            Instant readySince) {
+            Instant readySince,
+            Instant notReadySince) {
 
         String node() {
             return view.node();
@@ -109,9 +113,38 @@ public final class RolloutPlanner {
             return Objects.equals(tuningRevision, revision);
         }
 
+        /**
+         * Out of service for the drain time: its pod not Ready (the closed gate has reached the kubelet, or it
+         * was down anyway) for {@code drain}, counted from when it went out of service, not from the turn's start.
+         */
+        boolean drained(Duration drain, Instant now) {
+            return drain.isZero()
+                    || drainedAt(notReadySince, drain).map(t -> !t.isAfter(now)).orElse(false);
+        }
+
+        /**
+         * Nothing on the node has changed for {@code target} yet: its NodeTuning does not carry the target's tuning
+         * (or carries what the node ran healthily before, with its outdated pod still there), and no pod of it is
+         * on its way out.
+         */
+        boolean untouchedBy(RolloutTarget target) {
+            LastGood good = state.lastGood();
+            return !podTerminating
+                    && (!tuningIs(target.tuningRevision()) || good != null && tuningIs(good.revision()) && !podCurrent);
+        }
+
         Facts with(NodeRolloutState newState) {
             return new Facts(
-                    view, newState, tuning, tuningRevision, verdict, server, podCurrent, podTerminating, readySince);
+                    view,
+                    newState,
+                    tuning,
+                    tuningRevision,
+                    verdict,
+                    server,
+                    podCurrent,
+                    podTerminating,
+                    readySince,
+                    notReadySince);
         }
     }
 
@@ -121,6 +154,7 @@ public final class RolloutPlanner {
         SortedMap<String, NodeDecision> decided = new TreeMap<>();
         List<RolloutPlan.Event> events = new ArrayList<>();
         List<Facts> toStart = new ArrayList<>();
+        Map<String, Facts> factsOf = new TreeMap<>();
         for (NodeView view :
                 nodes.stream().sorted(Comparator.comparing(NodeView::node)).toList()) {
             if (view.nt() == null) {
@@ -137,6 +171,7 @@ public final class RolloutPlanner {
                 continue;
             }
             Facts f = facts(view, target, now);
+            factsOf.put(f.node(), f);
             NodeRolloutState state = f.state;
             boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
             if (state.failedFor(key)) {
@@ -202,18 +237,25 @@ public final class RolloutPlanner {
         Optional<NodeDecision> pausedBy = decided.values().stream()
                 .filter(d -> d.phase() == Phase.FAILED || d.phase() == Phase.REVERTED)
                 .findFirst();
-        // a pause calls off the turns that have changed nothing yet (servers still draining: their tuning and pod
-        // as they were): they serve again and wait like the rest, and drain afresh once the rollout goes on
+        // a pause calls off the turns that have changed nothing on their node yet (a server draining, or drained in
+        // this very pass: its tuning and pod as they were): they serve again and wait like the rest, and drain
+        // afresh once the rollout goes on
         pausedBy.ifPresent(by -> List.copyOf(decided.values()).stream()
-                .filter(d -> d.podAction() == PodAction.DRAIN)
-                .forEach(d -> decided.put(
-                        d.node(),
-                        waiting(
-                                d.node(),
-                                d.tuning(),
-                                d.tuningRevision(),
-                                d.state().withdrawn(),
-                                paused(by) + "; its drain was called off"))));
+                .filter(d -> d.podAction() == PodAction.DRAIN // its tuning and pod kept: nothing changed
+                        || d.phase() == Phase.UPDATING
+                                && factsOf.containsKey(d.node()) // a new node (no NodeTuning yet) is given the revision
+                                && factsOf.get(d.node()).untouchedBy(target))
+                .forEach(d -> {
+                    Facts f = factsOf.get(d.node());
+                    decided.put(
+                            d.node(),
+                            waiting(
+                                    d.node(),
+                                    f.tuning,
+                                    f.tuningRevision,
+                                    d.state().withdrawn(),
+                                    paused(by) + "; its turn was called off before anything on the node changed"));
+                }));
         // room: out of service or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
@@ -258,6 +300,8 @@ public final class RolloutPlanner {
         nodes.forEach(v -> views.put(v.node(), v));
         Instant next = null;
         for (NodeDecision d : plan.nodes().values()) {
+            NodeView v = views.get(d.node());
+            Pod pod = v == null ? null : v.pod();
             // from when a soak counts: the start of the turn; for a failed node that may recover (not
             // reverted), the failure; for a waiting node (one with nothing to change is updated once it
             // soaked), when it became Ready
@@ -267,7 +311,12 @@ public final class RolloutPlanner {
                 anchor = d.state().started();
                 due.add(anchor.plus(plan.policy().deadline()));
                 if (d.podAction() == PodAction.DRAIN) {
-                    due.add(anchor.plus(plan.policy().drain()));
+                    // drained counts from when its pod went out of service; until then the kubelet's Ready change
+                    // (the closed gate) wakes the reconciler
+                    drainedAt(
+                                    NodeHealth.notReadySince(pod).orElse(null),
+                                    plan.policy().drain())
+                            .ifPresent(due::add);
                 } else if (d.podAction() == PodAction.EVICT) {
                     // an eviction a PodDisruptionBudget refused is asked again soon (once it succeeds, the
                     // pod's deletion wakes the reconciler anyway), not only at the deadline
@@ -280,8 +329,7 @@ public final class RolloutPlanner {
             } else {
                 continue;
             }
-            NodeView v = views.get(d.node());
-            NodeHealth.readySince(v == null ? null : v.pod())
+            NodeHealth.readySince(pod)
                     .ifPresent(since -> due.add((since.isAfter(anchor) ? since : anchor)
                             .plus(plan.policy().soak())));
             for (Instant t : due) {
@@ -293,6 +341,14 @@ public final class RolloutPlanner {
         return next == null
                 ? Optional.empty()
                 : Optional.of(Duration.between(now, next).plusMillis(500));
+    }
+
+    /**
+     * When a pod out of service since {@code since} (the Ready condition's lastTransitionTime, in whole seconds:
+     * it may have gone up to a second later) has been out for {@code drain}; empty while it serves.
+     */
+    private static Optional<Instant> drainedAt(Instant since, Duration drain) {
+        return Optional.ofNullable(since).map(t -> t.plus(drain).plusSeconds(1));
     }
 
     private static Facts facts(NodeView view, RolloutTarget target, Instant now) {
@@ -314,7 +370,8 @@ public final class RolloutPlanner {
                 server,
                 podCurrent,
                 terminating,
-                terminating ? null : NodeHealth.readySince(pod).orElse(null));
+                terminating ? null : NodeHealth.readySince(pod).orElse(null),
+                terminating ? null : NodeHealth.notReadySince(pod).orElse(null));
     }
 
     static String podRevision(Pod pod) {
@@ -335,7 +392,7 @@ public final class RolloutPlanner {
 
     private static NodeDecision inTurn(
             Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state, Instant now) {
-        boolean drained = !state.started().plus(policy.drain()).isAfter(now);
+        boolean drained = f.drained(policy.drain(), now);
         boolean podOutdated = !f.podCurrent && !f.podTerminating;
         boolean retune = !f.tuningIs(target.tuningRevision());
         // a server that may have clients is taken out of service before anything of its node changes: a re-tune
@@ -464,6 +521,12 @@ public final class RolloutPlanner {
     private static String overdue(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now) {
         if (f.state.started().plus(policy.deadline()).isBefore(now)) {
             List<String> missing = new ArrayList<>();
+            if (f.serving()
+                    && !f.drained(policy.drain(), now)
+                    && (!f.podCurrent || !f.tuningIs(target.tuningRevision()))) {
+                missing.add("its edge server never went out of service for the drain (still Ready with its readiness "
+                        + "gate closed)");
+            }
             if (!f.tuningIs(target.tuningRevision()) || !f.tunedAsAsked()) {
                 missing.add("tuning: " + Objects.requireNonNullElse(f.verdict.message(), "not the target's yet"));
             }

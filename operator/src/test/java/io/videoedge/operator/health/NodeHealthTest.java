@@ -55,6 +55,22 @@ class NodeHealthTest {
     }
 
     @Test
+    void outOfServiceSinceItsReadyConditionTurnedFalse() {
+        assertThat(NodeHealth.notReadySince(pod("Running", "False", "2026-11-01T10:00:05Z")))
+                .contains(java.time.Instant.parse("2026-11-01T10:00:05Z"));
+        assertThat(NodeHealth.notReadySince(pod("Running", "True", "2026-11-01T10:00:05Z")))
+                .as("serving")
+                .isEmpty();
+        assertThat(NodeHealth.notReadySince(pod("Pending", "False", null)))
+                .as("never reported Ready: it never served")
+                .contains(java.time.Instant.EPOCH);
+        assertThat(NodeHealth.notReadySince(new io.fabric8.kubernetes.api.model.Pod()))
+                .as("no status at all")
+                .contains(java.time.Instant.EPOCH);
+        assertThat(NodeHealth.notReadySince(null)).isEmpty();
+    }
+
+    @Test
     void tunedWhenTheAgentAppliedTheNodeTuningsLatestSpec() {
         assertThat(NodeHealth.tuning(tuning(2, 2L, List.of(cond("Applied", "True", "AsExpected", ""))))
                         .state())

@@ -73,7 +73,9 @@ class RolloutPlannerTest {
         List<NodeTuningStatus.Setting> settings = List.of();
         String podRevision = "p1";
         boolean podReady = true;
-        Instant readySince = T0.minusSeconds(3600);
+        /** The pod's Ready condition's lastTransitionTime: Ready, or out of service, since then. */
+        Instant readyChanged = T0.minusSeconds(3600);
+
         boolean podTerminating;
         boolean noPod;
 
@@ -122,11 +124,23 @@ class RolloutPlannerTest {
                             .addNewCondition()
                             .withType("Ready")
                             .withStatus(podReady ? "True" : "False")
-                            .withLastTransitionTime(readySince.toString())
+                            .withLastTransitionTime(readyChanged.toString())
                             .endCondition()
                             .endStatus()
                             .build();
             return new NodeView(name, nt, pod);
+        }
+
+        /** The kubelet reported its pod Ready at {@code t} (its gate open, its server up). */
+        void readyAt(Instant t) {
+            podReady = true;
+            readyChanged = t;
+        }
+
+        /** The kubelet took its pod out of service at {@code t}: its readiness gate closed, or its server went down. */
+        void outOfServiceAt(Instant t) {
+            podReady = false;
+            readyChanged = t;
         }
 
         /** What the operator writes back after a pass: the decided tuning and state (the agent has not acted yet). */
@@ -198,7 +212,7 @@ class RolloutPlannerTest {
     @Test
     void nodesTunedAndServingThatHaveNotSoakedYetWaitForRoom() {
         List<Node> nodes = fleet(3, OLD);
-        nodes.forEach(n -> n.readySince = T0.minusSeconds(3)); // serving, tuned, no last good tuning yet
+        nodes.forEach(n -> n.readyAt(T0.minusSeconds(3))); // serving, tuned, no last good tuning yet
         RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0);
         assertThat(inPhase(plan, Phase.UPDATING)).as("maxUnavailable 1").containsExactly("n1");
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
@@ -240,7 +254,7 @@ class RolloutPlannerTest {
         assertThat(inPhase(pass(target, ONE, nodes, t), Phase.UPDATING)).containsExactly("n1");
         // applied, the gate reopened, Ready again: soaking, still n1's turn
         nodes.get(0).agentApplies();
-        nodes.get(0).readySince = t.plusSeconds(1);
+        nodes.get(0).readyAt(t.plusSeconds(1));
         plan = pass(target, ONE, nodes, t.plusSeconds(5));
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1");
         assertThat(plan.nodes().get("n1").message()).startsWith("soaking");
@@ -256,7 +270,7 @@ class RolloutPlannerTest {
         Instant now = t.plusSeconds(12);
         for (int i = 1; i < 3; i++) {
             nodes.get(i).agentApplies();
-            nodes.get(i).readySince = now.plusSeconds(1);
+            nodes.get(i).readyAt(now.plusSeconds(1));
             now = now.plusSeconds(12);
             plan = pass(target, ONE, nodes, now);
         }
@@ -266,11 +280,13 @@ class RolloutPlannerTest {
 
     @Test
     void aTuningChangeTakesTheNodeOutOfServiceBeforeItsNodeTuningChanges() {
-        List<Node> nodes = settled(2);
+        List<Node> nodes = settled(3);
         nodes.get(1).noPod = true; // n2 has no server: nothing to drain
+        nodes.get(2).outOfServiceAt(T0.minusSeconds(60)); // n3's server is down for a minute: drained long ago
         RolloutTarget target = target(NEW, "p1");
+        RolloutPolicy three = new RolloutPolicy(3, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
 
-        RolloutPlan plan = pass(target, TWO_DRAINED, nodes, T0);
+        RolloutPlan plan = pass(target, three, nodes, T0);
         NodeDecision n1 = plan.nodes().get("n1");
         assertThat(n1.phase()).isEqualTo(Phase.DRAINING);
         assertThat(n1.podAction()).as("its readiness gate closes").isEqualTo(PodAction.DRAIN);
@@ -279,13 +295,21 @@ class RolloutPlannerTest {
         assertThat(n1.tuningRevision()).isEqualTo(OLD.revision());
         assertThat(nodes.get(0).tuning).isEqualTo(OLD);
         assertThat(plan.nodes().get("n2").tuningRevision()).isEqualTo(NEW.revision());
-        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0))
-                .contains(Duration.ofSeconds(5).plusMillis(500));
+        assertThat(plan.nodes().get("n3").phase()).isEqualTo(Phase.UPDATING);
+        assertThat(plan.nodes().get("n3").tuningRevision()).isEqualTo(NEW.revision());
 
-        nodes.get(0).podReady = false; // the gate closed: out of service
-        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(4));
+        // the drain counts from when its pod is out of service, not from the turn's start: the kubelet has not
+        // taken it out yet (or the gate's patch failed), so at the turn's drain time it still serves on OLD
+        plan = pass(target, three, nodes, T0.plusSeconds(6));
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
+        assertThat(nodes.get(0).tuning).isEqualTo(OLD);
+        nodes.get(0).outOfServiceAt(T0.plusSeconds(6)); // the gate closed: out of service
+        assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(6)))
+                .as("out for 5 s from the Ready condition's whole second, and a second for its rounding")
+                .contains(Duration.ofSeconds(6).plusMillis(500));
+        plan = pass(target, three, nodes, T0.plusSeconds(11));
         assertThat(nodes.get(0).tuning).as("still draining").isEqualTo(OLD);
-        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(5));
+        plan = pass(target, three, nodes, T0.plusSeconds(12));
         n1 = plan.nodes().get("n1");
         assertThat(n1.phase()).isEqualTo(Phase.UPDATING);
         assertThat(n1.podAction()).as("re-tuned, not restarted").isEqualTo(PodAction.NONE);
@@ -324,7 +348,8 @@ class RolloutPlannerTest {
         // the tuning did not change: the NodeTuning keeps its revision
         assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(OLD.revision());
 
-        plan = pass(target, DRAINED, nodes, T0.plusSeconds(5));
+        nodes.get(0).outOfServiceAt(T0);
+        plan = pass(target, DRAINED, nodes, T0.plusSeconds(6));
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
         // the pod goes, the new one comes (from the current template) and is Ready
         nodes.get(0).podTerminating = true;
@@ -333,7 +358,7 @@ class RolloutPlannerTest {
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.UPDATING);
         nodes.get(0).podTerminating = false;
         nodes.get(0).podRevision = "p2";
-        nodes.get(0).readySince = T0.plusSeconds(8);
+        nodes.get(0).readyAt(T0.plusSeconds(8));
         plan = pass(target, DRAINED, nodes, T0.plusSeconds(19));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.DRAINING);
@@ -345,10 +370,12 @@ class RolloutPlannerTest {
         RolloutTarget target = target(NEW, "p1");
         assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0), Phase.DRAINING))
                 .containsExactly("n1", "n2");
-        assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0.plusSeconds(5)), Phase.UPDATING))
+        nodes.get(0).outOfServiceAt(T0);
+        nodes.get(1).outOfServiceAt(T0);
+        assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0.plusSeconds(6)), Phase.UPDATING))
                 .containsExactly("n1", "n2");
         nodes.get(0).agentApplies();
-        nodes.get(0).readySince = T0.plusSeconds(6);
+        nodes.get(0).readyAt(T0.plusSeconds(6));
         RolloutPlan plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(16));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
         assertThat(inPhase(plan, Phase.DRAINING)).containsExactly("n3");
@@ -361,7 +388,9 @@ class RolloutPlannerTest {
         assertThat(n3.phase()).isEqualTo(Phase.WAITING);
         assertThat(n3.podAction()).as("its readiness gate opens again").isEqualTo(PodAction.NONE);
         assertThat(n3.tuningRevision()).isEqualTo(OLD.revision());
-        assertThat(n3.message()).isEqualTo("waiting: the rollout is paused (node n2 failed); its drain was called off");
+        assertThat(n3.message())
+                .isEqualTo(
+                        "waiting: the rollout is paused (node n2 failed); its turn was called off before anything on the node changed");
         assertThat(n3.state().target()).as("no turn").isNull();
         assertThat(n3.state().lastGood().revision()).isEqualTo(OLD.revision());
         // and it stays so, drained neither now nor once its drain time would have passed
@@ -369,6 +398,89 @@ class RolloutPlannerTest {
         assertThat(plan.nodes().get("n3").phase()).isEqualTo(Phase.WAITING);
         assertThat(plan.nodes().get("n3").podAction()).isEqualTo(PodAction.NONE);
         assertThat(nodes.get(2).tuning).isEqualTo(OLD);
+    }
+
+    @Test
+    void aPauseSeenInThePassThatEndsADrainCallsThatTurnOffToo() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p2"); // a re-tune and a restart
+        assertThat(inPhase(pass(target, TWO_DRAINED, nodes, T0), Phase.DRAINING))
+                .containsExactly("n1", "n2");
+        nodes.get(0).outOfServiceAt(T0);
+        nodes.get(1).outOfServiceAt(T0.plusSeconds(2)); // its kubelet was slower
+        RolloutPlan plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(6));
+        assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
+        nodes.get(0).podTerminating = true;
+        nodes.get(0).agentFails("RolledBack");
+
+        // n2's drain ends in the pass that sees n1's failure: it is neither re-tuned nor restarted
+        plan = pass(target, TWO_DRAINED, nodes, T0.plusSeconds(8));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        NodeDecision n2 = plan.nodes().get("n2");
+        assertThat(n2.phase()).isEqualTo(Phase.WAITING);
+        assertThat(n2.podAction()).isEqualTo(PodAction.NONE);
+        assertThat(n2.tuningRevision()).isEqualTo(OLD.revision());
+        assertThat(n2.state().target()).isNull();
+        assertThat(nodes.get(1).tuning).isEqualTo(OLD);
+    }
+
+    @Test
+    void aPauseCallsOffARestartDrainedInThatPass() {
+        List<Node> nodes = settled(2);
+        RolloutTarget restart = target(OLD, "p2"); // restart-only: the tuning stays what both ran healthily
+        pass(restart, TWO_DRAINED, nodes, T0);
+        nodes.get(0).outOfServiceAt(T0);
+
+        assertThat(pass(restart, TWO_DRAINED, nodes, T0.plusSeconds(6))
+                        .nodes()
+                        .get("n1")
+                        .podAction())
+                .isEqualTo(PodAction.EVICT);
+        nodes.get(1).outOfServiceAt(T0.plusSeconds(2)); // its kubelet was slower
+        nodes.get(0).podTerminating = true;
+        nodes.get(0).agentFails("RolledBack");
+
+        RolloutPlan plan = pass(restart, TWO_DRAINED, nodes, T0.plusSeconds(8));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.WAITING);
+        assertThat(plan.nodes().get("n2").podAction()).as("not evicted").isEqualTo(PodAction.NONE);
+    }
+
+    @Test
+    void aPauseCallsOffTheDrainOfANodeThatHasNotSoakedYet() {
+        List<Node> nodes = settled(2);
+        Node fresh = new Node("n3", OLD);
+        fresh.readyAt(T0.minusSeconds(3)); // tuned and serving, not soaked yet: no last good tuning
+        nodes.add(fresh);
+        RolloutTarget restart = target(OLD, "p2");
+        RolloutPolicy three = new RolloutPolicy(3, DRAINED.deadline(), DRAINED.soak(), true, DRAINED.drain());
+        assertThat(inPhase(pass(restart, three, nodes, T0), Phase.DRAINING)).containsExactly("n1", "n2", "n3");
+        nodes.get(0).outOfServiceAt(T0);
+        assertThat(pass(restart, three, nodes, T0.plusSeconds(6))
+                        .nodes()
+                        .get("n1")
+                        .podAction())
+                .isEqualTo(PodAction.EVICT);
+        nodes.get(0).podTerminating = true;
+        nodes.get(0).agentFails("RolledBack");
+
+        RolloutPlan plan = pass(restart, three, nodes, T0.plusSeconds(7));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
+        assertThat(plan.nodes().get("n3").podAction()).isEqualTo(PodAction.NONE);
+    }
+
+    @Test
+    void aDrainThatNeverTakesTheServerOutOfServiceFailsTheTurnSayingSo() {
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, DRAINED, nodes, T0); // n1's gate closes, but its kubelet never marks the pod not Ready
+        RolloutPlan plan = pass(target, DRAINED, nodes, T0.plusSeconds(601));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.pausedReason())
+                .contains(
+                        "its edge server never went out of service for the drain (still Ready with its readiness gate closed)");
+        assertThat(nodes.get(0).tuning).as("never re-tuned while serving").isEqualTo(OLD);
     }
 
     /** Three settled nodes, n1 in its turn for {@code target} from T0 and its agent failing it (RolledBack). */
@@ -426,7 +538,7 @@ class RolloutPlannerTest {
 
         // fixed on the node (the agent now applies it): the operator looks again when the soak is over
         nodes.get(0).agentApplies();
-        nodes.get(0).readySince = T0.plusSeconds(2);
+        nodes.get(0).readyAt(T0.plusSeconds(2));
         plan = pass(target, noRevert, nodes, T0.plusSeconds(3));
         assertThat(plan.paused()).isTrue();
         assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(3)))
@@ -478,7 +590,7 @@ class RolloutPlannerTest {
         // the node takes the setting again: after a soak from then, the rollout goes on
         n1.degraded = false;
         n1.settings = List.of(setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED));
-        n1.readySince = T0.plusSeconds(61);
+        n1.readyAt(T0.plusSeconds(61));
         plan = pass(target, noRevert, nodes, T0.plusSeconds(80));
         assertThat(plan.paused()).isFalse();
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
@@ -496,7 +608,7 @@ class RolloutPlannerTest {
         n1.settings = List.of(
                 setting("sysctl/net.ipv4.tcp_notsent_lowat", SettingState.APPLIED),
                 setting("rps/eth0/rx-0", SettingState.UNSUPPORTED));
-        n1.readySince = T0.plusSeconds(1);
+        n1.readyAt(T0.plusSeconds(1));
         RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(12));
         assertThat(plan.paused()).isFalse();
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
@@ -617,7 +729,7 @@ class RolloutPlannerTest {
         Node n2node = nodes.get(1);
         n2node.noPod = false;
         n2node.podRevision = "p2";
-        n2node.readySince = T0.plusSeconds(610);
+        n2node.readyAt(T0.plusSeconds(610));
         plan = pass(restart, DRAINED, nodes, T0.plusSeconds(619));
         assertThat(plan.pausedNode()).isEqualTo("n2");
         plan = pass(restart, DRAINED, nodes, T0.plusSeconds(621));
@@ -632,10 +744,11 @@ class RolloutPlannerTest {
         RolloutTarget restart = target(OLD, "p2");
         // n2's pod was replaced from the new template meanwhile (a reboot, say) and is Ready since T0
         nodes.get(1).podRevision = "p2";
-        nodes.get(1).readySince = T0;
+        nodes.get(1).readyAt(T0);
         RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(1));
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
         assertThat(plan.nodes().get("n2").phase()).isEqualTo(Phase.WAITING);
+        nodes.get(0).outOfServiceAt(T0.plusSeconds(1));
         // the reconciler looks again when n2's soak ends (T0 + 10 s), not only at n1's drain (T0 + 6 s)
         assertThat(RolloutPlanner.recheck(plan, nodes.stream().map(Node::view).toList(), T0.plusSeconds(7)))
                 .contains(Duration.ofSeconds(3).plusMillis(500));
@@ -678,7 +791,7 @@ class RolloutPlannerTest {
         RolloutTarget restart = target(OLD, "p2");
         assertThat(pass(restart, DRAINED, nodes, T0).nodes().get("n1").podAction())
                 .isEqualTo(PodAction.DRAIN);
-        nodes.get(0).podReady = false; // its gate closed by the drain
+        nodes.get(0).outOfServiceAt(T0); // its gate closed by the drain
         RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(6));
         assertThat(plan.nodes().get("n1").podAction()).isEqualTo(PodAction.EVICT);
         // a PodDisruptionBudget refused the eviction: the pod is still there, and nothing else will change
@@ -711,7 +824,7 @@ class RolloutPlannerTest {
         for (Node n : nodes) {
             pass(target, ONE, nodes, now);
             n.agentApplies();
-            n.readySince = now.plusSeconds(1);
+            n.readyAt(now.plusSeconds(1));
             now = now.plusSeconds(12);
         }
         plan = pass(target, ONE, nodes, now);
