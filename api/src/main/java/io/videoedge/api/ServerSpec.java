@@ -371,7 +371,8 @@ public record ServerSpec(
             @JsonPropertyDescription(
                     "Slow readers: a connection with a response pending that takes fewer than minSendBytes in "
                             + "minSendPeriod is disconnected, one-nio size (64k); 0 turns the rule off. Video players read far "
-                            + "faster; a client that does not read at all is also cut after 60s without progress.")
+                            + "faster; a client that does not read at all is also closed once it has made no progress for 60s (the idle "
+                            + "timeout), found by a sweep that runs every 2 minutes: 60s to 3m after its last progress.")
             @Default("64k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String minSendBytes,
@@ -501,7 +502,8 @@ public record ServerSpec(
 
             @JsonPropertyDescription(
                     "How long past its expiry a cached object is still served (X-Cache: stale) while the origin fails "
-                            + "to revalidate it (a connection error, a timeout, an answer it cannot use such as a 5xx or a 403; never after a 404 or 410), one-nio time "
+                            + "to revalidate it (a connection error, a timeout, a 5xx, a 429 or another answer it cannot use; never after the "
+                            + "origin's 401, 403, 404, 410 or 451, which remove the cached copy), one-nio time "
                             + "(30s, 1h). 0s: the origin's failure is the client's. Never for an object whose "
                             + "Cache-Control forbids serving it stale (no-cache, must-revalidate, proxy-revalidate).")
             @Default("1h")
@@ -595,7 +597,9 @@ public record ServerSpec(
             @Pattern(Patterns.ONE_NIO_TIME)
             String connectTimeout,
 
-            @JsonPropertyDescription("Read timeout for one origin response, one-nio time.")
+            @JsonPropertyDescription(
+                    "How long the edge waits for the next bytes of an origin response (its head or its body), "
+                            + "one-nio time; it does not limit the whole response: an origin that keeps sending is never cut.")
             @Default("10s")
             @Pattern(Patterns.ONE_NIO_TIME)
             String readTimeout,

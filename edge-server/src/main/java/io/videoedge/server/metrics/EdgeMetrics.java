@@ -143,7 +143,7 @@ public final class EdgeMetrics {
                 .register(registry);
         rejectedConnections = counterBuilder()
                 .name("videoedge_connections_rejected_total")
-                .help("Connections closed at accept because limits.maxConnections was reached")
+                .help("Connections answered 503 and closed because limits.maxConnections was reached")
                 .register(registry);
         refusedConnections = counterBuilder()
                 .name("videoedge_connections_refused_total")
