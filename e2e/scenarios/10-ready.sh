@@ -63,7 +63,8 @@ else
   assert_eq "its NodeTuning: capabilities.ktls" unavailable "$nt_ktls"
   assert_eq "nodesNeedingAttention[0].ktls" unavailable "$(ve_jsonpath '{.status.nodesNeedingAttention[0].ktls}')"
   assert_eq "Degraded (kTLS requested, unavailable)" True "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status}')"
-  # the reason is KernelTlsUnavailable, or Degraded when the agent reports other unsupported settings too
+  # the specific reason leads, though the agent reports module/tls (and perhaps more) Unsupported too
+  assert_eq "Degraded reason" KernelTlsUnavailable "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].reason}')"
   assert_contains "Degraded message says the server falls back to OpenSSL" \
     "kernel TLS is unavailable on $node: the edge server falls back to userspace OpenSSL" \
     "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].message}')"

@@ -27,7 +27,8 @@ public record NicSpec(
 
         @JsonPropertyDescription(
                 "Combined RX/TX queue count (ethtool -L IF combined N). Default: the NIC type's choice "
-                        + "(one per online CPU, capped by what the NIC supports).")
+                        + "(one per online CPU up to what the NIC supports; ixgbe at most 16, ena at most 32; an unknown "
+                        + "driver, with type auto, is left as it is).")
         @Min(1)
         @Max(1024)
         Integer combinedQueues,
@@ -36,7 +37,8 @@ public record NicSpec(
         Coalescing coalescing,
 
         @JsonPropertyDescription(
-                "Where NIC queue interrupts go: spread (round robin over all CPUs), server-cores (the edge "
+                "Where NIC queue interrupts go: spread (one CPU per queue, round robin over the online CPUs, the NIC's "
+                        + "NUMA node's first), server-cores (the edge "
                         + "server's dedicated CPUs), housekeeping (CPUs the server does not own) or none (leave alone).")
         @Default("spread")
         IrqAffinity irqAffinity,

@@ -32,8 +32,10 @@ public record TlsSpec(
                         + "so the NIC encrypts what the server sends: mlx5 ConnectX-6 Dx and later with crypto can). On a NIC that cannot "
                         + "(virtio, veth and most others: the feature is missing or fixed off), the node's NodeTuning reports "
                         + "ethtool/IF/tls-hw-tx-offload Unsupported with the reason, and kernel TLS encrypts in software there, as with ktls. "
-                        + "The server's videoedge_ktls_sessions_current{kind=\"device\"} counts the sessions the NIC encrypts. When the node "
-                        + "lacks kTLS, the server falls back to openssl and the status says so (reason KernelTlsUnavailable).")
+                        + "The server's videoedge_ktls_sessions_current{direction=\"tx\",kind=\"device\"} counts the node's kTLS sessions "
+                        + "whose sending side the NIC encrypts (every kTLS socket of the host's network namespace, not only the "
+                        + "server's). When the node lacks kTLS, the server falls back to openssl and the status says so (Degraded "
+                        + "reason KernelTlsUnavailable; its agent reports module/tls Unsupported).")
         @Default("none")
         TlsMode mode,
 

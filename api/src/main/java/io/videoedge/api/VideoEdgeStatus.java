@@ -134,8 +134,8 @@ public record VideoEdgeStatus(
                     "What this node's edge server encrypts HTTPS with: none (no HTTPS), openssl (userspace), "
                             + "ktls (the kernel, in software) or ktls-offload (the NIC); tls.mode asks, the node decides: without the kernel's "
                             + "tls module it is openssl, without a NIC that took TLS TX offload it is ktls. With ktls the kernel still hands a "
-                            + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{kind=\"device\"} "
-                            + "counts those. With tls.mode ktls or ktls-offload, absent until the node's agent reports.")
+                            + "session's TX to a NIC whose offload is already on: the server's videoedge_ktls_sessions_current{direction=\"tx\","
+                            + "kind=\"device\"} counts those (the node's, every kTLS socket of the host's network namespace). With tls.mode ktls or ktls-offload, absent until the node's agent reports.")
             String tls,
 
             @JsonPropertyDescription("NIC of the served interface: name and driver.")

@@ -77,6 +77,18 @@ public final class NodeFindings {
         if (!failed.isEmpty()) {
             status.warning(Conditions.APPLY_FAILED, "tuning failed on " + describe(failed, NodeReport::tuningMessage));
         }
+        // before the nodes' Degraded tuning: a kernel without TLS is also reported by its agent as an unsupported
+        // setting (module/tls), and the specific reason is the one to lead with
+        List<String> noKernelTls = reports.stream()
+                .filter(NodeReport::kernelTlsUnavailable)
+                .map(NodeReport::node)
+                .toList();
+        if (!noKernelTls.isEmpty()) {
+            status.warning(
+                    Conditions.KERNEL_TLS_UNAVAILABLE,
+                    "kernel TLS is unavailable on " + StatusAggregator.list(noKernelTls)
+                            + ": the edge server falls back to userspace OpenSSL there (no sendfile over TLS)");
+        }
         List<NodeReport> degraded = select(reports, r -> r.tuning() == Tuning.DEGRADED);
         if (!degraded.isEmpty()) {
             status.warning(
@@ -89,16 +101,6 @@ public final class NodeFindings {
                     Conditions.SERVER_AVAILABLE,
                     Conditions.SERVER_NOT_READY,
                     "edge server not ready on " + describe(notServing, NodeReport::serverMessage));
-        }
-        List<String> noKernelTls = reports.stream()
-                .filter(NodeReport::kernelTlsUnavailable)
-                .map(NodeReport::node)
-                .toList();
-        if (!noKernelTls.isEmpty()) {
-            status.warning(
-                    Conditions.KERNEL_TLS_UNAVAILABLE,
-                    "kernel TLS is unavailable on " + StatusAggregator.list(noKernelTls)
-                            + ": the edge server falls back to userspace OpenSSL there (no sendfile over TLS)");
         }
         if (rollout != null) {
             status.rollout(rollout);

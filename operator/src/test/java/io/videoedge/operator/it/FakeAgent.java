@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.videoedge.api.NodeCapabilities;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
+import io.videoedge.api.SettingState;
 import io.videoedge.api.VideoEdgeApi;
 import java.util.List;
 
@@ -36,9 +37,13 @@ final class FakeAgent {
         return this;
     }
 
-    /** Applied=True for the NodeTuning's current spec, with what the node can do. */
+    /**
+     * Applied=True for the NodeTuning's current spec, with what the node can do. Where the kernel has no TLS
+     * ({@code ktls} unavailable) it reports what the real agent does there: module/tls Unsupported, so
+     * Degraded=True (UnsupportedSettings).
+     */
     FakeAgent applied(String ktls) {
-        return report(cond("Applied", "True", "AsExpected", "14 settings applied"), ktls);
+        return report(cond("Applied", "True", "AsExpected", "14 setting(s) applied or already in place"), ktls);
     }
 
     /** Plan mode: nothing changed, Applied=False/PlanOnly. */
@@ -59,13 +64,29 @@ final class FakeAgent {
                 "0-3",
                 List.of(new NodeCapabilities.Nic(
                         "eth0", "virtio_net", 4, 4, 4, 4, List.of(24, 25, 26, 27), -1, false)));
+        boolean noKernelTls = "unavailable".equals(ktls)
+                && nt.getSpec().tuning() != null
+                && nt.getSpec().tuning().kernelModules() != null
+                && nt.getSpec().tuning().kernelModules().contains("tls");
+        String why = "module tls is not built for kernel 6.12.48+deb13-amd64 (nothing under /lib/modules/"
+                + "6.12.48+deb13-amd64): kernel TLS unavailable, the server falls back to userspace TLS (OpenSSL)";
+        List<NodeTuningStatus.Setting> settings = noKernelTls
+                ? List.of(new NodeTuningStatus.Setting(
+                        "module/tls", "loaded", "absent", "absent", SettingState.UNSUPPORTED, why))
+                : List.of();
+        Condition degraded = noKernelTls
+                ? cond("Degraded", "True", "UnsupportedSettings", "unsupported on this node: module/tls (" + why + ")")
+                : cond("Degraded", "False", "AsExpected", "every setting is in place");
+        String message = "Applied".equals(applied.getType()) && "True".equals(applied.getStatus())
+                ? "applied: 3 changed, 11 already set" + (noKernelTls ? ", 1 unsupported" : "")
+                : applied.getMessage();
         nt.setStatus(new NodeTuningStatus(
                 nt.getMetadata().getGeneration(),
-                List.of(applied, cond("Degraded", "False", "AsExpected", "")),
-                applied.getMessage(),
+                List.of(applied, degraded),
+                message,
                 "sha256:0123",
                 null,
-                List.of(),
+                settings,
                 caps,
                 null));
         admin.resource(nt).updateStatus();
