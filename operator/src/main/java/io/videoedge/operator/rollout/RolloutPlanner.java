@@ -214,8 +214,9 @@ public final class RolloutPlanner {
                 }
                 if (!done) {
                     NodeDecision d = inTurn(f, target, policy, state, now);
-                    // a pod still being drained or evicted keeps its own phase and message
-                    String overdue = state.lastGood() == null && d.podAction() == PodAction.NONE
+                    // a pod still being evicted keeps its own phase and message (the eviction is asked again); a
+                    // drain past the deadline has not taken the server out of service: that stalls it
+                    String overdue = state.lastGood() == null && d.podAction() != PodAction.EVICT
                             ? overdue(f, target, policy, now)
                             : null;
                     decided.put(f.node(), overdue == null ? d : stalled(d, overdue));

@@ -646,6 +646,22 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void aNodeThatNeverRanHealthilyStallsWhenItsDrainNeverTakesItsServerOutOfService() {
+        List<Node> nodes = fleet(1, OLD);
+        nodes.get(0).agentFails("ApplyFailed"); // serving, never tuned: no last good tuning
+        RolloutTarget restart = target(OLD, "p2");
+        assertThat(pass(restart, DRAINED, nodes, T0).nodes().get("n1").phase()).isEqualTo(Phase.DRAINING);
+        // its gate closed, but its pod stays Ready
+        NodeDecision d =
+                pass(restart, DRAINED, nodes, T0.plusSeconds(601)).nodes().get("n1");
+        assertThat(d.phase()).isEqualTo(Phase.STALLED);
+        assertThat(d.podAction())
+                .as("still out of rotation as far as the gate goes")
+                .isEqualTo(PodAction.DRAIN);
+        assertThat(d.message()).contains("its edge server never went out of service for the drain");
+    }
+
+    @Test
     void aNodeThatNeverRanHealthilyNeitherWaitsNorPauses() {
         List<Node> nodes = neverHealthyInTurn(2, target(NEW, "p1"));
         RolloutPlan plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(2));
