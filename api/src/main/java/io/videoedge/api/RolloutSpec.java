@@ -34,8 +34,8 @@ public record RolloutSpec(
                         + "a change comes gets its turn at once (unless the rollout is paused), even when the change leaves it as it is (a restart where it has no "
                         + "server pod), so it too pauses the rollout past the deadline. A node that never ran "
                         + "tuned and serving before (a new node) has nothing to protect and does not pause the rollout: past it, it is "
-                        + "Stalled (status.nodes.stalled, alert VideoEdgeRolloutStalled). While out of service it still takes room, "
-                        + "so with maxUnavailable 1 no other node gets its turn until it serves or leaves the selection.")
+                        + "Stalled (status.nodes.stalled, alert VideoEdgeRolloutStalled). It keeps its turn and its room until it is "
+                        + "updated or leaves the selection, so with maxUnavailable 1 no other node gets its turn meanwhile.")
         @Default("600")
         @Min(10)
         @Max(86400)

@@ -214,9 +214,10 @@ public final class RolloutPlanner {
                 }
                 if (!done) {
                     NodeDecision d = inTurn(f, target, policy, state, now);
-                    // a pod still being evicted keeps its own phase and message (the eviction is asked again); a
-                    // drain past the deadline has not taken the server out of service: that stalls it
-                    String overdue = state.lastGood() == null && d.podAction() != PodAction.EVICT
+                    // a pod still being drained or evicted keeps its own phase and message (the eviction is asked
+                    // again), unless the drain has not taken the server out of service by the deadline: that stalls it
+                    boolean stuckServing = d.podAction() == PodAction.DRAIN && f.serving();
+                    String overdue = state.lastGood() == null && (d.podAction() == PodAction.NONE || stuckServing)
                             ? overdue(f, target, policy, now)
                             : null;
                     decided.put(f.node(), overdue == null ? d : stalled(d, overdue));

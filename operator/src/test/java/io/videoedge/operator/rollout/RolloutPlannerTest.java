@@ -659,6 +659,11 @@ class RolloutPlannerTest {
                 .as("still out of rotation as far as the gate goes")
                 .isEqualTo(PodAction.DRAIN);
         assertThat(d.message()).contains("its edge server never went out of service for the drain");
+
+        // out of service at last, its drain not over yet: draining, not stalled
+        nodes.get(0).outOfServiceAt(T0.plusSeconds(601));
+        d = pass(restart, DRAINED, nodes, T0.plusSeconds(603)).nodes().get("n1");
+        assertThat(d.phase()).isEqualTo(Phase.DRAINING);
     }
 
     @Test
