@@ -3,7 +3,6 @@ package io.videoedge.operator.health;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodStatus;
 import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
@@ -121,20 +120,22 @@ public final class NodeHealth {
         if (pod == null || ready(pod).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(Optional.ofNullable(pod.getStatus())
-                .map(PodStatus::getConditions)
-                .flatMap(conditions -> conditions.stream()
-                        .filter(c -> "Ready".equals(c.getType()) && c.getLastTransitionTime() != null)
-                        .findFirst())
-                .map(c -> Instant.parse(c.getLastTransitionTime()))
+        return Optional.of(readyCondition(pod)
+                .map(PodCondition::getLastTransitionTime)
+                .map(Instant::parse)
                 .orElse(Instant.EPOCH));
     }
 
     private static Optional<PodCondition> ready(Pod pod) {
+        return readyCondition(pod).filter(c -> Conditions.TRUE.equals(c.getStatus()));
+    }
+
+    /** The pod's Ready condition, True or not. */
+    private static Optional<PodCondition> readyCondition(Pod pod) {
         return pod == null || pod.getStatus() == null || pod.getStatus().getConditions() == null
                 ? Optional.empty()
                 : pod.getStatus().getConditions().stream()
-                        .filter(c -> "Ready".equals(c.getType()) && Conditions.TRUE.equals(c.getStatus()))
+                        .filter(c -> "Ready".equals(c.getType()))
                         .findFirst();
     }
 

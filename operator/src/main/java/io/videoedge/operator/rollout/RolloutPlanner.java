@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,16 @@ public final class RolloutPlanner {
         }
 
         /**
+         * Its server must be drained before this turn changes anything: it is to be restarted (an outdated pod), or
+         * its node re-tuned while a server may have clients, and it has not been out of service for the drain time.
+         */
+        boolean drainDue(RolloutTarget target, Duration drain, Instant now) {
+            boolean hasServer = view.pod() != null && !podTerminating;
+            boolean podOutdated = !podCurrent && !podTerminating;
+            return hasServer && (podOutdated || !tuningIs(target.tuningRevision())) && !drained(drain, now);
+        }
+
+        /**
          * Nothing on the node has changed for {@code target} yet: its NodeTuning does not carry the target's tuning
          * (or carries what the node ran healthily before, with its outdated pod still there), and no pod of it is
          * on its way out.
@@ -154,7 +165,7 @@ public final class RolloutPlanner {
         SortedMap<String, NodeDecision> decided = new TreeMap<>();
         List<RolloutPlan.Event> events = new ArrayList<>();
         List<Facts> toStart = new ArrayList<>();
-        Map<String, Facts> factsOf = new TreeMap<>();
+        Map<String, Facts> factsOf = new HashMap<>();
         for (NodeView view :
                 nodes.stream().sorted(Comparator.comparing(NodeView::node)).toList()) {
             if (view.nt() == null) {
@@ -242,22 +253,23 @@ public final class RolloutPlanner {
         // a pause calls off the turns that have changed nothing on their node yet (a server draining, or drained in
         // this very pass: its tuning and pod as they were): they serve again and wait like the rest, and drain
         // afresh once the rollout goes on
-        pausedBy.ifPresent(by -> List.copyOf(decided.values()).stream()
-                .filter(d -> d.podAction() == PodAction.DRAIN // its tuning and pod kept: nothing changed
-                        || d.phase() == Phase.UPDATING
-                                && factsOf.containsKey(d.node()) // a new node (no NodeTuning yet) is given the revision
-                                && factsOf.get(d.node()).untouchedBy(target))
-                .forEach(d -> {
-                    Facts f = factsOf.get(d.node());
-                    decided.put(
+        pausedBy.ifPresent(by -> List.copyOf(decided.values()).stream().forEach(d -> {
+            Facts f = factsOf.get(d.node()); // none for a new node (no NodeTuning yet): it gets the revision
+            boolean untouched = f != null
+                    && (d.podAction() == PodAction.DRAIN // its tuning and pod kept: nothing changed
+                            || d.phase() == Phase.UPDATING && f.untouchedBy(target));
+            if (!untouched) {
+                return;
+            }
+            decided.put(
+                    d.node(),
+                    waiting(
                             d.node(),
-                            waiting(
-                                    d.node(),
-                                    f.tuning,
-                                    f.tuningRevision,
-                                    d.state().withdrawn(),
-                                    paused(by) + "; its turn was called off before anything on the node changed"));
-                }));
+                            f.tuning,
+                            f.tuningRevision,
+                            d.state().withdrawn(),
+                            paused(by) + "; its turn was called off before anything on the node changed"));
+        }));
         // room: out of service or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
@@ -394,15 +406,13 @@ public final class RolloutPlanner {
 
     private static NodeDecision inTurn(
             Facts f, RolloutTarget target, RolloutPolicy policy, NodeRolloutState state, Instant now) {
-        boolean drained = f.drained(policy.drain(), now);
         boolean podOutdated = !f.podCurrent && !f.podTerminating;
         boolean retune = !f.tuningIs(target.tuningRevision());
-        // a server that may have clients is taken out of service before anything of its node changes: a re-tune
-        // (NIC queues, IRQs) as well as a restart
-        boolean hasServer = f.view.pod() != null && !f.podTerminating;
         PodAction action = PodAction.NONE;
         String message;
-        if (!drained && (podOutdated || retune && hasServer)) {
+        // a server that may have clients is taken out of service before anything of its node changes: a re-tune
+        // (NIC queues, IRQs) as well as a restart
+        if (f.drainDue(target, policy.drain(), now)) {
             action = PodAction.DRAIN;
             message = podOutdated
                     ? "draining its edge server before the restart"
@@ -523,9 +533,7 @@ public final class RolloutPlanner {
     private static String overdue(Facts f, RolloutTarget target, RolloutPolicy policy, Instant now) {
         if (f.state.started().plus(policy.deadline()).isBefore(now)) {
             List<String> missing = new ArrayList<>();
-            if (f.serving()
-                    && !f.drained(policy.drain(), now)
-                    && (!f.podCurrent || !f.tuningIs(target.tuningRevision()))) {
+            if (f.serving() && f.drainDue(target, policy.drain(), now)) {
                 missing.add("its edge server never went out of service for the drain (still Ready with its readiness "
                         + "gate closed)");
             }

@@ -72,7 +72,7 @@ final class FakeAgent {
                 + "6.12.48+deb13-amd64): kernel TLS unavailable, the server falls back to userspace TLS (OpenSSL)";
         List<NodeTuningStatus.Setting> settings = noKernelTls
                 ? List.of(new NodeTuningStatus.Setting(
-                        "module/tls", "loaded", "absent", "absent", SettingState.UNSUPPORTED, why))
+                        "module/tls", "loaded", "absent", null, SettingState.UNSUPPORTED, why))
                 : List.of();
         Condition degraded = noKernelTls
                 ? cond("Degraded", "True", "UnsupportedSettings", "unsupported on this node: module/tls (" + why + ")")
