@@ -34,6 +34,7 @@ public record NodeReport(
         NodeSummary summary) {
     public static final String KTLS_NOT_REQUESTED = "not-requested";
     public static final String KTLS_UNAVAILABLE = "unavailable";
+    static final String KTLS_SENTENCE = "kernel TLS unavailable: the server uses userspace OpenSSL";
     /** A node's message in the status is cut to this length. */
     static final int MAX_NODE_MESSAGE = 256;
 
@@ -88,14 +89,18 @@ public record NodeReport(
                 nt == null || nt.getStatus() == null ? null : nt.getStatus().settings());
         String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
         String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod);
-        // the summary says the most pressing thing: the rollout (it decides the rest), the tuning (it
-        // gates the server), then kTLS, then the server
+        // the summary says the most pressing thing: the rollout (it decides the rest), a tuning not
+        // applied (it gates the server), then kTLS (ahead of the agent's Degraded message, which reports
+        // the missing module too and can be cut at its end), then the server
         String message = decision == null || decision.phase() == NodeDecision.Phase.UPDATED ? null : decision.message();
-        if (message == null) {
+        if (message == null && !t.state().tuned()) {
             message = t.message();
         }
         if (message == null && kernelTls && KTLS_UNAVAILABLE.equals(ktls)) {
-            message = "kernel TLS unavailable: the server uses userspace OpenSSL";
+            message = t.message() == null ? KTLS_SENTENCE : KTLS_SENTENCE + "; " + t.message();
+        }
+        if (message == null) {
+            message = t.message();
         }
         if (message == null) {
             message = serverMessage;

@@ -187,6 +187,10 @@ class VideoEdgeOperatorIT {
                             VideoEdgeStatus.NodeSummary::ktls,
                             VideoEdgeStatus.NodeSummary::tls)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("rollout-2", "unavailable", "openssl"));
+            assertThat(s.nodesNeedingAttention().getFirst().message())
+                    .as("the node's summary leads with kernel TLS, ahead of the agent's report")
+                    .startsWith(
+                            "kernel TLS unavailable: the server uses userspace OpenSSL; agent reports Degraded=True");
             assertThat(s.tls()).as("the TLS column: what serves").isEqualTo("ktls 1, openssl 1");
         });
         excerpt("rollout-2-serving", get(ns, "edge"));

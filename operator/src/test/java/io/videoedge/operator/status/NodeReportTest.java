@@ -197,4 +197,43 @@ class NodeReportTest {
                         .tls())
                 .isEqualTo("none");
     }
+
+    @Test
+    void aKernelWithoutTlsLeadsTheMessageAheadOfTheAgentsDegradedReportButNotAheadOfAFailedTuning() {
+        var caps =
+                new NodeCapabilities("6.12.48+deb13-amd64", List.of("bbr"), true, "unavailable", "v2", 1, "0-3", null);
+        // what the real agent reports for a kernel without the module: Degraded, with a message long
+        // enough that the summary cuts its end
+        String why = "unsupported on this node: module/tls (module tls is not built for kernel 6.12.48+deb13-amd64"
+                + " (nothing under /lib/modules/6.12.48+deb13-amd64): kernel TLS unavailable, the server falls back"
+                + " to userspace TLS (OpenSSL)), nic/eth0/coalesce (the driver refuses adaptive-rx: operation not"
+                + " supported)";
+        NodeTuning degraded = tuning(
+                "a",
+                "r2",
+                List.of(
+                        cond("Applied", "True", "AsExpected", ""),
+                        cond("Degraded", "True", "UnsupportedSettings", why)),
+                caps);
+        NodeReport r = NodeReport.of(
+                "a",
+                degraded,
+                readyPod("a"),
+                decision("a", NodeDecision.Phase.UPDATED, null),
+                "r2",
+                TlsMode.KTLS,
+                null);
+        assertThat(r.message())
+                .startsWith("kernel TLS unavailable: the server uses userspace OpenSSL; agent reports Degraded=True")
+                .hasSize(NodeReport.MAX_NODE_MESSAGE)
+                .endsWith("...");
+        assertThat(r.attention()).isEqualTo(NodeReport.Attention.DEGRADED);
+
+        // a tuning the agent could not apply says so first: it gates the server
+        NodeTuning failed = tuning(
+                "a", "r2", List.of(cond("Applied", "False", "ApplyFailed", "sysctl net.core.somaxconn: EPERM")), caps);
+        assertThat(NodeReport.of("a", failed, readyPod("a"), null, "r2", TlsMode.KTLS, null)
+                        .message())
+                .isEqualTo("agent reports Applied=False ApplyFailed: sysctl net.core.somaxconn: EPERM");
+    }
 }
