@@ -62,6 +62,8 @@ else
   info "this kernel ($kernel) has no tls module (no /sys/module/tls, nothing in /lib/modules/$kernel): kTLS cannot run here"
   assert_eq "its NodeTuning: capabilities.ktls" unavailable "$nt_ktls"
   assert_eq "nodesNeedingAttention[0].ktls" unavailable "$(ve_jsonpath '{.status.nodesNeedingAttention[0].ktls}')"
+  assert_match "nodesNeedingAttention[0].message leads with kernel TLS" \
+    '^kernel TLS unavailable: the server uses userspace OpenSSL' "$(ve_jsonpath '{.status.nodesNeedingAttention[0].message}')"
   assert_eq "Degraded (kTLS requested, unavailable)" True "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].status}')"
   # the specific reason leads, though the agent reports module/tls (and perhaps more) Unsupported too
   assert_eq "Degraded reason" KernelTlsUnavailable "$(ve_jsonpath '{.status.conditions[?(@.type=="Degraded")].reason}')"
