@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
+import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.testing.RealApiServer;
 import io.videoedge.testing.RealApiServer.Result;
 import java.io.IOException;
@@ -202,6 +203,8 @@ class ChartIT {
                 "example.name=Not_A_Name              | at '/example/name'",
                 "admissionPolicy.enabled=maybe        | at '/admissionPolicy/enabled'",
                 "nodeAgent.maxUnavailable=0           | at '/nodeAgent/maxUnavailable'",
+                "nodeAgent.maxUnavailable=0%          | at '/nodeAgent/maxUnavailable'",
+                "nodeAgent.maxUnavailable=150%        | at '/nodeAgent/maxUnavailable'",
                 "operator.resources.request.cpu=1     | at '/operator/resources': additional properties 'request' not allowed",
                 "monitoring.labels.team=1             | at '/monitoring/labels/team'",
                 "monitoring.labels.team=a b           | at '/monitoring/labels/team': 'a b' does not match pattern",
@@ -398,18 +401,20 @@ class ChartIT {
                 .endBoundObjectRef()
                 .endSpec()
                 .build();
-        String status = "{\"status\":{\"message\":\"written by the agent\"}}";
+        NodeTuningStatus status =
+                new NodeTuningStatus(null, null, "written by the agent", null, null, null, null, null);
         try (KubernetesClient agent = tokenClient(sa, request)) {
-            NodeTuning own = agent.resources(NodeTuning.class)
-                    .withName("vap-a")
-                    .subresource("status")
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), status);
+            // the agent replaces its NodeTuning's status whole (update), as NodeTuningAgent does
+            NodeTuning mine =
+                    agent.resources(NodeTuning.class).withName("vap-a").get();
+            mine.setStatus(status);
+            NodeTuning own = agent.resource(mine).updateStatus();
             assertThat(own.getStatus().message()).isEqualTo("written by the agent");
 
-            assertThatThrownBy(() -> agent.resources(NodeTuning.class)
-                            .withName("vap-b")
-                            .subresource("status")
-                            .patch(PatchContext.of(PatchType.JSON_MERGE), status))
+            NodeTuning other =
+                    agent.resources(NodeTuning.class).withName("vap-b").get();
+            other.setStatus(status);
+            assertThatThrownBy(() -> agent.resource(other).updateStatus())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                         assertThat(e.getCode()).isEqualTo(403);
                         assertThat(e.getMessage())
@@ -454,6 +459,9 @@ class ChartIT {
                     "{\"metadata\":{\"labels\":{\"team\":null}}}",
                     "{\"metadata\":{\"labels\":{\"videoedge.io/node-agent\":\"maybe\"}}}",
                     "{\"metadata\":{\"annotations\":{\"x\":\"y\"}}}",
+                    "{\"metadata\":{\"finalizers\":[\"example.com/hold\"]}}",
+                    "{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                            + "\"name\":\"owner\",\"uid\":\"7d3f1e2a-0000-4000-8000-000000000001\"}]}}",
                     "{\"spec\":{\"unschedulable\":true}}")) {
                 assertThatThrownBy(() -> node.patch(PatchContext.of(PatchType.JSON_MERGE), patch))
                         .as(patch)
