@@ -30,7 +30,10 @@ public final class Conditions {
     public static final String APPLY_FAILED = "ApplyFailed";
     /** The agent's journal of originals cannot be read: it changes nothing until it is fixed or moved aside. */
     public static final String JOURNAL_UNREADABLE = "JournalUnreadable";
-    /** The agent's journal of originals was rebuilt: re-written from memory, or taken from the last report. */
+    /**
+     * The agent's journal of originals was rebuilt (re-written from memory, or taken from the last report), or an
+     * earlier boot's originals were dropped.
+     */
     public static final String JOURNAL_RECOVERED = "JournalRecovered";
 
     public static final String ROLLED_BACK = "RolledBack";

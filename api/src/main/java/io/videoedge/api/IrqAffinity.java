@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** Where the NIC queue interrupts go. */
 public enum IrqAffinity {
-    /** One queue IRQ per CPU, round robin over all online CPUs (RSS spread, as set_irq_affinity does). */
+    /**
+     * One CPU per queue (a queue's RX and TX vectors share it), round robin over the online CPUs with the NIC's
+     * NUMA node's first (RSS spread, as set_irq_affinity does).
+     */
     @JsonProperty("spread")
     SPREAD,
     /** Round robin over the edge server's dedicated CPUs: softirq runs where the selectors read. */

@@ -28,7 +28,7 @@ public record NodeCapabilities(
         @JsonPropertyDescription("Online CPUs, as a list (0-15,32-47).")
         String onlineCpus,
 
-        @JsonPropertyDescription("Network interfaces with a device.")
+        @JsonPropertyDescription("Network interfaces with a device, and the ones the spec tunes.")
         List<Nic> nics,
 
         @JsonPropertyDescription("The node's boot this status was written in (/proc/sys/kernel/random/boot_id): the "
@@ -58,10 +58,12 @@ public record NodeCapabilities(
 
             @JsonPropertyDescription("TX queues.") Integer txQueues,
 
-            @JsonPropertyDescription("Combined channels now (ethtool -l).")
+            @JsonPropertyDescription(
+                    "Combined channels now (ethtool -l), or RX channels where the NIC has separate RX and TX ones.")
             Integer combinedQueues,
 
-            @JsonPropertyDescription("Most combined channels the NIC supports.")
+            @JsonPropertyDescription(
+                    "Most combined channels the NIC supports, or most RX channels where it has separate RX and TX ones.")
             Integer maxCombinedQueues,
 
             @JsonPropertyDescription("Queue IRQs.") List<Integer> irqs,

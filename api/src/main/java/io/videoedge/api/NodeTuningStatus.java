@@ -22,7 +22,9 @@ public record NodeTuningStatus(
                         + "that applies (not in tuning.mode Plan) and then recorded in lastDrift.")
         String fingerprint,
 
-        @JsonPropertyDescription("When the plan was last applied (RFC 3339).")
+        @JsonPropertyDescription(
+                "When a pass last applied a change of the plan (RFC 3339); a pass that only gives originals back "
+                        + "does not set it.")
         String lastAppliedTime,
 
         @JsonPropertyDescription("Every setting: desired, actual, the original it replaced, and its state.")
@@ -35,8 +37,8 @@ public record NodeTuningStatus(
         Drift lastDrift,
 
         @JsonPropertyDescription(
-                "What the tuning does to the node's traffic, from /proc: the window before the agent last changed the "
-                        + "node and the first one after it (absent where the agent cannot read the counters).")
+                "What the tuning does to the node's traffic, from /proc: the window before the agent last applied a "
+                        + "change of its plan and the first one after it (absent where the agent cannot read the counters).")
         Effect effect) {
 
     /** A status without the traffic effect. */
@@ -112,11 +114,13 @@ public record NodeTuningStatus(
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Effect(
             @JsonPropertyDescription(
-                    "The window that ended when the agent last changed the node (since boot when it changed it at its "
-                            + "start).")
+                    "The window that ended when the agent last applied a change of its plan (a pass that only gives "
+                            + "originals back is not one): since the newest sample at least 9/10 of a drift interval older, "
+                            + "or since its previous change when that was sooner, or since boot when it changed the node at "
+                            + "its start.")
             Traffic before,
 
-            @JsonPropertyDescription("The first window after that change at least a drift interval long.")
+            @JsonPropertyDescription("The first window after that change at least 9/10 of a drift interval long.")
             Traffic after) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -22,7 +22,7 @@ public enum SettingState {
     /** The node cannot take it (no such file, no such NIC feature): reported, not applied. */
     @JsonProperty("Unsupported")
     UNSUPPORTED,
-    /** The write or its read-back failed. */
+    /** Refused before any write (the validator), or its write, read-back or rollback failed. */
     @JsonProperty("Failed")
     FAILED
 }

@@ -422,6 +422,7 @@ public final class NodeTuningAgent implements AutoCloseable {
                     problem,
                     false,
                     clock.instant());
+            metrics.recordConditions(restoring.conditions());
             writeStatus(nt, restoring);
             retryLater();
             return;

@@ -50,7 +50,7 @@ public final class AgentMetrics {
             .register(registry);
     private final Gauge lastApply = Gauge.builder()
             .name("videoedge_agent_last_apply_timestamp_seconds")
-            .help("When the agent last changed the node (Unix time)")
+            .help("When a pass last applied a change of the plan (Unix time; giving originals back does not count)")
             .register(registry);
     private final Counter reverts = Counter.builder()
             .name("videoedge_agent_reverts_total")

@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * spec + facts -> settings. Pure: no I/O, same answer for the same input. Each tuning area plans its own settings
- * ({@link TuningArea}); the planner asks them stage by stage, so the plan is in apply order.
+ * ({@link TuningArea}); the planner asks them stage by stage, so the plan is in apply order (but for the
+ * queue counts, which ApplyEngine sets first).
  */
 public final class Planner {
     private static final List<TuningArea> AREAS =

@@ -1,6 +1,9 @@
 package io.videoedge.agent.plan;
 
-/** The kernel interfaces the agent writes, in the order a pass applies them. */
+/**
+ * The kernel interfaces the agent writes, in the order a pass applies them, but for the queue counts
+ * (ETHTOOL_CHANNELS), which ApplyEngine sets first.
+ */
 public enum SettingKind {
     /** modprobe NAME; value "loaded" or "absent". */
     MODULE,

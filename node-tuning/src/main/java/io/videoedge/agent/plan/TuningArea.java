@@ -10,7 +10,10 @@ import java.util.List;
  */
 interface TuningArea {
 
-    /** The stages of a plan, in apply order. */
+    /**
+     * The stages of a plan, in apply order but for the queue counts: ApplyEngine sets those (ethtool -L) before
+     * everything else, as they change the queues and their IRQs, and probes the node again.
+     */
     enum Stage {
         /** modprobe. */
         MODULES,

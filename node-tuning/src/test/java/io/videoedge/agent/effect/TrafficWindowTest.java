@@ -81,4 +81,24 @@ class TrafficWindowTest {
         assertThat(next.before().traffic().netRxBusiestCpuPercent()).isEqualTo(100.0);
         assertThat(next.after()).isNull();
     }
+
+    @Test
+    void aChangeSoonAfterADriftCheckStillHasAWindowBeforeItAtLeastMinAfterLong() {
+        EffectTracker t = new EffectTracker(Duration.ofSeconds(54));
+        // the agent starts with nothing to change, then checks for drift a minute later
+        assertThat(t.record(at(1000, 100, 10, List.of(9000L, 1000L), 10_000, 100), false, T0))
+                .isNull();
+        assertThat(t.record(at(1060, 100, 10, List.of(9600L, 1400L), 20_000, 100), false, T0.plusSeconds(60)))
+                .isNull();
+        // a new spec 5 s after that check: before goes back to the sample a minute older, not 5 s
+        EffectTracker.Effect e =
+                t.record(at(1065, 100, 10, List.of(9650L, 1450L), 21_000, 100), true, T0.plusSeconds(65));
+        assertThat(e.before().traffic().seconds()).isEqualTo(65);
+        // and another change 10 s after that one: the node had the first one for 10 s, and that is all
+        // the window says (nothing from before the first change)
+        EffectTracker.Effect again =
+                t.record(at(1075, 100, 10, List.of(9700L, 1500L), 22_000, 100), true, T0.plusSeconds(75));
+        assertThat(again.before().traffic().seconds()).isEqualTo(10);
+        assertThat(again.before().traffic().netRxBusiestCpuPercent()).isEqualTo(50.0);
+    }
 }

@@ -690,6 +690,13 @@ class NodeTuningAgentIT {
         assertThat(changes(tree, files(second.fs().root())))
                 .as("the node's files while the originals cannot be read")
                 .isEmpty();
+        // an agent started on the node while it is so (its metrics fresh) says Degraded in its metrics too
+        second.agent().close();
+        Node third = startAgent(name, first.fs(), first.cmds(), asAgent, Duration.ofSeconds(1));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(scrape(third.metrics()))
+                        .as("what the chart's VideoEdgeNodeTuningDegraded alert reads")
+                        .contains("videoedge_agent_condition{type=\"Degraded\"} 1.0"));
 
         Files.move(good, journal(name), StandardCopyOption.REPLACE_EXISTING);
         await().atMost(Duration.ofSeconds(60)).until(() -> get(name) == null);

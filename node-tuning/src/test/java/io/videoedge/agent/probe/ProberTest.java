@@ -66,6 +66,11 @@ class ProberTest {
                 .isNull();
         node.virtualNic("veth0", 1);
         assertThat(p.deviceIrqs("veth0")).as("no device").isNull();
+        // a driver that gives its vectors back while down (or legacy interrupts): its function lists none
+        node.vectorsReleased("eth0");
+        assertThat(p.deviceIrqs("eth0"))
+                .as("a function listing no vector: cannot be told")
+                .isNull();
     }
 
     @Test

@@ -150,6 +150,19 @@ public final class FakeNode {
         return this;
     }
 
+    /** A driver that gives its MSI vectors back while down (legacy interrupts look the same): its function lists none. */
+    public FakeNode vectorsReleased(String name) {
+        try {
+            Path dir = root.resolve(msiDir(name));
+            for (String v : list(msiDir(name))) {
+                Files.delete(dir.resolve(v));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
     /** The msi_irqs directory of an interface's PCI function (its device's, or the parent's for virtio), from root. */
     private String msiDir(String name) throws IOException {
         Path device = root.resolve("sys/class/net/" + name + "/device").toRealPath();
