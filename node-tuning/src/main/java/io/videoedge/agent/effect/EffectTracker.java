@@ -5,9 +5,8 @@ import java.time.Instant;
 
 /**
  * Before and after: keeps the traffic window that ended when the agent last applied a change of its plan and the
- * first window
- * after it that is at least {@code minAfter} long. Fed the counters read at the start of every pass; pure apart from
- * the state it keeps (no I/O, no clock of its own).
+ * first window after it that is at least {@code minAfter} long. Fed the counters read at the start of every pass;
+ * pure apart from the state it keeps (no I/O, no clock of its own).
  */
 public final class EffectTracker {
     private final Duration minAfter;
