@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.videoedge.server.nativelib.NativeRuntime;
 import io.videoedge.server.testing.EdgeFixture;
+import io.videoedge.server.testing.RawHttp;
 import io.videoedge.server.testing.Tools;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -66,7 +67,15 @@ class AdminEndpointsIT {
                         assertThat(edge.metric("videoedge_http_response_body_bytes_total{via=\"sendfile\"}") - bytes)
                                 .isEqualTo(edge.file("mp4/clip.mp4").length));
         assertThat(edge.gauge("videoedge_selectors")).isEqualTo(2);
-        assertThat(edge.gauge("videoedge_connections")).isGreaterThanOrEqualTo(0);
+        try (RawHttp open = new RawHttp(edge.httpPort)) {
+            assertThat(open.send("HEAD /mp4/clip.mp4 HTTP/1.1\r\nHost: x\r\n\r\n")
+                            .read(true)
+                            .status())
+                    .isEqualTo(200);
+            assertThat(edge.gauge("videoedge_connections"))
+                    .as("this connection, open")
+                    .isGreaterThanOrEqualTo(1);
+        }
         assertThat(text)
                 .contains("# TYPE videoedge_tls_handshakes_total counter")
                 .contains("# TYPE videoedge_connections gauge")

@@ -52,6 +52,8 @@ class HttpsOriginIT {
                 "/CN=videoedge test CA");
         signed("good", "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1");
         signed("wrongname", "/CN=localhost", "subjectAltName=DNS:wrong.example");
+        // the origin's name but not its address (and the address only as the subject's CN, which no check uses)
+        signed("noip", "/CN=127.0.0.1", "subjectAltName=DNS:localhost");
         openssl(
                 "req",
                 "-x509",
@@ -78,7 +80,7 @@ class HttpsOriginIT {
         Files.write(root.resolve("again.m4s"), object);
         // which connection each origin request came on, and its number on that connection
         StringBuilder servers = new StringBuilder("log_format conn '$connection $connection_requests $request_uri';\n");
-        String[] certs = {"good", "wrongname", "self"};
+        String[] certs = {"good", "wrongname", "self", "noip"};
         for (int i = 0; i < certs.length; i++) {
             servers.append("""
                       server {
@@ -244,6 +246,12 @@ class HttpsOriginIT {
     void anOriginAddressedByIpNeedsThatIpInTheCertificate() throws Exception {
         startEdge("https://127.0.0.1:" + nginx.port(0), dir.resolve("ca.crt").toString());
         fetchesThroughTls();
+    }
+
+    @Test
+    void anOriginAddressedByAnIpItsCertificateDoesNotNameIsRefused() throws Exception {
+        startEdge("https://127.0.0.1:" + nginx.port(3), dir.resolve("ca.crt").toString());
+        refuses("noip");
     }
 
     @Test

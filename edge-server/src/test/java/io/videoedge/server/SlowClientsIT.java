@@ -260,10 +260,7 @@ class SlowClientsIT {
                         + " a normal reader got all 16 MiB%n",
                 cutMs, received);
         assertThat(received).as("cut before the whole body\n" + diagnose()).isLessThan(big.length);
-        assertThat(cutMs)
-                .as("not before one period")
-                .isGreaterThanOrEqualTo(2000)
-                .isLessThan(20_000);
+        assertThat(cutMs).as("not before one period").isGreaterThanOrEqualTo(2000);
         assertThat(refused("slow_reader") - before).isEqualTo(1);
     }
 

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.videoedge.operator.config.OperatorSettings;
 import io.videoedge.operator.purge.CachePurgeReconciler;
 import io.videoedge.operator.purge.NodeEndpoints;
+import io.videoedge.operator.purge.PurgeProgress;
 import io.videoedge.operator.reconciler.VideoEdgeReconciler;
 import io.videoedge.operator.status.StatusMetrics;
 import java.time.Clock;
@@ -43,7 +44,8 @@ public final class EdgeOperator implements AutoCloseable {
             boolean exitOnLostLeadership,
             MeterRegistry registry,
             Clock clock,
-            NodeEndpoints purgeEndpoints) {
+            NodeEndpoints purgeEndpoints,
+            Duration purgeLateRetry) {
         /** Purges reach each node's edge server at the node's InternalIP (host network). */
         public Options(
                 OperatorSettings settings,
@@ -61,7 +63,8 @@ public final class EdgeOperator implements AutoCloseable {
                     exitOnLostLeadership,
                     registry,
                     clock,
-                    NodeEndpoints.INTERNAL_IP);
+                    NodeEndpoints.INTERNAL_IP,
+                    PurgeProgress.LATE_RETRY);
         }
     }
 
@@ -112,7 +115,8 @@ public final class EdgeOperator implements AutoCloseable {
                         options.purgeEndpoints(),
                         options.registry(),
                         options.clock(),
-                        options.settings().identity()),
+                        options.settings().identity(),
+                        options.purgeLateRetry()),
                 c -> {
                     if (!options.namespaces().isEmpty()) {
                         c.settingNamespaces(options.namespaces());

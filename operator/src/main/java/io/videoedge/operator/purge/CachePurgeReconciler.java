@@ -69,11 +69,10 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
     static final String TOKEN_KEY = "token";
     static final String PODS = "edge-server-pods";
     private static final int PARALLEL_CALLS = 32;
-    /** A ledger not used for this long belongs to a CachePurge that was deleted, or is final. */
-    private static final Duration FORGET = PurgeProgress.LATE_RETRY.multipliedBy(5);
 
     private static final Logger log = LoggerFactory.getLogger(CachePurgeReconciler.class);
 
+    private final Duration lateRetry;
     private final NodeEndpoints endpoints;
     private final NodePurgeClient nodes = new NodePurgeClient();
     private final PurgeMetrics metrics;
@@ -99,10 +98,17 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
     }
 
     public CachePurgeReconciler(NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity) {
+        this(endpoints, registry, clock, identity, PurgeProgress.LATE_RETRY);
+    }
+
+    /** @param lateRetry how often nodes that missed a purge's deadline are called again (besides their pods turning ready) */
+    public CachePurgeReconciler(
+            NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity, Duration lateRetry) {
         this.endpoints = endpoints;
         this.metrics = new PurgeMetrics(registry);
         this.clock = clock;
         this.identity = identity;
+        this.lateRetry = lateRetry;
     }
 
     /**
@@ -155,7 +161,8 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
             return UpdateControl.noUpdate();
         }
         Instant now = clock.instant();
-        ledgers.values().removeIf(l -> l.lastUsed.isBefore(now.minus(FORGET)));
+        // a ledger unused for five slow retries belongs to a CachePurge that was deleted, or is final
+        ledgers.values().removeIf(l -> l.lastUsed.isBefore(now.minus(lateRetry.multipliedBy(5))));
         Ledger ledger = ledgers.computeIfAbsent(uid, u -> new Ledger(now));
         ledger.lastUsed = now;
         if (ledger.finalStatus.get() != null) {
@@ -182,7 +189,7 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
                 call(client, cp, ve, toCall, ledger, deadline);
             }
             decision = PurgeProgress.decide(
-                    generation, previous, targets, ledger.acks, ledger.failures, clock.instant(), deadline);
+                    generation, previous, targets, ledger.acks, ledger.failures, clock.instant(), deadline, lateRetry);
         }
         if (decision.isFinal()) {
             ledger.finalStatus.set(decision.status());

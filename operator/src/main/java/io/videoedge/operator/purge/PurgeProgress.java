@@ -93,6 +93,19 @@ public final class PurgeProgress {
             Map<String, Attempt> failures,
             Instant now,
             Instant deadline) {
+        return decide(generation, previous, targets, acks, failures, now, deadline, LATE_RETRY);
+    }
+
+    /** @param lateRetry how often nodes that missed the deadline are called (besides their pods turning ready) */
+    public static Decision decide(
+            long generation,
+            CachePurgeStatus previous,
+            Set<String> targets,
+            Map<String, Ack> acks,
+            Map<String, Attempt> failures,
+            Instant now,
+            Instant deadline,
+            Duration lateRetry) {
         if (isFinal(previous)) return new Decision(previous, List.of(), null);
         SortedSet<String> pending = new TreeSet<>();
         SortedSet<String> late = new TreeSet<>();
@@ -187,10 +200,10 @@ public final class PurgeProgress {
                     ? "the VideoEdge has no nodes; nodes that join get the purge"
                     : pending.size() + " of " + targets.size() + " nodes have not acknowledged: " + names(pending)
                             + "; the deadline " + deadline + " has passed: each is called when its edge-server pod"
-                            + " turns ready and every " + LATE_RETRY.toSeconds() + " s";
+                            + " turns ready and every " + lateRetry.toSeconds() + " s";
             complete = condition(
                     previous, CachePurge.COMPLETE, Conditions.FALSE, CachePurge.PENDING, message, generation, now);
-            recheck = LATE_RETRY;
+            recheck = lateRetry;
         } else {
             String message = targets.isEmpty()
                     ? "the VideoEdge has no nodes yet"

@@ -171,7 +171,10 @@ final class OperatorHarness implements AutoCloseable {
                         Clock.systemUTC(),
                         // the nodes' edge servers are stand-ins on loopback (CachePurgeIT)
                         node -> Optional.ofNullable(
-                                ADMIN_ENDPOINTS.get(node.getMetadata().getName()))));
+                                ADMIN_ENDPOINTS.get(node.getMetadata().getName())),
+                        // no slow retry of a late purge within a test: only a pod turning ready brings one
+                        // (CachePurgeIT proves that without timing it)
+                        Duration.ofHours(1)));
         try {
             endpoints = new OpsEndpoints(0, 0, registry, operator::runtimeInfo);
         } catch (IOException e) {

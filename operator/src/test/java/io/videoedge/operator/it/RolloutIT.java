@@ -150,7 +150,7 @@ class RolloutIT {
                                 && t.at().isAfter(applied.get(0).at().minusMillis(1)))
                         .map(ReadinessSampler.Transition::at)
                         .findFirst()
-                        .orElse(applied.get(i - 1).at());
+                        .orElseThrow(() -> new AssertionError(previous + " never seen ready again after its turn"));
                 // a condition's time has whole seconds (as the API server keeps it), so the soak may count
                 // from up to a second before this sampler saw the pod ready
                 assertThat(applied.get(i).at())
