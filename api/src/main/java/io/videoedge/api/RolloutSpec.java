@@ -23,7 +23,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 public record RolloutSpec(
         @JsonPropertyDescription(
                 "Nodes that may be out of service at once while a change rolls out (re-tuned, or their "
-                        + "edge server drained and restarted): a count, or a percentage of the selected nodes rounded up. Nodes already "
+                        + "edge server drained and restarted): a count, or a percentage of the nodes this VideoEdge owns (not those another still holds) rounded up. Nodes already "
                         + "out of service count too. Default: server.maxUnavailable, which defaults to 1.")
         @Pattern(Patterns.MAX_UNAVAILABLE)
         String maxUnavailable,

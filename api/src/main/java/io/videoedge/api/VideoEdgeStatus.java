@@ -62,7 +62,8 @@ public record VideoEdgeStatus(
             int serving,
 
             @JsonPropertyDescription(
-                    "Nodes whose tuning and edge server are the current spec's, serving and past the soak time.")
+                    "Nodes that reached the current spec's tuning and edge server (tuned, serving and past the soak time "
+                            + "then); a node that fails later stays counted here (its trouble shows in tuned and serving).")
             int updated,
 
             @JsonPropertyDescription(
@@ -105,7 +106,8 @@ public record VideoEdgeStatus(
             int failed,
 
             @JsonPropertyDescription(
-                    "Out of service at most at once (rollout.maxUnavailable resolved against the selected nodes).")
+                    "Out of service at most at once (rollout.maxUnavailable resolved against the nodes this VideoEdge "
+                            + "owns, not those another VideoEdge still holds).")
             int maxUnavailable,
 
             @JsonPropertyDescription("What the rollout does or why it stopped, naming the node.")

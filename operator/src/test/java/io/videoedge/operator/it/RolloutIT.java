@@ -359,6 +359,10 @@ class RolloutIT {
             VideoEdgeStatus s = get(ns, "edge").getStatus();
             assertThat(s.nodes().stalled()).isEqualTo(1);
             assertThat(s.nodes().updated()).isEqualTo(1);
+            assertThat(s.nodes().serving())
+                    .as("the stalled node counted as not serving")
+                    .isEqualTo(1);
+            assertThat(s.serving()).isEqualTo("1/2");
             // nothing to protect on a node that never served: the rollout goes on, it does not pause
             assertCondition(s, Conditions.PROGRESSING, "True", Conditions.ROLLING_OUT);
             assertThat(condition(s, Conditions.PROGRESSING).getMessage())
