@@ -368,25 +368,16 @@ final class EdgeSession extends HttpSession {
         }
         if (++inFlight > maxPipelined + 1 && !(parsing instanceof RejectedRequest)) {
             edge.metrics().refusedConnection(Refusal.PIPELINE.label);
-            refuse(new RejectedRequest(
-                    parsing.getMethod(),
-                    Statuses.TOO_MANY_REQUESTS,
-                    "more than " + maxPipelined + " pipelined requests",
-                    true,
-                    parsing.isHttp11()));
+            refuse(RejectedRequest.after(
+                    parsing, Statuses.TOO_MANY_REQUESTS, "more than " + maxPipelined + " pipelined requests", true, 1));
             return;
         }
         long wait = parsing instanceof RejectedRequest ? 0 : edge.requestRateWait(address, limits);
         if (wait > 0) {
             // over limits.maxRequestRate: this request is answered 429, the connection stays usable
             edge.metrics().refusedRequest("request_rate");
-            RejectedRequest limited = new RejectedRequest(
-                    parsing.getMethod(),
-                    Statuses.TOO_MANY_REQUESTS,
-                    "over limits.maxRequestRate",
-                    false,
-                    parsing.isHttp11(),
-                    wait);
+            RejectedRequest limited = RejectedRequest.after(
+                    parsing, Statuses.TOO_MANY_REQUESTS, "over limits.maxRequestRate", false, wait);
             // unless the client asked to close it: the request's Connection header goes with the 429, so
             // that sendResponse closes after it as after any response (Connection: close, HTTP/1.0
             // without keep-alive)
@@ -415,8 +406,10 @@ final class EdgeSession extends HttpSession {
                         ? br.body().length()
                         : response.getBody() == null ? 0 : response.getBody().length;
         TlsSessionFacts t = isSsl() ? tlsFacts() : null;
-        String method = request instanceof RejectedRequest ? "-" : methodName(request.getMethod());
-        String path = request instanceof RejectedRequest || request.getURI() == null ? "-" : request.getPath();
+        // a request refused before its head was parsed has no method or path of its own
+        boolean unparsed = request instanceof RejectedRequest r && !r.parsed();
+        String method = unparsed ? "-" : methodName(request.getMethod());
+        String path = unparsed || request.getURI() == null ? "-" : request.getPath();
         return new AccessLine(
                 handlingSinceMillis,
                 handlingSinceNanos,

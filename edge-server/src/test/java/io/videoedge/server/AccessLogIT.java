@@ -150,6 +150,31 @@ class AccessLogIT {
         assertThat(Long.parseLong(f.get("bytes"))).isGreaterThan(0).isLessThan(size);
     }
 
+    /**
+     * A request refused after its head was parsed is logged with its method and path: here the one past
+     * limits.maxPipelined (32) queued behind a 16 MiB answer; one refused before (a malformed line) with "-".
+     */
+    @Test
+    void aRequestRefusedAfterItsHeadWasParsedIsLoggedWithItsMethodAndPath() throws Exception {
+        StringBuilder requests = new StringBuilder("GET /bench/seg-16m.m4s HTTP/1.1\r\nHost: x\r\n\r\n");
+        for (int i = 0; i < 40; i++) {
+            requests.append("HEAD /piped/").append(i).append(".m4s HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        try (Socket s = new Socket("127.0.0.1", edge.httpPort)) {
+            s.getOutputStream().write(requests.toString().getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            s.getInputStream().transferTo(OutputStream.nullOutputStream()); // to the close after the 429
+        }
+        // the 16 MiB answer, then 32 queued behind it (inFlight 33), then the 34th request refused
+        assertThat(lineFor("/piped/32.m4s", "429")).containsEntry("method", "HEAD");
+        assertThat(RawHttp.exchange(edge.httpPort, "GET /refused.m4s HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n")
+                        .status())
+                .isEqualTo(400);
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(Files.readAllLines(edge.accessLogFile()))
+                        .anyMatch(l -> l.contains("\"status\":400,") && l.contains("\"method\":\"-\",\"path\":\"-\"")));
+    }
+
     @Test
     void everyLineIsJsonAndTheMetricCountsThem() throws Exception {
         assertThat(edge.get(edge.http("/index.m3u8")).statusCode()).isEqualTo(200);
