@@ -23,8 +23,8 @@ public record NodeTuningStatus(
         String fingerprint,
 
         @JsonPropertyDescription(
-                "When a pass last applied a change of the plan (RFC 3339); a pass that only gives originals back "
-                        + "does not set it.")
+                "When a pass last applied a change of the plan (RFC 3339); a pass that only gives originals back, "
+                        + "or rolls back (even in part), does not set it.")
         String lastAppliedTime,
 
         @JsonPropertyDescription("Every setting: desired, actual, the original it replaced, and its state.")
@@ -115,9 +115,9 @@ public record NodeTuningStatus(
     public record Effect(
             @JsonPropertyDescription(
                     "The window that ended when the agent last applied a change of its plan (a pass that only gives "
-                            + "originals back is not one): since the newest sample at least 9/10 of a drift interval older, "
-                            + "or since its previous change when that was sooner, or since boot when it changed the node at "
-                            + "its start.")
+                            + "originals back, or rolls back, is not one); it starts 9/10 of a drift interval to twice "
+                            + "that before, or at the agent's previous change when that was sooner, or at boot when the "
+                            + "agent changed the node at its start.")
             Traffic before,
 
             @JsonPropertyDescription("The first window after that change at least 9/10 of a drift interval long.")

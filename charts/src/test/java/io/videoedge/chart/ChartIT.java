@@ -434,11 +434,19 @@ class ChartIT {
     @Test
     @Order(7)
     void theOperatorMayChangeNothingOnANodeButTheNodeAgentLabel() {
+        // a Node with someone else's finalizer and owner: the label alone may still change
         admin.nodes()
                 .resource(new NodeBuilder()
                         .withNewMetadata()
                         .withName("vap-op")
                         .addToLabels("team", "video")
+                        .addToFinalizers("example.com/keep")
+                        .addNewOwnerReference()
+                        .withApiVersion("v1")
+                        .withKind("ConfigMap")
+                        .withName("owner")
+                        .withUid("7d3f1e2a-0000-4000-8000-000000000002")
+                        .endOwnerReference()
                         .endMetadata()
                         .build())
                 .create();
@@ -475,6 +483,10 @@ class ChartIT {
         }
         assertThat(admin.nodes().withName("vap-op").get().getMetadata().getLabels())
                 .containsEntry("team", "video");
+        admin.nodes().withName("vap-op").edit(n -> {
+            n.getMetadata().setFinalizers(List.of());
+            return n;
+        });
     }
 
     @Test

@@ -52,4 +52,12 @@ public record PassResult(
     public String fingerprint() {
         return plan.fingerprint();
     }
+
+    /**
+     * The pass applied its plan and changed the node doing so: what lastAppliedTime, the last-apply metric and the
+     * traffic effect's window count as a change (not a pass that rolled back, even in part).
+     */
+    public boolean appliedAChange() {
+        return outcome == Outcome.APPLIED && wrote;
+    }
 }

@@ -48,9 +48,9 @@ public final class EffectTracker {
     }
 
     /**
-     * Where the window before a change starts: the newest sample at least minAfter old; the oldest one kept
-     * when none is (the agent changed the node, or started, less than minAfter ago); since boot before the
-     * first sample.
+     * Where the window before a change starts: the newest kept sample at least minAfter old (samples are kept
+     * at least minAfter apart, so the window is minAfter to twice that long); the oldest one kept when none is
+     * (the agent changed the node, or started, less than minAfter ago); since boot before the first sample.
      */
     private TrafficCounters windowStart(TrafficCounters now) {
         if (last == null) return now.atBoot();

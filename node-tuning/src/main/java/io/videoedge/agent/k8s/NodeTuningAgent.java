@@ -201,8 +201,8 @@ public final class NodeTuningAgent implements AutoCloseable {
         PassResult r = engine.pass(desired);
         metrics.recordPass(r, clock.instant());
         long generation = Objects.requireNonNullElse(nt.getMetadata().getGeneration(), 0L);
-        EffectTracker.Effect effect =
-                counters.map(c -> effects.record(c, r.wrote(), clock.instant())).orElseGet(effects::effect);
+        EffectTracker.Effect effect = counters.map(c -> effects.record(c, r.appliedAChange(), clock.instant()))
+                .orElseGet(effects::effect);
         NodeTuningStatus status =
                 StatusBuilder.build(r, nt.getStatus(), generation, desired.podUid() != null, clock.instant(), effect);
         metrics.recordConditions(status.conditions());

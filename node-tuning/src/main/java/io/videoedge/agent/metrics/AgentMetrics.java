@@ -50,7 +50,8 @@ public final class AgentMetrics {
             .register(registry);
     private final Gauge lastApply = Gauge.builder()
             .name("videoedge_agent_last_apply_timestamp_seconds")
-            .help("When a pass last applied a change of the plan (Unix time; giving originals back does not count)")
+            .help(
+                    "When a pass last applied a change of the plan (Unix time; giving originals back or a rollback does not count)")
             .register(registry);
     private final Counter reverts = Counter.builder()
             .name("videoedge_agent_reverts_total")
@@ -89,7 +90,7 @@ public final class AgentMetrics {
             }
             default -> {}
         }
-        if (r.wrote()) {
+        if (r.appliedAChange()) {
             lastApply.set(now.toEpochMilli() / 1000.0);
         }
     }

@@ -155,7 +155,7 @@ public final class StatusBuilder {
                 conditions,
                 truncate(message),
                 applied ? r.fingerprint() : prev.fingerprint(),
-                applied && r.wrote() ? now.toString() : prev.lastAppliedTime(),
+                r.appliedAChange() ? now.toString() : prev.lastAppliedTime(),
                 settings.stream().map(s -> setting(s, r)).toList(),
                 capabilities(r.facts()),
                 drift,

@@ -78,6 +78,29 @@ class AgentMetricsTest {
         assertThat(scrape(m)).contains(APPLIED + "0.0", DEGRADED + "1.0");
     }
 
+    /** A pass that wrote and then could not undo all of it changed the node, but applied no change of the plan. */
+    @Test
+    void theLastApplyIsAPassThatAppliedAChangeNotOneThatRolledBackInPart() throws IOException {
+        NodeFacts f = Facts.cpus(2).nic("eth0", "virtio_net", 1, 1, -1).build();
+        Plan p = Planner.plan(spec().desired(), f);
+        AgentMetrics m = new AgentMetrics();
+        m.recordPass(
+                Passes.of(PassResult.Outcome.ROLLBACK_INCOMPLETE, p, f, List.of(), true, "rps/eth0/rx-0: EIO"), T0);
+        assertThat(scrape(m)).contains("videoedge_agent_last_apply_timestamp_seconds 0.0");
+        assertThat(StatusBuilder.build(
+                                Passes.of(PassResult.Outcome.ROLLBACK_INCOMPLETE, p, f, List.of(), true, "EIO"),
+                                null,
+                                1,
+                                false,
+                                T0)
+                        .lastAppliedTime())
+                .isNull();
+        m.recordPass(Passes.of(PassResult.Outcome.APPLIED, p, f, List.of(), true, null), T0);
+        assertThat(scrape(m))
+                .contains("videoedge_agent_last_apply_timestamp_seconds ")
+                .doesNotContain("videoedge_agent_last_apply_timestamp_seconds 0.0");
+    }
+
     @Test
     void aCleanPassClearsDegradedAndARestoreClearsBoth() throws IOException {
         NodeFacts f = Facts.cpus(2)

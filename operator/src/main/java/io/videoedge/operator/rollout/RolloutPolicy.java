@@ -7,20 +7,21 @@ import java.util.Objects;
 
 /**
  * The rollout settings of a VideoEdge, resolved: maxUnavailable as a node count for this many
- * selected nodes (a percentage rounded up, as the DaemonSet controller does; at least 1).
+ * nodes the VideoEdge owns (a percentage rounded up, as the DaemonSet controller does; at least 1).
  */
 public record RolloutPolicy(int maxUnavailable, Duration deadline, Duration soak, boolean autoRevert, Duration drain) {
     static final int DEADLINE_SECONDS = 600;
     static final int SOAK_SECONDS = 10;
     static final int DRAIN_SECONDS = 5;
 
-    public static RolloutPolicy of(VideoEdgeSpec spec, int selectedNodes) {
+    /** @param ownedNodes the selected nodes this VideoEdge owns (not those another VideoEdge still holds) */
+    public static RolloutPolicy of(VideoEdgeSpec spec, int ownedNodes) {
         RolloutSpec r = spec.rollout() == null ? new RolloutSpec(null, null, null, null, null) : spec.rollout();
         String max = r.maxUnavailable() != null
                 ? r.maxUnavailable()
                 : spec.server() == null ? null : spec.server().maxUnavailable();
         return new RolloutPolicy(
-                resolve(max, selectedNodes),
+                resolve(max, ownedNodes),
                 Duration.ofSeconds(Objects.requireNonNullElse(r.progressDeadlineSeconds(), DEADLINE_SECONDS)),
                 Duration.ofSeconds(Objects.requireNonNullElse(r.soakSeconds(), SOAK_SECONDS)),
                 !Boolean.FALSE.equals(r.autoRevert()),

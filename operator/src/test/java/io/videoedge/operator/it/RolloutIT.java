@@ -144,10 +144,10 @@ class RolloutIT {
             }
             for (int i = 1; i < applied.size(); i++) {
                 String previous = applied.get(i - 1).node();
+                Instant previousTurn = applied.get(i - 1).at();
                 Instant back = sampler.transitions().stream()
-                        .filter(t -> t.node().equals(previous)
-                                && t.ready()
-                                && t.at().isAfter(applied.get(0).at().minusMillis(1)))
+                        .filter(t ->
+                                t.node().equals(previous) && t.ready() && t.at().isAfter(previousTurn.minusMillis(1)))
                         .map(ReadinessSampler.Transition::at)
                         .findFirst()
                         .orElseThrow(() -> new AssertionError(previous + " never seen ready again after its turn"));
