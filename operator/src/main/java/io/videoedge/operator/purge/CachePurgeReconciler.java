@@ -97,10 +97,6 @@ public class CachePurgeReconciler implements Reconciler<CachePurge> {
         }
     }
 
-    public CachePurgeReconciler(NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity) {
-        this(endpoints, registry, clock, identity, PurgeProgress.LATE_RETRY);
-    }
-
     /** @param lateRetry how often nodes that missed a purge's deadline are called again (besides their pods turning ready) */
     public CachePurgeReconciler(
             NodeEndpoints endpoints, MeterRegistry registry, Clock clock, String identity, Duration lateRetry) {

@@ -253,7 +253,7 @@ public final class RolloutPlanner {
         // a pause calls off the turns that have changed nothing on their node yet (a server draining, or drained in
         // this very pass: its tuning and pod as they were): they serve again and wait like the rest, and drain
         // afresh once the rollout goes on
-        pausedBy.ifPresent(by -> List.copyOf(decided.values()).stream().forEach(d -> {
+        pausedBy.ifPresent(by -> List.copyOf(decided.values()).forEach(d -> {
             Facts f = factsOf.get(d.node()); // none for a new node (no NodeTuning yet): it gets the revision
             boolean untouched = f != null
                     && (d.podAction() == PodAction.DRAIN // its tuning and pod kept: nothing changed
