@@ -107,5 +107,7 @@ final class Patterns {
     /** The edge server's admin port (metrics, probes) on the node's host network; the acceptors must not take it. */
     static final int EDGE_ADMIN_PORT = VideoEdgeApi.EDGE_ADMIN_PORT;
 
+    static final int NODE_AGENT_METRICS_PORT = VideoEdgeApi.NODE_AGENT_METRICS_PORT;
+
     private Patterns() {}
 }

@@ -51,6 +51,16 @@ import java.util.List;
                         + "192Mi of native memory and an I/O buffer pool of 128Ki per origin connection (at least 32Mi); "
                         + "server.memory 2Gi holds a cache of up to 1312Mi with up to 248 origin connections")
 @ValidationRule(
+        value = "!has(self.memory) || quantity(self.memory).isInteger()",
+        fieldPath = ".memory",
+        message = "memory must be a whole number of bytes")
+@ValidationRule(
+        value = "!has(self.cache) || !has(self.cache.memory) || (quantity(self.cache.memory).isInteger() "
+                + "&& (quantity(self.cache.memory).asInteger() == 0 "
+                + "|| quantity(self.cache.memory).compareTo(quantity('1Mi')) >= 0))",
+        fieldPath = ".cache.memory",
+        message = "cache.memory must be 0 (off) or a whole number of bytes from 1Mi")
+@ValidationRule(
         value = "!has(self.cache) || !has(self.cache.slice) || (quantity(self.cache.slice).isInteger() "
                 + "&& (quantity(self.cache.slice).asInteger() == 0 "
                 + "|| (quantity(self.cache.slice).compareTo(quantity('64Ki')) >= 0 "
@@ -431,6 +441,13 @@ public record ServerSpec(
             fieldPath = ".port",
             message = "port " + Patterns.EDGE_ADMIN_PORT + " is the edge server's admin port (metrics, probes): "
                     + "choose another")
+    @ValidationRule(
+            value = "(has(self.enabled) && !self.enabled) || !has(self.port) || self.port != "
+                    + Patterns.NODE_AGENT_METRICS_PORT,
+            fieldPath = ".port",
+            message = "port " + Patterns.NODE_AGENT_METRICS_PORT
+                    + " is the node agent's metrics port on every tuned node "
+                    + "(host network; the chart's nodeAgent.metricsPort): choose another")
     public record Port(
             @JsonPropertyDescription("TCP port on the node's host network.") @Min(1) @Max(65535)
             Integer port,
@@ -452,12 +469,17 @@ public record ServerSpec(
             fieldPath = ".notsentLowat",
             message =
                     "notsentLowat must be at most 2147483647 bytes (2047m): the edge server holds socket sizes as an int")
+    @ValidationRule(
+            value = "!has(self.acceptorThreads) || self.acceptorThreads == 1 || !has(self.reusePort) || self.reusePort",
+            fieldPath = ".acceptorThreads",
+            message = "acceptorThreads above 1 needs reusePort: each acceptor thread listens on a socket of its own on "
+                    + "the same port")
     public record Socket(
             @JsonPropertyDescription(
                     "SO_RCVBUF of accepted sockets, one-nio size (64k, 4m). Linux caps it at net.core.rmem_max: the agent raises "
                             + "the node's rmem_max to at least this size, and at least 212992 (the NodeTuning's sysctlMinimums), "
                             + "unless tuning.sysctls sets it (then at least this size). Live: new connections get it without a "
-                            + "restart (a change back to 0, the kernel's default, restarts the servers); a size above 208k changes the nodes' tuning too (rolled out node by node).")
+                            + "restart (a change to or from 0, the kernel's default, restarts the servers); a size above 208k changes the nodes' tuning too (rolled out node by node).")
             @Default("64k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String recvBuf,
@@ -466,7 +488,7 @@ public record ServerSpec(
                     "SO_SNDBUF of accepted sockets, one-nio size. 4m lets one connection reach ~32 Mbps at 1 s RTT. Linux caps it "
                             + "at net.core.wmem_max (208 KiB by default): the agent raises the node's wmem_max to at least this size, "
                             + "and at least 4194304 (the NodeTuning's sysctlMinimums), unless tuning.sysctls sets it (then at least "
-                            + "this size). Live: new connections get it without a restart (a change back to 0 restarts the servers); a size above 4m changes the nodes' tuning "
+                            + "this size). Live: new connections get it without a restart (a change to or from 0 restarts the servers); a size above 4m changes the nodes' tuning "
                             + "too (rolled out node by node).")
             @Default("4m")
             @Pattern(Patterns.ONE_NIO_SIZE)
@@ -474,7 +496,7 @@ public record ServerSpec(
 
             @JsonPropertyDescription(
                     "TCP_NOTSENT_LOWAT per socket, one-nio size: caps unsent data the kernel holds per connection. Live: new "
-                            + "connections get it without a restart (a change back to 0 restarts the servers).")
+                            + "connections get it without a restart (a change to or from 0 restarts the servers).")
             @Default("512k")
             @Pattern(Patterns.ONE_NIO_SIZE)
             String notsentLowat,
@@ -483,10 +505,17 @@ public record ServerSpec(
             @Default("true")
             Boolean reusePort,
 
-            @JsonPropertyDescription("Acceptor threads per port (one-nio 'threads').") @Default("1") @Min(1) @Max(1024)
+            @JsonPropertyDescription("Acceptor threads per port (one-nio 'threads'); above 1 needs reusePort.")
+            @Default("1")
+            @Min(1)
+            @Max(1024)
             Integer acceptorThreads,
 
-            @JsonPropertyDescription("Listen backlog per socket.") @Default("1024") @Min(1) @Max(65535)
+            @JsonPropertyDescription(
+                    "Listen backlog per socket. The kernel caps it at the node's net.core.somaxconn (4096 by default since Linux 5.4), which tuning.sysctls can raise.")
+            @Default("1024")
+            @Min(1)
+            @Max(65535)
             Integer backlog) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -573,6 +602,14 @@ public record ServerSpec(
             value = Patterns.READ_TIMEOUT_FITS,
             fieldPath = ".readTimeout",
             message = "readTimeout must be at most 2147483647ms (about 24 days)")
+    @ValidationRule(
+            value = "!has(self.connectTimeout) || !self.connectTimeout.matches('^0+(ms|s|m|h|d)$')",
+            fieldPath = ".connectTimeout",
+            message = "connectTimeout must be at least 1ms")
+    @ValidationRule(
+            value = "!has(self.readTimeout) || !self.readTimeout.matches('^0+(ms|s|m|h|d)$')",
+            fieldPath = ".readTimeout",
+            message = "readTimeout must be at least 1ms")
     public record Origin(
             @JsonPropertyDescription(
                     "Origin base URL, http:// or https://; an object /a/b.mp4 is fetched from URL/a/b.mp4. With "

@@ -24,6 +24,11 @@ import java.util.List;
                 + "|| !has(self.protocols) || 'TLSv1.3' in self.protocols",
         fieldPath = ".earlyData.enabled",
         message = "earlyData (0-RTT) is a TLS 1.3 feature: add TLSv1.3 to tls.protocols or disable earlyData")
+@ValidationRule(
+        value = "!has(self.earlyData) || !has(self.earlyData.enabled) || !self.earlyData.enabled "
+                + "|| !has(self.earlyData.maxSize) || self.earlyData.maxSize > 0",
+        fieldPath = ".earlyData.maxSize",
+        message = "earlyData.maxSize must be at least 1 byte while earlyData is enabled (0 would accept no early data)")
 public record TlsSpec(
         @JsonPropertyDescription(
                 "none (no HTTPS); openssl (userspace OpenSSL); ktls (kernel TLS: sendfile over TLS, encrypted by "

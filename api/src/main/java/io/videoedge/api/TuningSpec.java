@@ -37,6 +37,15 @@ import java.util.Map;
         fieldPath = ".sysctls",
         message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
 @ValidationRule(
+        value = "!has(self.sysctls) || !('net.ipv4.tcp_congestion_control' in self.sysctls)",
+        fieldPath = ".sysctls",
+        message = "set the congestion control with tuning.congestionControl, not in sysctls (the field would win)")
+@ValidationRule(
+        value = "!has(self.sysctls) || self.sysctls.all(k, self.sysctls[k].matches('[!-~]'))",
+        fieldPath = ".sysctls",
+        messageExpression =
+                "'sysctl values must not be blank: ' + self.sysctls.filter(k, !self.sysctls[k].matches('[!-~]'))[0]")
+@ValidationRule(
         value = "!has(self.sysctls) || self.sysctls.all(k, self.sysctls[k].matches('^[ -~]{1,256}$'))",
         fieldPath = ".sysctls",
         messageExpression = "'sysctl values are one line of printable ASCII characters (1 to 256): not ' + "

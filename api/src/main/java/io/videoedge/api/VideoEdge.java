@@ -1,6 +1,7 @@
 package io.videoedge.api;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -15,6 +16,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(VideoEdgeApi.GROUP)
 @Version(VideoEdgeApi.VERSION)
 @ShortNames("ve")
+@ValidationRule(
+        value = "size(self.metadata.name) <= 63",
+        message =
+                "metadata.name: a VideoEdge's name is at most 63 characters: it is the value of the labels on every object made for it")
 @AdditionalPrinterColumn(
         name = "Ready",
         jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",

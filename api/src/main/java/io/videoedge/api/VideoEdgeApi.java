@@ -33,6 +33,8 @@ public final class VideoEdgeApi {
 
     /** The edge server's admin listener (metrics, probes) on the node's host network; no acceptor may take it. */
     public static final int EDGE_ADMIN_PORT = 9400;
+    /** The node agent's metrics port on the host network (the chart's nodeAgent.metricsPort default). */
+    public static final int NODE_AGENT_METRICS_PORT = 9401;
 
     private VideoEdgeApi() {}
 }

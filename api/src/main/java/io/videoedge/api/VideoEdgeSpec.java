@@ -26,6 +26,14 @@ import java.util.Map;
         message =
                 "no acceptor would listen: enable server.http, or set tls.mode (and leave server.https enabled) to serve HTTPS")
 @ValidationRule(
+        value = "!has(self.tuning) || !has(self.tuning.kernelModules) || size(self.tuning.kernelModules) < 16 "
+                + "|| 'tls' in self.tuning.kernelModules || !has(self.tls) || !has(self.tls.mode) "
+                + "|| !(self.tls.mode in ['ktls', 'ktls-offload'])",
+        fieldPath = ".tuning.kernelModules",
+        message =
+                "kernel TLS adds the tls module to tuning.kernelModules, which holds 16 at most: list tls among them, "
+                        + "or at most 15 others")
+@ValidationRule(
         value = Patterns.WMEM_MAX_HOLDS_SEND_BUF,
         fieldPath = ".tuning.sysctls",
         message = "tuning.sysctls sets net.core.wmem_max below server.socket.sendBuf (in bytes): Linux caps SO_SNDBUF "

@@ -790,7 +790,98 @@ class CrdAdmissionIT {
                         "spec.nic.combinedQueues",
                         0,
                         "spec.nic.combinedQueues",
-                        "greater than or equal to 1"));
+                        "greater than or equal to 1"),
+                refused(
+                        "several acceptor threads on one socket",
+                        Map.of("spec.server.socket.reusePort", false, "spec.server.socket.acceptorThreads", 2),
+                        "spec.server.socket.acceptorThreads",
+                        "acceptorThreads above 1 needs reusePort"),
+                refused(
+                        "the node agent's metrics port",
+                        "spec.server.http.port",
+                        9401,
+                        "spec.server.http.port",
+                        "the node agent's metrics port"),
+                refused(
+                        "a memory tier too small for its allocator",
+                        "spec.server.cache.memory",
+                        "1023Ki",
+                        "spec.server.cache.memory",
+                        "0 (off) or a whole number of bytes from 1Mi"),
+                refused(
+                        "a memory tier of half a byte",
+                        Map.of("spec.server.memory", "2Gi", "spec.server.cache.memory", "1500000000.5"),
+                        "spec.server.cache.memory",
+                        "0 (off) or a whole number of bytes from 1Mi"),
+                refused(
+                        "server memory of half a byte",
+                        "spec.server.memory",
+                        "2147483648.5",
+                        "spec.server.memory",
+                        "a whole number of bytes"),
+                refused(
+                        "no time to connect",
+                        Map.of(
+                                "spec.server.origin.url",
+                                "http://origin:8080",
+                                "spec.server.origin.connectTimeout",
+                                "0s"),
+                        "spec.server.origin.connectTimeout",
+                        "at least 1ms"),
+                refused(
+                        "no time to read",
+                        Map.of(
+                                "spec.server.origin.url",
+                                "http://origin:8080",
+                                "spec.server.origin.readTimeout",
+                                "000ms"),
+                        "spec.server.origin.readTimeout",
+                        "at least 1ms"),
+                refused(
+                        "early data of no bytes",
+                        Map.of(
+                                "spec.tls.protocols",
+                                List.of("TLSv1.3"),
+                                "spec.tls.earlyData",
+                                Map.of("enabled", true, "maxSize", 0)),
+                        "spec.tls.earlyData.maxSize",
+                        "at least 1 byte while earlyData is enabled"),
+                refused(
+                        "congestion control among the sysctls",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_congestion_control", "cubic"),
+                        "spec.tuning.sysctls",
+                        "tuning.congestionControl"),
+                refused(
+                        "a blank sysctl value",
+                        "spec.tuning.sysctls",
+                        Map.of("vm.swappiness", "  "),
+                        "spec.tuning.sysctls",
+                        "must not be blank: vm.swappiness"),
+                refused(
+                        "sixteen kernel modules and kernel TLS",
+                        Map.of(
+                                "spec.tls.mode",
+                                "ktls",
+                                "spec.tuning.kernelModules",
+                                java.util.stream.IntStream.range(0, 16)
+                                        .mapToObj(i -> "mod" + i)
+                                        .toList()),
+                        "spec.tuning.kernelModules",
+                        "list tls among them"));
+    }
+
+    /** The name is the value of the owner labels on everything made for it: a label value holds 63 characters. */
+    @Test
+    void aNameLongerThanALabelValueIsRefused() {
+        GenericKubernetesResource longest = example("v".repeat(63));
+        client.resource(longest).inNamespace(namespace).dryRun().create();
+        GenericKubernetesResource ve = example("v".repeat(64));
+        assertThatThrownBy(() -> client.resource(ve).inNamespace(namespace).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains("metadata.name").contains("at most 63 characters");
+                });
     }
 
     @ParameterizedTest(name = "{0}")

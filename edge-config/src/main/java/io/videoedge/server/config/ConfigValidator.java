@@ -24,6 +24,8 @@ final class ConfigValidator {
 
     static final long MIN_SLICE = 64 * 1024; // smaller slices cost more origin requests than they save
     static final long MAX_SLICE = 1L << 30;
+    /** The smallest memory tier: one-nio's Malloc needs about a KiB for its own tables (the VideoEdge CRD admits 1Mi). */
+    static final long MIN_CACHE_MEMORY = 1024 * 1024;
 
     private final String source;
     private final boolean checkFiles;
@@ -173,6 +175,10 @@ final class ConfigValidator {
     private void acceptor(AcceptorConfig a, String path, Set<Integer> ports) {
         port(a.port, path + ".port", ports);
         check(a.threads >= 1, path + ".threads", "must be at least 1");
+        check(
+                a.threads <= 1 || a.reusePort,
+                path + ".threads",
+                "above 1 needs reusePort: true (each acceptor thread listens on a socket of its own on the same port)");
         check(a.backlog >= 1, path + ".backlog", "must be at least 1");
         check(a.recvBuf >= 0, path + ".recvBuf", "must not be negative");
         check(a.sendBuf >= 0, path + ".sendBuf", "must not be negative");
@@ -283,6 +289,10 @@ final class ConfigValidator {
     private void cache(CacheConfig c, boolean hasOrigin) {
         if (c == null) return;
         check(c.memory >= 0, "cache.memory", "must not be negative");
+        check(
+                c.memory == 0 || c.memory >= MIN_CACHE_MEMORY,
+                "cache.memory",
+                "must be 0 (off) or at least 1m (the memory tier's allocator needs room for its own tables)");
         check(c.memoryMaxObject >= 0, "cache.memoryMaxObject", "must not be negative");
         check(c.ttl >= 0, "cache.ttl", "must not be negative");
         check(c.staleWhileError >= 0, "cache.staleWhileError", "must not be negative");

@@ -143,6 +143,7 @@ class ConfigLoaderTest {
                 acceptors:
                   - port: 8080
                     threads: 2
+                    reusePort: true
                   - port: 8443
                     ssl:
                       protocols: TLSv1.3
@@ -311,6 +312,14 @@ class ConfigLoaderTest {
                         "a slice too small to be worth a request",
                         MINIMAL + "cache:\n  slice: 4k\n",
                         "bad.yaml: cache.slice: must be 0 (off) or between 64K and 1G"),
+                Arguments.of(
+                        "acceptor threads on one socket",
+                        MINIMAL.replace("- port: 8080", "- port: 8080\n  threads: 2"),
+                        "bad.yaml: acceptors[0].threads: above 1 needs reusePort: true"),
+                Arguments.of(
+                        "a memory tier too small for its allocator",
+                        MINIMAL + "cache:\n  memory: 1023k\n",
+                        "bad.yaml: cache.memory: must be 0 (off) or at least 1m"),
                 Arguments.of("empty file", "# nothing\n\n", "bad.yaml: the file has no settings"),
                 Arguments.of(
                         "stray list item",

@@ -7,9 +7,13 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
+import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerPod;
+import io.videoedge.operator.render.Names;
+import io.videoedge.operator.render.NodeTuningRenderer;
 import io.videoedge.operator.render.ServerMemory;
 import io.videoedge.operator.render.TuningInputs;
 import io.videoedge.operator.testing.TestFiles;
@@ -110,8 +114,26 @@ class AdmittedRunsIT {
                     counterexamples.add(c.description() + " " + c.changes() + ": signedUrls.keyDir "
                             + config.signedUrls.keyDir + " is no volume of the pod");
                 }
+                // no acceptor on the node agent's port: both are on every tuned node's host network
+                for (var a : config.acceptors) {
+                    if (a.port == VideoEdgeApi.NODE_AGENT_METRICS_PORT) {
+                        counterexamples.add(c.description() + " " + c.changes() + ": port " + a.port
+                                + " is the node agent's metrics port");
+                    }
+                }
+                // the NodeTuning the operator writes for a node is one the API server admits
+                TuningInputs tuning = TuningInputs.of(typed.getSpec());
+                NodeTuning nt = NodeTuningRenderer.render(
+                        typed, "node-1", tuning, Map.of(Names.TUNING_REVISION, tuning.revision()), null);
+                try {
+                    client.resource(nt).dryRun().create();
+                } catch (KubernetesClientException e) {
+                    counterexamples.add(
+                            c.description() + " " + c.changes() + ": the API server refuses its NodeTuning: "
+                                    + e.getStatus().getMessage());
+                }
                 admittedRuns.add(c.description());
-                TuningInputs.of(typed.getSpec()).revision();
+                tuning.revision();
                 ServerMemory.of(typed.getSpec())
                         .problem()
                         .ifPresent(problem -> counterexamples.add(
@@ -141,6 +163,20 @@ class AdmittedRunsIT {
                         "memory 1Gi, cache 544Mi, 249 origin connections",
                         "memory 1Gi, cache 451Mi, 1000 origin connections",
                         "memory 1Gi, cache 0, 65535 origin connections");
+        assertThat(admittedRuns)
+                .as(
+                        "the boundaries of acceptor threads, kernel modules and the memory tier: admitted on the side that runs")
+                .contains(
+                        "two acceptor threads, reusePort true",
+                        "15 kernel modules, tls.mode ktls",
+                        "16 kernel modules, tls.mode openssl",
+                        "memory 2Gi, small cache 1Mi",
+                        "origin connect timeout 1ms")
+                .doesNotContain(
+                        "two acceptor threads, reusePort false",
+                        "16 kernel modules, tls.mode ktls",
+                        "memory 2Gi, small cache 1023Ki",
+                        "the node agent's port");
         assertThat(admittedRuns)
                 .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
                 .contains(
@@ -379,6 +415,38 @@ class AdmittedRunsIT {
                     pair("tls.mode", mode, "tls.sessionTickets", false)));
         }
         out.add(new Candidate("same port twice", pair("server.http.port", 8443, "server.https.port", 8443)));
+        out.add(new Candidate("the node agent's port", pair("server.http.port", 9401, "tls.mode", "none")));
+        for (boolean reusePort : List.of(true, false)) {
+            out.add(new Candidate(
+                    "two acceptor threads, reusePort " + reusePort,
+                    pair("server.socket.reusePort", reusePort, "server.socket.acceptorThreads", 2)));
+        }
+        // kernel TLS adds the tls module to the NodeTuning's list, which holds 16
+        for (int n : List.of(15, 16)) {
+            for (String mode : List.of("openssl", "ktls")) {
+                out.add(new Candidate(
+                        n + " kernel modules, tls.mode " + mode,
+                        pair(
+                                "tuning.kernelModules",
+                                java.util.stream.IntStream.range(0, n)
+                                        .mapToObj(i -> "mod" + i)
+                                        .toList(),
+                                "tls.mode",
+                                mode)));
+            }
+        }
+        for (String cache : List.of("1", "1023Ki", "1Mi", "1500000000.5")) {
+            out.add(new Candidate(
+                    "memory 2Gi, small cache " + cache, pair("server.memory", "2Gi", "server.cache.memory", cache)));
+        }
+        for (String timeout : List.of("0s", "0ms", "1ms")) {
+            out.add(new Candidate(
+                    "origin connect timeout " + timeout,
+                    pair("server.origin.url", "http://origin:8080", "server.origin.connectTimeout", timeout)));
+            out.add(new Candidate(
+                    "origin read timeout " + timeout,
+                    pair("server.origin.url", "http://origin:8080", "server.origin.readTimeout", timeout)));
+        }
         out.add(new Candidate("the admin port", pair("server.http.port", 9400, "tls.mode", "none")));
         for (String memory : List.of("320Mi", "512Mi", "1Gi", "64Gi")) {
             for (String cache : List.of("0", "16Mi", "256Mi", "1Gi", "63Gi")) {
