@@ -273,7 +273,9 @@ public final class RolloutPlanner {
         // room: out of service or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
-        nodes.stream().filter(v -> NodeHealth.server(v.pod()) != Server.READY).forEach(v -> busy.add(v.node()));
+        nodes.stream()
+                .filter(v -> NodeHealth.server(serving(v.pod())) != Server.READY)
+                .forEach(v -> busy.add(v.node()));
         toStart.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
         for (Facts f : toStart) {
             // free: out of service anyway, or serving without ever having run tuned (nothing to protect); a node
@@ -374,7 +376,7 @@ public final class RolloutPlanner {
         String revision = Optional.ofNullable(view.nt().getMetadata().getAnnotations())
                 .map(a -> a.get(Names.TUNING_REVISION))
                 .orElseGet(tuning::revision);
-        Server server = NodeHealth.server(terminating ? null : pod);
+        Server server = NodeHealth.server(serving(pod));
         return new Facts(
                 view,
                 NodeRolloutState.of(view.nt()),
@@ -550,5 +552,14 @@ public final class RolloutPlanner {
                     + (missing.isEmpty() ? "" : ": " + String.join("; ", missing));
         }
         return null;
+    }
+
+    /**
+     * The pod as far as serving goes: none while it is being deleted. A deleted pod keeps Ready=True until
+     * its readiness probe fails (up to the probe's period times its failure threshold), but its endpoints
+     * leave the Service at once: it is out of service, and takes room, from the deletion on.
+     */
+    private static Pod serving(Pod pod) {
+        return pod != null && pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
     }
 }

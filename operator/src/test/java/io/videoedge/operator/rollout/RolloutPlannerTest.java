@@ -318,7 +318,7 @@ class RolloutPlannerTest {
     }
 
     @Test
-    void maxUnavailableCountsNodesAlreadyOutOfServiceAndThoseStartFirstWithoutTakingRoom() {
+    void maxUnavailableCountsNodesAlreadyOutOfServiceAndThoseStartFirst() {
         List<Node> nodes = settled(4);
         nodes.get(2).podReady = false; // n3 is down anyway
         RolloutPolicy two = new RolloutPolicy(2, ONE.deadline(), ONE.soak(), true, ONE.drain());
@@ -326,6 +326,30 @@ class RolloutPlannerTest {
         // n3 (down) starts for free; of the room for two, n3 takes one place: one more starts
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n4");
+    }
+
+    @Test
+    void aPodBeingDeletedIsOutOfServiceAndTakesRoomThoughItsReadyConditionIsStillTrue() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        Instant t = T0.plusSeconds(1);
+        nodes.get(0).agentApplies();
+        nodes.get(0).readyAt(t);
+        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(12));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+        nodes.get(1).agentApplies();
+        nodes.get(1).readyAt(t.plusSeconds(13));
+        // someone deletes n1's server: its endpoints leave at once, its Ready condition stays True until the
+        // readiness probe fails
+        nodes.get(0).podTerminating = true;
+        plan = pass(target, ONE, nodes, t.plusSeconds(24));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2");
+        assertThat(inPhase(plan, Phase.WAITING))
+                .as("n1 is out of service: no room for n3's turn")
+                .containsExactly("n3");
+        assertThat(plan.nodes().get("n3").message()).contains("1 of at most 1 node(s) updating or out of service");
     }
 
     @Test
