@@ -52,7 +52,8 @@ public record VideoEdgeStatus(
     public static final int MAX_LISTED_NODES = 10;
 
     public record NodeCounts(
-            @JsonPropertyDescription("Nodes matching nodeSelector (and not owned by an older VideoEdge).")
+            @JsonPropertyDescription(
+                    "Nodes matching nodeSelector, but those an older VideoEdge keeps (a node this one holds counts here, though an older one selects it too).")
             int selected,
 
             @JsonPropertyDescription("Nodes whose NodeTuning carries the current spec's tuning and is applied.")

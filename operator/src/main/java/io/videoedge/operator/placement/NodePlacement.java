@@ -14,11 +14,16 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Which of the nodes a VideoEdge selects are its own. A node belongs to the oldest VideoEdge that
- * selects it (creationTimestamp, then namespace/name); a newer one reports a Conflict naming it and
- * neither tunes it nor runs a server there. A node whose NodeTuning still belongs to someone else
- * (a VideoEdge being deleted or no longer selecting it, whose agent has not restored the node yet)
- * is awaited: nothing is merged into another owner's NodeTuning. Pure.
+ * Which of the nodes a VideoEdge selects are its own. A node nobody holds belongs to the oldest
+ * VideoEdge that selects it (creationTimestamp, then namespace/name); a newer one reports a Conflict
+ * naming it and neither tunes it nor runs a server there. A node a VideoEdge already holds (its
+ * NodeTuning is there) stays its own when an older VideoEdge comes to select it too (a label added to
+ * the nodes, a selector widened): handing every such node over at once would take their servers out
+ * together, past both VideoEdges' maxUnavailable. The holder reports the Conflict (a contested node:
+ * {@link Claim#holder} names the older one) and the older awaits the node's release, which comes when
+ * the holder no longer selects it. A node whose NodeTuning still belongs to someone else (a VideoEdge
+ * being deleted or no longer selecting it, whose agent has not restored the node yet) is awaited:
+ * nothing is merged into another owner's NodeTuning. Pure.
  */
 public final class NodePlacement {
     public enum State {
@@ -30,8 +35,16 @@ public final class NodePlacement {
         CONFLICT
     }
 
-    /** @param holder for AWAITING_RELEASE and CONFLICT: the other VideoEdge (namespace/name) */
-    public record Claim(String node, State state, String holder) {}
+    /**
+     * @param holder for AWAITING_RELEASE and CONFLICT: the other VideoEdge (namespace/name); for OWNED, the
+     *     older VideoEdge that also selects the node (a contested node this one holds), else null
+     */
+    public record Claim(String node, State state, String holder) {
+        /** Ours, held, though an older VideoEdge selects it too. */
+        public boolean contested() {
+            return state == State.OWNED && holder != null;
+        }
+    }
 
     /** Older first; ties broken by namespace/name so that every VideoEdge agrees on the order. */
     static final Comparator<VideoEdge> AGE =
@@ -62,7 +75,11 @@ public final class NodePlacement {
                     .filter(other -> AGE.compare(other, ve) < 0)
                     .min(AGE);
             NodeTuning nt = tunings.get(name);
-            if (older.isPresent()) {
+            boolean held =
+                    nt != null && Names.ownedBy(nt, ve) && nt.getMetadata().getDeletionTimestamp() == null;
+            if (older.isPresent() && held) {
+                claims.put(name, new Claim(name, State.OWNED, Names.namespacedName(older.get())));
+            } else if (older.isPresent()) {
                 claims.put(name, new Claim(name, State.CONFLICT, Names.namespacedName(older.get())));
             } else if (nt != null && !Names.ownedBy(nt, ve)) {
                 claims.put(

@@ -146,10 +146,14 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         }
         SortedMap<String, Node> owned = new TreeMap<>();
         SortedMap<String, String> conflicts = new TreeMap<>();
+        SortedMap<String, String> contested = new TreeMap<>();
         SortedSet<String> excluded = new TreeSet<>();
         claims.values().forEach(c -> {
             switch (c.state()) {
-                case OWNED -> owned.put(c.node(), cluster.nodesByName().get(c.node()));
+                case OWNED -> {
+                    owned.put(c.node(), cluster.nodesByName().get(c.node()));
+                    if (c.contested()) contested.put(c.node(), c.holder());
+                }
                 case CONFLICT -> {
                     conflicts.put(c.node(), c.holder());
                     excluded.add(c.node());
@@ -178,7 +182,13 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         }
         boolean planMode = ve.getSpec().tuning().mode() == TuningMode.PLAN;
         NodeFindings.report(
-                status, reports(ve, claims, cluster, rollout), conflicts, planMode, rollout != null, rollout);
+                status,
+                reports(ve, claims, cluster, rollout),
+                conflicts,
+                contested,
+                planMode,
+                rollout != null,
+                rollout);
 
         VideoEdgeStatus next = status.build(ve.getStatus());
         metrics.record(ve, next);

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The words of the status: turns the per-node reports, the conflicts and the rollout into the
@@ -23,6 +24,7 @@ public final class NodeFindings {
     /**
      * @param reports one per node the VideoEdge counts (owned, or awaiting another's release), by node
      * @param conflicts nodes an older VideoEdge keeps, with that VideoEdge (namespace/name)
+     * @param contested nodes this VideoEdge holds though an older one selects them too, with that VideoEdge
      * @param planMode whether the spec asks for Plan mode
      * @param valid whether the spec was rolled out (an invalid one is not: the nodes keep what they had)
      * @param rollout the rollout of the current spec, null when it was not rolled out
@@ -31,6 +33,7 @@ public final class NodeFindings {
             StatusAggregator status,
             List<NodeReport> reports,
             SortedMap<String, String> conflicts,
+            SortedMap<String, String> contested,
             boolean planMode,
             boolean valid,
             RolloutPlan rollout) {
@@ -39,7 +42,7 @@ public final class NodeFindings {
                         node, Tuning.CONFLICT, "selected by the older VideoEdge " + holder + ", which keeps this node"),
                 false));
         reports.forEach(r -> status.node(r, true));
-        conflicts(status, conflicts, reports.isEmpty());
+        conflicts(status, conflicts, contested, reports.isEmpty());
 
         List<NodeReport> notTuned = select(reports, r -> !r.tuned() && !(planMode && r.tuning() == Tuning.PLANNED));
         List<NodeReport> planned = select(reports, r -> planMode && r.tuning() == Tuning.PLANNED);
@@ -127,23 +130,39 @@ public final class NodeFindings {
                         && (d.phase() == Phase.WAITING || d.phase().inTurn()));
     }
 
-    private static void conflicts(StatusAggregator status, SortedMap<String, String> conflicts, boolean noneCounted) {
-        if (conflicts.isEmpty()) {
+    private static void conflicts(
+            StatusAggregator status,
+            SortedMap<String, String> conflicts,
+            SortedMap<String, String> contested,
+            boolean noneCounted) {
+        if (conflicts.isEmpty() && contested.isEmpty()) {
             return;
         }
-        String message = conflicts.entrySet().stream()
-                .collect(Collectors.groupingBy(
-                        Map.Entry::getValue, TreeMap::new, Collectors.mapping(Map.Entry::getKey, Collectors.toList())))
-                .entrySet()
-                .stream()
-                .map(e -> "node " + StatusAggregator.list(e.getValue()) + " is also selected by the older VideoEdge "
-                        + e.getKey() + ", which keeps it")
+        String message = Stream.concat(
+                        byOther(conflicts)
+                                .map(e -> "node " + StatusAggregator.list(e.getValue())
+                                        + " is also selected by the older VideoEdge " + e.getKey()
+                                        + ", which keeps it"),
+                        byOther(contested)
+                                .map(e -> "node " + StatusAggregator.list(e.getValue())
+                                        + " is also selected by the older VideoEdge " + e.getKey()
+                                        + ": this one keeps serving it until it no longer selects it (handing nodes over"
+                                        + " would take their servers out together)"))
                 .collect(Collectors.joining("; "));
         status.warning(Conditions.CONFLICT, message);
-        if (noneCounted) {
+        if (noneCounted && !conflicts.isEmpty()) {
             status.notReady(Conditions.TUNING_APPLIED, Conditions.CONFLICT, message);
             status.notReady(Conditions.SERVER_AVAILABLE, Conditions.CONFLICT, message);
         }
+    }
+
+    /** The nodes of each other VideoEdge (namespace/name), in order. */
+    private static Stream<Map.Entry<String, List<String>>> byOther(SortedMap<String, String> nodes) {
+        return nodes.entrySet().stream()
+                .collect(Collectors.groupingBy(
+                        Map.Entry::getValue, TreeMap::new, Collectors.mapping(Map.Entry::getKey, Collectors.toList())))
+                .entrySet()
+                .stream();
     }
 
     private static List<NodeReport> select(List<NodeReport> reports, Predicate<NodeReport> which) {

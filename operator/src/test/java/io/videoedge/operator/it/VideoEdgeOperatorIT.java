@@ -368,6 +368,66 @@ class VideoEdgeOperatorIT {
         });
     }
 
+    /**
+     * The other order: an older VideoEdge comes to select a node a newer one holds (a label added). Handing it
+     * over would take its server out there and then (and every such node's at once); the holder keeps it and
+     * says so, the older waits for its release, which comes when the holder no longer selects it.
+     */
+    @Test
+    void aNodeANewerVideoEdgeHoldsStaysItsOwnWhenAnOlderOneComesToSelectIt() {
+        String ns = namespace("contest");
+        node("contest-1", "contest-a");
+        node("contest-2", "contest-b-only", Map.of("it.videoedge.io/also", "contest-b"));
+        VideoEdge older = create(videoEdge(ns, "z-older", "contest-a", ItEnv::plainHttp));
+        eventually().until(() -> tunings("z-older", ns).size() == 1);
+        Instant olderCreated = Instant.parse(older.getMetadata().getCreationTimestamp());
+        await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(olderCreated.plusSeconds(1)));
+        create(videoEdge(ns, "a-newer", Map.of("it.videoedge.io/also", "contest-b"), ItEnv::plainHttp));
+        eventually().until(() -> tunings("a-newer", ns).size() == 1);
+
+        admin.nodes().withName("contest-2").edit(n -> {
+            n.getMetadata().getLabels().put(ItEnv.POOL, "contest-a");
+            return n;
+        });
+        eventually().untilAsserted(() -> {
+            VideoEdgeStatus s = get(ns, "a-newer").getStatus();
+            assertCondition(s, Conditions.DEGRADED, "True", Conditions.CONFLICT);
+            assertThat(condition(s, Conditions.DEGRADED).getMessage())
+                    .isEqualTo("node contest-2 is also selected by the older VideoEdge " + ns
+                            + "/z-older: this one keeps serving it until it no longer selects it (handing nodes over"
+                            + " would take their servers out together)");
+            assertThat(get(ns, "z-older").getStatus().nodesNeedingAttention())
+                    .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
+                    .contains(org.assertj.core.groups.Tuple.tuple("contest-2", "Pending"));
+        });
+        // some passes later still the holder's: its NodeTuning, its server placed there
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        assertThat(Names.ownerOf(tuning("contest-2"))).hasValue(ns + "/a-newer");
+        assertThat(tuning("contest-2").getMetadata().getDeletionTimestamp()).isNull();
+        assertThat(admin.apps()
+                        .daemonSets()
+                        .inNamespace(ns)
+                        .withLabel(VideoEdgeApi.LABEL_OWNER_NAME, "a-newer")
+                        .list()
+                        .getItems())
+                .singleElement()
+                .satisfies(ds -> assertThat(Serialization.asJson(
+                                ds.getSpec().getTemplate().getSpec().getAffinity()))
+                        .doesNotContain("contest-2"));
+
+        // the holder lets it go (its label removed): released once its agent restored the node, then the older one's
+        new FakeAgent(admin, "contest-2").adopt();
+        admin.nodes().withName("contest-2").edit(n -> {
+            n.getMetadata().getLabels().remove("it.videoedge.io/also");
+            return n;
+        });
+        eventually().until(() -> tuning("contest-2").getMetadata().getDeletionTimestamp() != null);
+        new FakeAgent(admin, "contest-2").restored();
+        eventually()
+                .untilAsserted(
+                        () -> assertThat(Names.ownerOf(tuning("contest-2"))).hasValue(ns + "/z-older"));
+    }
+
     @Test
     void aNodeTuningChangedByHandIsPutBack() {
         String ns = namespace("drift");

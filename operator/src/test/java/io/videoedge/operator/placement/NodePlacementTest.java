@@ -66,6 +66,34 @@ class NodePlacementTest {
                 .containsExactly(new Claim("b", State.CONFLICT, "ns/z"), new Claim("c", State.OWNED, null));
     }
 
+    /**
+     * An older VideoEdge comes to select nodes a newer one holds (a label added, a selector widened): the
+     * holder keeps them, contested, rather than hand every one over at once, each handover taking its server
+     * out; the older awaits their release, which comes when the holder no longer selects them.
+     */
+    @Test
+    void nodesANewerVideoEdgeHoldsStayItsOwnWhenAnOlderOneComesToSelectThem() {
+        VideoEdge older = ve("ns", "z", "2026-01-01T00:00:00Z", EDGE);
+        VideoEdge newer = ve("ns", "a", "2026-01-01T00:00:05Z", Map.of("zone", "x"));
+        List<VideoEdge> all = List.of(older, newer);
+        Map<String, NodeTuning> tunings = Map.of("b", heldBy(newer, "b"));
+        assertThat(NodePlacement.place(newer, all, List.of(A, B, C), tunings).values())
+                .containsExactly(new Claim("b", State.OWNED, "ns/z"), new Claim("c", State.OWNED, null));
+        assertThat(NodePlacement.place(newer, all, List.of(A, B, C), tunings)
+                        .get("b")
+                        .contested())
+                .isTrue();
+        assertThat(NodePlacement.place(older, all, List.of(A, B, C), tunings).values())
+                .containsExactly(new Claim("a", State.OWNED, null), new Claim("b", State.AWAITING_RELEASE, "ns/a"));
+
+        // its NodeTuning on its way out (the holder let it go): the older one's node, as without a holder
+        NodeTuning leaving = heldBy(newer, "b");
+        leaving.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
+        assertThat(NodePlacement.place(newer, all, List.of(B), Map.of("b", leaving))
+                        .get("b"))
+                .isEqualTo(new Claim("b", State.CONFLICT, "ns/z"));
+    }
+
     @Test
     void sameSecondIsDecidedByNamespaceAndName() {
         VideoEdge one = ve("ns-a", "edge", "2026-01-01T00:00:00Z", EDGE);
