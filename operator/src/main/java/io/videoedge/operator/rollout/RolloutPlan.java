@@ -9,6 +9,8 @@ import java.util.SortedMap;
  *
  * @param pausedNode the first node that failed the target (null: not paused)
  * @param pausedReason why it failed
+ * @param pausedUntilNewRevision paused, and only a new revision goes on: the failed node was reverted, or its
+ *     turn failed before it was re-tuned and restarted on this one (nothing of it on the node to fix there)
  * @param events what changed this pass (a node failed, a node was reverted)
  */
 public record RolloutPlan(
@@ -17,6 +19,7 @@ public record RolloutPlan(
         SortedMap<String, NodeDecision> nodes,
         String pausedNode,
         String pausedReason,
+        boolean pausedUntilNewRevision,
         List<Event> events) {
 
     /** @param type Normal or Warning */

@@ -298,12 +298,19 @@ public final class RolloutPlanner {
                                                 + policy.maxUnavailable() + " node(s) updating or out of service)"));
             }
         }
+        // a failed node on the target (tuning and server) may be fixed there; one reverted, or whose turn failed
+        // before it was re-tuned and restarted (a drain, an eviction), has nothing of the revision to fix
+        boolean untilNewRevision = pausedBy.map(d -> d.phase() == Phase.REVERTED
+                        || !factsOf.get(d.node()).tuningIs(target.tuningRevision())
+                        || !factsOf.get(d.node()).podCurrent)
+                .orElse(false);
         return new RolloutPlan(
                 target,
                 policy,
                 decided,
                 pausedBy.map(NodeDecision::node).orElse(null),
                 pausedBy.map(d -> d.state().failure()).orElse(null),
+                untilNewRevision,
                 List.copyOf(events));
     }
 
@@ -497,6 +504,19 @@ public final class RolloutPlanner {
                     PodAction.NONE,
                     "failed revision " + target.key() + ": " + state.failure() + "; back on its last good tuning "
                             + good.revision());
+        }
+        if (!f.tuningIs(target.tuningRevision())) {
+            // it failed before its NodeTuning changed (its drain never took its server out of service): it serves,
+            // so it keeps the tuning it has, as it would have while waiting
+            return new NodeDecision(
+                    f.node(),
+                    f.tuning,
+                    f.tuningRevision,
+                    state,
+                    Phase.FAILED,
+                    PodAction.NONE,
+                    "failed revision " + target.key() + ": " + state.failure()
+                            + "; it keeps the tuning it had (its turn had not re-tuned it)");
         }
         return new NodeDecision(
                 f.node(),

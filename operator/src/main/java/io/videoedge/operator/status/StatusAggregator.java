@@ -110,8 +110,12 @@ public final class StatusAggregator {
                     + " nodes updated. "
                     + (plan.nodes().get(plan.pausedNode()).phase() == NodeDecision.Phase.REVERTED
                             ? "Fix the spec (or revert it) to roll out again"
-                            : "It goes on once that node is tuned and serving on this revision for soakSeconds, or"
-                                    + " with a new spec (a fix, or a revert)");
+                            : plan.pausedUntilNewRevision()
+                                    ? "It goes on with a new spec (a fix, or a revert): the node's turn failed before it"
+                                            + " was re-tuned and restarted on this revision, so nothing of it there can be"
+                                            + " fixed in place"
+                                    : "It goes on once that node is tuned and serving on this revision for soakSeconds,"
+                                            + " or with a new spec (a fix, or a revert)");
         } else if (plan.complete()) {
             state = "Complete";
             reason = Conditions.ROLLOUT_COMPLETE;

@@ -507,6 +507,28 @@ class RolloutPlannerTest {
         assertThat(nodes.get(0).tuning).as("never re-tuned while serving").isEqualTo(OLD);
     }
 
+    /**
+     * Without autoRevert as with it: a turn that fails before the node was re-tuned (its drain never took its server
+     * out of service) leaves the node as it was, serving on the tuning it had; nothing of the revision is on it to
+     * fix, so only a new revision goes on.
+     */
+    @Test
+    void withoutAutoRevertADrainThatNeverTakesTheServerOutOfServiceLeavesTheNodeAsItWas() {
+        RolloutPolicy noRevert = new RolloutPolicy(1, DRAINED.deadline(), DRAINED.soak(), false, DRAINED.drain());
+        List<Node> nodes = settled(2);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, noRevert, nodes, T0); // n1's gate closes, but its kubelet never marks the pod not Ready
+        RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(601));
+        assertThat(plan.pausedNode()).isEqualTo("n1");
+        assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.FAILED);
+        assertThat(plan.nodes().get("n1").message())
+                .endsWith("it keeps the tuning it had (its turn had not re-tuned it)");
+        assertThat(nodes.get(0).tuning).as("never re-tuned while serving").isEqualTo(OLD);
+        assertThat(plan.pausedUntilNewRevision()).isTrue();
+        pass(target, noRevert, nodes, T0.plusSeconds(700));
+        assertThat(nodes.get(0).tuning).as("nor later").isEqualTo(OLD);
+    }
+
     /** Three settled nodes, n1 in its turn for {@code target} from T0 and its agent failing it (RolledBack). */
     static List<Node> n1FailsInItsTurn(RolloutTarget target) {
         List<Node> nodes = settled(3);
@@ -559,6 +581,9 @@ class RolloutPlannerTest {
         RolloutPlan plan = pass(target, noRevert, nodes, T0.plusSeconds(1));
         assertThat(plan.nodes().get("n1").phase()).isEqualTo(Phase.FAILED);
         assertThat(plan.nodes().get("n1").tuningRevision()).isEqualTo(NEW.revision());
+        assertThat(plan.pausedUntilNewRevision())
+                .as("it may be fixed on the node")
+                .isFalse();
 
         // fixed on the node (the agent now applies it): the operator looks again when the soak is over
         nodes.get(0).agentApplies();

@@ -374,11 +374,16 @@ class StatusAggregatorTest {
     }
 
     static String pausedMessage(NodeDecision.Phase failedPhase) {
+        return pausedMessage(failedPhase, failedPhase == NodeDecision.Phase.REVERTED);
+    }
+
+    static String pausedMessage(NodeDecision.Phase failedPhase, boolean untilNewRevision) {
         var nodes = new TreeMap<String, NodeDecision>();
         nodes.put("a", NodeReportTest.decision("a", failedPhase, "failed"));
         nodes.put("b", NodeReportTest.decision("b", NodeDecision.Phase.WAITING, "waiting"));
         var policy = new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
-        var plan = new RolloutPlan(new RolloutTarget(null, "t1", "p1"), policy, nodes, "a", "why", List.of());
+        var plan = new RolloutPlan(
+                new RolloutTarget(null, "t1", "p1"), policy, nodes, "a", "why", untilNewRevision, List.of());
         VideoEdgeStatus s = new StatusAggregator(ve(1), T0).rollout(plan).build(null);
         return condition(s, Conditions.PROGRESSING).getMessage();
     }
@@ -393,5 +398,10 @@ class StatusAggregatorTest {
         assertThat(pausedMessage(NodeDecision.Phase.FAILED))
                 .endsWith("It goes on once that node is tuned and serving on this revision for soakSeconds, or with a "
                         + "new spec (a fix, or a revert)");
+        // failed before it was re-tuned and restarted on the revision: nothing of it on the node to fix
+        assertThat(pausedMessage(NodeDecision.Phase.FAILED, true))
+                .endsWith(
+                        "It goes on with a new spec (a fix, or a revert): the node's turn failed before it was re-tuned"
+                                + " and restarted on this revision, so nothing of it there can be fixed in place");
     }
 }
