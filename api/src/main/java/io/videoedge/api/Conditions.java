@@ -43,6 +43,12 @@ public final class Conditions {
     public static final String ROLLING_OUT = "RollingOut";
     public static final String ROLLOUT_COMPLETE = "RolloutComplete";
     public static final String ROLLOUT_PAUSED = "RolloutPaused";
+    /**
+     * Progressing False: nodes wait for their turn, none is in one, and the room (maxUnavailable) is all taken
+     * by nodes out of service outside the rollout (an updated node whose server went down).
+     */
+    public static final String ROLLOUT_BLOCKED = "RolloutBlocked";
+
     public static final String DRAINING = "Draining";
     public static final String REVERTED = "Reverted";
 

@@ -92,7 +92,8 @@ public record VideoEdgeStatus(
                             + "NodeTunings' videoedge.io/rollout annotation.")
             String revision,
 
-            @JsonPropertyDescription("Complete, Progressing or Paused.")
+            @JsonPropertyDescription(
+                    "Complete, Progressing or Paused (a rollout that cannot go on for want of room is Progressing, with the Progressing condition False, reason RolloutBlocked).")
             String state,
 
             @JsonPropertyDescription(

@@ -11,6 +11,8 @@ import java.util.SortedMap;
  * @param pausedReason why it failed
  * @param pausedUntilNewRevision paused, and only a new revision goes on: the failed node was reverted, or its
  *     turn failed before it was re-tuned and restarted on this one (nothing of it on the node to fix there)
+ * @param blockedBy not paused, nodes waiting, none in its turn: the nodes out of service outside the rollout that
+ *     take all its room (an updated node whose server went down), by name; empty otherwise
  * @param events what changed this pass (a node failed, a node was reverted)
  */
 public record RolloutPlan(
@@ -20,6 +22,7 @@ public record RolloutPlan(
         String pausedNode,
         String pausedReason,
         boolean pausedUntilNewRevision,
+        List<String> blockedBy,
         List<Event> events) {
 
     /** @param type Normal or Warning */
@@ -27,6 +30,10 @@ public record RolloutPlan(
 
     public boolean paused() {
         return pausedNode != null;
+    }
+
+    public boolean blocked() {
+        return !blockedBy.isEmpty();
     }
 
     public int count(NodeDecision.Phase phase) {

@@ -298,6 +298,13 @@ public final class RolloutPlanner {
                                                 + policy.maxUnavailable() + " node(s) updating or out of service)"));
             }
         }
+        // blocked: nodes wait, none is in its turn (a stalled one keeps its turn), and what takes the room is out of
+        // service outside the rollout: nothing the rollout does frees it
+        boolean turnsRunning = decided.values().stream().anyMatch(d -> d.phase().inTurn());
+        boolean waiting = decided.values().stream().anyMatch(d -> d.phase() == Phase.WAITING);
+        List<String> blockedBy = pausedBy.isEmpty() && waiting && !turnsRunning && !busy.isEmpty()
+                ? busy.stream().sorted().toList()
+                : List.of();
         // a failed node on the target (tuning and server) may be fixed there; one reverted, or whose turn failed
         // before it was re-tuned and restarted (a drain, an eviction), has nothing of the revision to fix
         boolean untilNewRevision = pausedBy.map(d -> d.phase() == Phase.REVERTED
@@ -311,6 +318,7 @@ public final class RolloutPlanner {
                 pausedBy.map(NodeDecision::node).orElse(null),
                 pausedBy.map(d -> d.state().failure()).orElse(null),
                 untilNewRevision,
+                blockedBy,
                 List.copyOf(events));
     }
 

@@ -120,6 +120,14 @@ public final class StatusAggregator {
             state = "Complete";
             reason = Conditions.ROLLOUT_COMPLETE;
             message = "revision " + revision + " on " + nodes + "/" + nodes + " nodes";
+        } else if (plan.blocked()) {
+            state = "Progressing";
+            reason = Conditions.ROLLOUT_BLOCKED;
+            message = "rollout of revision " + revision + " blocked: " + plan.updated() + "/" + nodes
+                    + " nodes updated, " + plan.waiting() + " waiting for room held by node(s) out of service outside"
+                    + " the rollout: " + list(plan.blockedBy()) + " (they count against maxUnavailable "
+                    + plan.policy().maxUnavailable()
+                    + " until their servers are ready again or they leave the selection)";
         } else {
             state = "Progressing";
             reason = Conditions.ROLLING_OUT;
@@ -134,7 +142,7 @@ public final class StatusAggregator {
                     + (plan.waiting() == 0 ? "" : "; " + plan.waiting() + " waiting");
         }
         progress = new Progress(
-                !plan.paused(),
+                !plan.paused() && !plan.blocked(),
                 reason,
                 message,
                 new VideoEdgeStatus.Rollout(

@@ -21,7 +21,9 @@ import java.util.function.ToDoubleFunction;
  * (attention: the nodes the status counts as needing attention and lists the first of; planned: serving
  * untuned as tuning.mode Plan asks; stalled: past the deadline in a rollout turn, never healthy before),
  * {@code videoedge_condition{namespace, videoedge, type}} (1 when the condition is True),
- * {@code videoedge_rollout_paused{namespace, videoedge}} (1 while a node's failure holds the rollout) and
+ * {@code videoedge_rollout_paused{namespace, videoedge}} (1 while a node's failure holds the rollout),
+ * {@code videoedge_rollout_blocked{namespace, videoedge}} (1 while nodes wait for room that nodes out of service
+ * outside the rollout hold, none in its turn: Progressing False, reason RolloutBlocked) and
  * {@code videoedge_rollout_node_failures_total{namespace, videoedge}} (nodes that failed a revision).
  */
 public final class StatusMetrics {
@@ -92,6 +94,14 @@ public final class StatusMetrics {
                 .tags("namespace", namespace, "videoedge", name)
                 .description("1 while the rollout of the VideoEdge's current spec is paused by a node that failed it")
                 .register(registry));
+        registered.add(Gauge.builder(
+                        "videoedge.rollout.blocked",
+                        () -> conditionReason(key, Conditions.PROGRESSING).equals(Conditions.ROLLOUT_BLOCKED) ? 1 : 0)
+                .tags("namespace", namespace, "videoedge", name)
+                .description(
+                        "1 while nodes wait for their turn and the room is held by nodes out of service outside the"
+                                + " rollout (none in its turn)")
+                .register(registry));
         registered.add(Counter.builder("videoedge.rollout.node.failures")
                 .tags("namespace", namespace, "videoedge", name)
                 .description("Nodes that failed a revision of the VideoEdge (each pauses its rollout)")
@@ -120,6 +130,18 @@ public final class StatusMetrics {
                         "Nodes of the VideoEdge: selected, tuned as the current spec asks, serving, updated, needing attention, "
                                 + "planned (tuning.mode Plan), stalled in a rollout turn")
                 .register(registry);
+    }
+
+    private String conditionReason(String key, String type) {
+        VideoEdgeStatus status = latest.get(key);
+        if (status == null || status.conditions() == null) {
+            return "";
+        }
+        return status.conditions().stream()
+                .filter(c -> type.equals(c.getType()))
+                .map(c -> c.getReason() == null ? "" : c.getReason())
+                .findFirst()
+                .orElse("");
     }
 
     private boolean conditionTrue(String key, String type) {

@@ -352,6 +352,36 @@ class RolloutPlannerTest {
         assertThat(plan.nodes().get("n3").message()).contains("1 of at most 1 node(s) updating or out of service");
     }
 
+    /**
+     * An updated node whose server goes down holds the room: the rollout cannot go on, and nothing it does frees
+     * the room, so the plan says it is blocked and by which node, until that server serves again.
+     */
+    @Test
+    void anUpdatedNodeOutOfServiceThatHoldsAllTheRoomBlocksTheRolloutByName() {
+        List<Node> nodes = settled(3);
+        RolloutTarget target = target(NEW, "p1");
+        pass(target, ONE, nodes, T0);
+        Instant t = T0.plusSeconds(1);
+        nodes.get(0).agentApplies();
+        nodes.get(0).readyAt(t);
+        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(12));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+        assertThat(plan.blocked()).as("n2 in its turn: going on").isFalse();
+        nodes.get(0).outOfServiceAt(t.plusSeconds(13)); // n1's server crashes
+        nodes.get(1).agentApplies();
+        nodes.get(1).readyAt(t.plusSeconds(13));
+        plan = pass(target, ONE, nodes, t.plusSeconds(25));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n3");
+        assertThat(plan.paused()).isFalse();
+        assertThat(plan.blockedBy()).containsExactly("n1");
+
+        nodes.get(0).readyAt(t.plusSeconds(30)); // serving again: the room is free
+        plan = pass(target, ONE, nodes, t.plusSeconds(31));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n3");
+        assertThat(plan.blocked()).isFalse();
+    }
+
     @Test
     void aPercentageIsRoundedUpAndNeverZero() {
         assertThat(RolloutPolicy.resolve("25%", 10)).isEqualTo(3);

@@ -383,9 +383,28 @@ class StatusAggregatorTest {
         nodes.put("b", NodeReportTest.decision("b", NodeDecision.Phase.WAITING, "waiting"));
         var policy = new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
         var plan = new RolloutPlan(
-                new RolloutTarget(null, "t1", "p1"), policy, nodes, "a", "why", untilNewRevision, List.of());
+                new RolloutTarget(null, "t1", "p1"), policy, nodes, "a", "why", untilNewRevision, List.of(), List.of());
         VideoEdgeStatus s = new StatusAggregator(ve(1), T0).rollout(plan).build(null);
         return condition(s, Conditions.PROGRESSING).getMessage();
+    }
+
+    @Test
+    void aBlockedRolloutIsNotProgressingAndNamesWhatHoldsItsRoom() {
+        var nodes = new TreeMap<String, NodeDecision>();
+        nodes.put("a", NodeReportTest.decision("a", NodeDecision.Phase.UPDATED, "updated"));
+        nodes.put("b", NodeReportTest.decision("b", NodeDecision.Phase.WAITING, "waiting"));
+        var policy = new RolloutPolicy(1, Duration.ofSeconds(600), Duration.ofSeconds(10), true, Duration.ofSeconds(5));
+        var plan = new RolloutPlan(
+                new RolloutTarget(null, "t1", "p1"), policy, nodes, null, null, false, List.of("a"), List.of());
+        VideoEdgeStatus s = new StatusAggregator(ve(1), T0).rollout(plan).build(null);
+        assertThat(condition(s, Conditions.PROGRESSING).getStatus()).isEqualTo("False");
+        assertThat(condition(s, Conditions.PROGRESSING).getReason()).isEqualTo(Conditions.ROLLOUT_BLOCKED);
+        assertThat(condition(s, Conditions.PROGRESSING).getMessage())
+                .isEqualTo(
+                        "rollout of revision t1-p1 blocked: 1/2 nodes updated, 1 waiting for room held by node(s) out"
+                                + " of service outside the rollout: a (they count against maxUnavailable 1 until their servers"
+                                + " are ready again or they leave the selection)");
+        assertThat(s.rollout().state()).isEqualTo("Progressing");
     }
 
     @Test

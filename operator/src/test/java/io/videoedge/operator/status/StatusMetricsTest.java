@@ -36,6 +36,38 @@ class StatusMetricsTest {
     }
 
     @Test
+    void theBlockedGaugeFollowsTheProgressingReason() {
+        VideoEdge ve = videoEdge("ns", "edge");
+        metrics.record(ve, progressing("True", "RollingOut"));
+        assertThat(blocked()).isZero();
+        metrics.record(ve, progressing("False", "RolloutBlocked"));
+        assertThat(blocked()).isEqualTo(1);
+        metrics.record(ve, progressing("False", "RolloutPaused"));
+        assertThat(blocked()).isZero();
+    }
+
+    private double blocked() {
+        return registry.get("videoedge.rollout.blocked").gauge().value();
+    }
+
+    private static VideoEdgeStatus progressing(String status, String reason) {
+        return new VideoEdgeStatus(
+                1L,
+                List.of(new ConditionBuilder()
+                        .withType("Progressing")
+                        .withStatus(status)
+                        .withReason(reason)
+                        .build()),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of());
+    }
+
+    @Test
     void aStatusWithoutCountsReadsAsZero() {
         metrics.record(
                 videoEdge("ns", "new"), new VideoEdgeStatus(null, null, null, null, null, null, null, null, null));

@@ -71,7 +71,14 @@ class TransitionEventsTest {
         nodes.put("n2", new NodeDecision("n2", null, "t1", null, n2, NodeDecision.PodAction.NONE, null));
         boolean paused = n2 == NodeDecision.Phase.REVERTED;
         var plan = new RolloutPlan(
-                target, policy, nodes, paused ? "n2" : null, paused ? "agent reports Failed" : null, false, List.of());
+                target,
+                policy,
+                nodes,
+                paused ? "n2" : null,
+                paused ? "agent reports Failed" : null,
+                false,
+                List.of(),
+                List.of());
         StatusAggregator a = new StatusAggregator(StatusAggregatorTest.ve(1), StatusAggregatorTest.T0)
                 .node(StatusAggregatorTest.tunedAndServing("n1"), true)
                 .rollout(plan);
