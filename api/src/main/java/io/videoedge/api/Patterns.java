@@ -62,6 +62,11 @@ final class Patterns {
                     + ONE_NIO_SIZE + "')"
                     + " || int(self.tuning.sysctls['net.core.rmem_max'].findAll('-?[0-9]+')[0]) >= (self.server.socket.recvBuf.matches('[kK]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1024 : self.server.socket.recvBuf.matches('[mM]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1048576 : self.server.socket.recvBuf.matches('[gG]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1073741824 : int(self.server.socket.recvBuf))";
 
+    /** A label key as Kubernetes takes it: an optional DNS-subdomain prefix and '/', then a name of up to 63. */
+    static final String LABEL_KEY = VideoEdgeApi.LABEL_KEY_PATTERN;
+    /** A label value as Kubernetes takes it: empty, or up to 63 characters starting and ending alphanumeric. */
+    static final String LABEL_VALUE = VideoEdgeApi.LABEL_VALUE_PATTERN;
+
     /** one-nio's time converter: a number with ms, s, m, h or d. */
     static final String ONE_NIO_TIME = "^[0-9]{1,9}(ms|s|m|h|d)$";
     /** A Kubernetes quantity as used for memory and disk (2Gi, 512Mi, 100G); CEL rules bound it below 1Ei. */

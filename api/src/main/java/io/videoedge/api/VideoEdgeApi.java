@@ -32,6 +32,15 @@ public final class VideoEdgeApi {
     public static final String LABEL_NODE_AGENT = GROUP + "/node-agent";
 
     /** The edge server's admin listener (metrics, probes) on the node's host network; no acceptor may take it. */
+    /**
+     * A label key as Kubernetes takes it: an optional DNS-subdomain prefix (at most 253 characters) and '/', then a
+     * name of up to 63 letters, digits, '-', '_' and '.', starting and ending alphanumeric.
+     */
+    public static final String LABEL_KEY_PATTERN =
+            "^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+    /** A label value as Kubernetes takes it: empty, or up to 63 characters starting and ending alphanumeric. */
+    public static final String LABEL_VALUE_PATTERN = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";
+
     public static final int EDGE_ADMIN_PORT = 9400;
     /** The node agent's metrics port on the host network (the chart's nodeAgent.metricsPort default). */
     public static final int NODE_AGENT_METRICS_PORT = 9401;

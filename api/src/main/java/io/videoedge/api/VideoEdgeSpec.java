@@ -45,6 +45,22 @@ import java.util.Map;
         message = "tuning.sysctls sets net.core.rmem_max below server.socket.recvBuf (in bytes): Linux caps SO_RCVBUF "
                 + "at rmem_max, so the server would not get the receive buffer it asks for. Raise it, or leave it out: the "
                 + "agent then raises the node's value to at least recvBuf")
+@ValidationRule(
+        value = "!has(self.nodeSelector) || self.nodeSelector.all(k, k.matches('" + Patterns.LABEL_KEY + "') "
+                + "&& (!k.contains('/') || k.matches('^[^/]{1,253}/')))",
+        fieldPath = ".nodeSelector",
+        messageExpression =
+                "'nodeSelector keys are label keys (an optional DNS-subdomain prefix and /, then a name of up "
+                        + "to 63 letters, digits, -, _ and ., starting and ending alphanumeric): not ' + self.nodeSelector.filter(k,"
+                        + " !k.matches('" + Patterns.LABEL_KEY
+                        + "') || (k.contains('/') && !k.matches('^[^/]{1,253}/')))[0]")
+@ValidationRule(
+        value = "!has(self.nodeSelector) || self.nodeSelector.all(k, self.nodeSelector[k].matches('"
+                + Patterns.LABEL_VALUE + "'))",
+        fieldPath = ".nodeSelector",
+        messageExpression = "'nodeSelector values are label values (up to 63 letters, digits, -, _ and ., starting and "
+                + "ending alphanumeric): not the one of ' + self.nodeSelector.filter(k, !self.nodeSelector[k].matches('"
+                + Patterns.LABEL_VALUE + "'))[0]")
 public record VideoEdgeSpec(
         @JsonPropertyDescription(
                 "Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
@@ -52,12 +68,12 @@ public record VideoEdgeSpec(
                         + " no server on a node that stays. Default: videoedge.io/role=edge.")
         @Default("{\"videoedge.io/role\": \"edge\"}")
         @Size(min = 1, max = 16)
-        Map<String, String> nodeSelector,
+        Map<String, @Size(max = 63) String> nodeSelector,
 
         @JsonPropertyDescription("Tolerations for the edge server pods, so they run on tainted edge nodes. A change"
                 + " restarts no running server.")
         @Size(max = 32)
-        List<io.fabric8.kubernetes.api.model.Toleration> tolerations,
+        List<Toleration> tolerations,
 
         @JsonPropertyDescription(
                 "NIC tuning: driver type (drives defaults), interfaces, queues, coalescing, IRQ affinity, RPS/RFS.")

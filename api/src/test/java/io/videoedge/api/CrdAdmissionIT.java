@@ -792,6 +792,30 @@ class CrdAdmissionIT {
                         "spec.nic.combinedQueues",
                         "greater than or equal to 1"),
                 refused(
+                        "a toleration of every key with a value",
+                        "spec.tolerations",
+                        List.of(Map.of("operator", "Equal", "value", "x")),
+                        "spec.tolerations[0]",
+                        "a toleration without a key must have operator Exists"),
+                refused(
+                        "a toleration key with a space",
+                        "spec.tolerations",
+                        List.of(Map.of("key", "bad key", "operator", "Exists")),
+                        "spec.tolerations[0].key",
+                        "should match"),
+                refused(
+                        "a node selector value longer than a label value",
+                        "spec.nodeSelector",
+                        Map.of("videoedge.io/role", "v".repeat(64)),
+                        "spec.nodeSelector",
+                        "Too long"),
+                refused(
+                        "a node selector key with a space",
+                        "spec.nodeSelector",
+                        Map.of("bad key", "edge"),
+                        "spec.nodeSelector",
+                        "nodeSelector keys are label keys"),
+                refused(
                         "several acceptor threads on one socket",
                         Map.of("spec.server.socket.reusePort", false, "spec.server.socket.acceptorThreads", 2),
                         "spec.server.socket.acceptorThreads",

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.videoedge.api.ServerSpec;
+import io.videoedge.api.Toleration;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.api.VideoEdgeSpec;
@@ -109,7 +110,12 @@ public final class EdgeServerPod {
                 .withEnableServiceLinks(false)
                 .withAutomountServiceAccountToken(false)
                 .withNodeSelector(spec.nodeSelector())
-                .withTolerations(spec.tolerations() == null ? List.of() : spec.tolerations())
+                .withTolerations(
+                        spec.tolerations() == null
+                                ? List.of()
+                                : spec.tolerations().stream()
+                                        .map(Toleration::toPod)
+                                        .toList())
                 .addNewReadinessGate(VideoEdgeApi.READINESS_GATE_NODE_TUNED)
                 // drainTimeout (25 s) plus the JVM's exit
                 .withTerminationGracePeriodSeconds(30L)

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -121,6 +123,29 @@ class AdmittedRunsIT {
                                 + " is the node agent's metrics port");
                     }
                 }
+                // the DaemonSet of the servers is one the API server admits (tolerations, node selector, image)
+                DaemonSet ds = new DaemonSetBuilder()
+                        .withNewMetadata()
+                        .withName(Names.edgeServer(typed))
+                        .withNamespace(namespace)
+                        .withLabels(Names.ownerLabels(typed, Names.COMPONENT_EDGE_SERVER))
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewSelector()
+                        .withMatchLabels(Names.edgeServerSelector(typed))
+                        .endSelector()
+                        .withNewUpdateStrategy()
+                        .withType("OnDelete")
+                        .endUpdateStrategy()
+                        .withTemplate(template)
+                        .endSpec()
+                        .build();
+                try {
+                    client.resource(ds).dryRun().create();
+                } catch (KubernetesClientException e) {
+                    counterexamples.add(c.description() + " " + c.changes() + ": the API server refuses its DaemonSet: "
+                            + e.getStatus().getMessage());
+                }
                 // the NodeTuning the operator writes for a node is one the API server admits
                 TuningInputs tuning = TuningInputs.of(typed.getSpec());
                 NodeTuning nt = NodeTuningRenderer.render(
@@ -177,6 +202,19 @@ class AdmittedRunsIT {
                         "16 kernel modules, tls.mode ktls",
                         "memory 2Gi, small cache 1023Ki",
                         "the node agent's port");
+        assertThat(admittedRuns)
+                .as("tolerations and node selectors as a pod template takes them")
+                .contains(
+                        "tolerations [{operator=Exists}]",
+                        "node selector {videoedge.io/role=edge}",
+                        "node selector {role=" + "v".repeat(63) + "}",
+                        "node selector {role=}",
+                        "image 'registry.example/edge:1'")
+                .doesNotContain(
+                        "tolerations [{}]",
+                        "node selector {bad key=x}",
+                        "node selector {role=" + "v".repeat(64) + "}",
+                        "node selector {role=-edge}");
         assertThat(admittedRuns)
                 .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
                 .contains(
@@ -434,6 +472,35 @@ class AdmittedRunsIT {
                                 "tls.mode",
                                 mode)));
             }
+        }
+        // what goes into the pod template as it is: tolerations, the node selector, the image
+        List<Object> tolerations = List.of(
+                List.of(Map.of()),
+                List.of(Map.of("operator", "Exists")),
+                List.of(Map.of("operator", "Exists", "value", "x")),
+                List.of(Map.of("key", "k", "operator", "Equal", "value", "v", "effect", "NoSchedule")),
+                List.of(Map.of(
+                        "key", "k", "operator", "Equal", "value", "v", "effect", "NoSchedule", "tolerationSeconds", 5)),
+                List.of(Map.of("key", "k", "operator", "Exists", "effect", "NoExecute", "tolerationSeconds", 5)),
+                List.of(Map.of("key", "bad key", "operator", "Exists")),
+                List.of(Map.of("key", "k", "operator", "Equal", "value", "v".repeat(64))),
+                List.of(Map.of("key", "k", "operator", "Above")),
+                List.of(Map.of("key", "k", "operator", "Exists", "effect", "Sometimes")));
+        for (Object t : tolerations) {
+            out.add(new Candidate("tolerations " + t, single("tolerations", t)));
+        }
+        for (Map<String, String> selector : List.of(
+                Map.of("videoedge.io/role", "edge"),
+                Map.of("bad key", "x"),
+                Map.of("role", "v".repeat(63)),
+                Map.of("role", "v".repeat(64)),
+                Map.of("role", "-edge"),
+                Map.of("role", ""),
+                Map.of("a".repeat(254) + "/role", "edge"))) {
+            out.add(new Candidate("node selector " + selector, single("nodeSelector", selector)));
+        }
+        for (String image : List.of("registry.example/edge:1", " registry.example/edge:1", "edge server")) {
+            out.add(new Candidate("image '" + image + "'", single("server.image", image)));
         }
         for (String cache : List.of("1", "1023Ki", "1Mi", "1500000000.5")) {
             out.add(new Candidate(

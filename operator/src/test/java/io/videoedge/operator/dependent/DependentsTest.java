@@ -565,11 +565,7 @@ class DependentsTest {
         VideoEdgeSpec s = ve.getSpec();
         ve.setSpec(new VideoEdgeSpec(
                 Map.of("videoedge.io/role", "edge", "topology.kubernetes.io/zone", "a"),
-                List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder()
-                        .withKey("edge")
-                        .withOperator("Exists")
-                        .withEffect("NoSchedule")
-                        .build()),
+                List.of(new io.videoedge.api.Toleration("edge", "Exists", null, "NoSchedule", null)),
                 s.nic(),
                 s.server(),
                 s.tls(),
