@@ -23,7 +23,7 @@ YAML
 
 refused bad-sysctl "sysctl names must start with net.core., net.ipv4., net.ipv6., vm. or kernel.sched_; not allowed: kernel.panic" \
   '{"tuning": {"sysctls": {"net.core.somaxconn": "8192", "kernel.panic": "10"}}}'
-refused bad-tcp-mem "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)" \
+refused bad-tcp-mem "net.ipv4.tcp_mem, tcp_rmem, tcp_wmem and udp_mem must be non-decreasing (min <= pressure/default <= max)" \
   '{"tuning": {"sysctls": {"net.ipv4.tcp_mem": "300 200 100"}}}'
 refused bad-ports "http.port and https.port must differ: both acceptors bind on the node's host network" \
   '{"server": {"http": {"port": 8443}, "https": {"port": 8443}}, "tls": {"mode": "openssl", "secretName": "edge-tls"}}'

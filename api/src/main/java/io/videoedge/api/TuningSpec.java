@@ -30,12 +30,14 @@ import java.util.Map;
 @ValidationRule(
         value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_FORMAT,
         fieldPath = ".sysctls",
-        message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem take three integers separated by spaces: min pressure max, "
-                + "e.g. \"15000000 15000000 15000000\"")
+        message =
+                "net.ipv4.tcp_mem, tcp_rmem, tcp_wmem and udp_mem take three integers separated by spaces: min pressure max, "
+                        + "e.g. \"15000000 15000000 15000000\"")
 @ValidationRule(
         value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_ORDER,
         fieldPath = ".sysctls",
-        message = "net.ipv4.tcp_mem, tcp_rmem and tcp_wmem must be non-decreasing (min <= pressure/default <= max)")
+        message =
+                "net.ipv4.tcp_mem, tcp_rmem, tcp_wmem and udp_mem must be non-decreasing (min <= pressure/default <= max)")
 @ValidationRule(
         value = "!has(self.sysctls) || !('net.ipv4.tcp_congestion_control' in self.sysctls)",
         fieldPath = ".sysctls",
@@ -127,12 +129,12 @@ public record TuningSpec(
 
     /** The triplet sysctls: three integers. */
     static final String TRIPLET_FORMAT =
-            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
+            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.ipv4.udp_mem'].all(t, !(t in self.sysctls)"
                     + " || self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'))";
 
     /** ... in non-decreasing order (checked only once the format holds). */
     static final String TRIPLET_ORDER =
-            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
+            "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.ipv4.udp_mem'].all(t, !(t in self.sysctls)"
                     + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
                     + " || (int(self.sysctls[t].findAll('[0-9]+')[0]) <= int(self.sysctls[t].findAll('[0-9]+')[1])"
                     + " && int(self.sysctls[t].findAll('[0-9]+')[1]) <= int(self.sysctls[t].findAll('[0-9]+')[2])))";

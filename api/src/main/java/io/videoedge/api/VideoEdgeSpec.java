@@ -63,7 +63,10 @@ import java.util.Map;
                 + Patterns.LABEL_VALUE + "'))[0]")
 public record VideoEdgeSpec(
         @JsonPropertyDescription(
-                "Labels a node must carry to serve video; every matching node is tuned and runs one edge server. "
+                "Labels a node must carry to serve video; every matching node is tuned and runs one edge server (a node "
+                        + "tainted NoSchedule or NoExecute needs a matching toleration: without one its server is never placed, "
+                        + "its status says no edge-server pod is on it yet, and a node new to the VideoEdge stalls in its rollout "
+                        + "turn past progressDeadlineSeconds). "
                         + "A change adds and removes nodes (a node that leaves gets its originals back); it restarts"
                         + " no server on a node that stays. Default: videoedge.io/role=edge.")
         @Default("{\"videoedge.io/role\": \"edge\"}")

@@ -792,6 +792,12 @@ class CrdAdmissionIT {
                         "spec.nic.combinedQueues",
                         "greater than or equal to 1"),
                 refused(
+                        "udp_mem with one number",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.udp_mem", "1"),
+                        "spec.tuning.sysctls",
+                        "udp_mem take three integers"),
+                refused(
                         "a toleration of every key with a value",
                         "spec.tolerations",
                         List.of(Map.of("operator", "Equal", "value", "x")),
