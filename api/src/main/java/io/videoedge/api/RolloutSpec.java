@@ -56,10 +56,10 @@ public record RolloutSpec(
                         + "a field that restarts them, the origin's CA bundle, a new server image; live fields and rollout settings "
                         + "do not), or, with autoRevert false or when the last good tuning is the revision's own (a restart-only "
                         + "change: nothing to give back), until the failed node is tuned "
-                        + "and serving again for soakSeconds (fixed on the node). A node whose turn failed before it was "
-                        + "re-tuned and restarted on the revision (its drain never took its server out of service, its "
-                        + "eviction was refused) keeps what it had, and only a new revision goes on. A server restart is not "
-                        + "undone: revert the spec.")
+                        + "and serving again for soakSeconds (fixed on the node; an outdated pod left by a refused eviction "
+                        + "is fixed by deleting it). A node whose turn failed before it was re-tuned (its drain never took its "
+                        + "server out of service) keeps the tuning it had, and only a new revision goes on. A server restart is "
+                        + "not undone: revert the spec.")
         @Default("true")
         Boolean autoRevert,
 

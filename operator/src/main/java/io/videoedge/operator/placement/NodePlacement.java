@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * NodeTuning is there) stays its own when an older VideoEdge comes to select it too (a label added to
  * the nodes, a selector widened): handing every such node over at once would take their servers out
  * together, past both VideoEdges' maxUnavailable. The holder reports the Conflict (a contested node:
- * {@link Claim#holder} names the older one) and the older awaits the node's release, which comes when
- * the holder no longer selects it. A node whose NodeTuning still belongs to someone else (a VideoEdge
+ * {@link Claim#holder} names the older one); the older one neither counts nor serves it ({@code HELD_BY_NEWER})
+ * until the holder no longer selects it, then awaits its release. A node whose NodeTuning still belongs to someone else (a VideoEdge
  * being deleted or no longer selecting it, whose agent has not restored the node yet) is awaited:
  * nothing is merged into another owner's NodeTuning. Pure.
  */
@@ -32,11 +32,16 @@ public final class NodePlacement {
         /** Ours, once the NodeTuning another VideoEdge left behind is gone (its agent restores the node first). */
         AWAITING_RELEASE,
         /** An older VideoEdge selects it too: it keeps the node. */
-        CONFLICT
+        CONFLICT,
+        /**
+         * Ours by age, but a newer VideoEdge holds it (its NodeTuning) and still selects it: that one keeps serving
+         * it until it no longer selects it. Neither counted nor served here, as a CONFLICT.
+         */
+        HELD_BY_NEWER
     }
 
     /**
-     * @param holder for AWAITING_RELEASE and CONFLICT: the other VideoEdge (namespace/name); for OWNED, the
+     * @param holder for AWAITING_RELEASE, CONFLICT and HELD_BY_NEWER: the other VideoEdge (namespace/name); for OWNED, the
      *     older VideoEdge that also selects the node (a contested node this one holds), else null
      */
     public record Claim(String node, State state, String holder) {
@@ -75,12 +80,25 @@ public final class NodePlacement {
                     .filter(other -> AGE.compare(other, ve) < 0)
                     .min(AGE);
             NodeTuning nt = tunings.get(name);
-            boolean held =
-                    nt != null && Names.ownedBy(nt, ve) && nt.getMetadata().getDeletionTimestamp() == null;
+            boolean live = nt != null && nt.getMetadata().getDeletionTimestamp() == null;
+            boolean held = live && Names.ownedBy(nt, ve);
+            // another VideoEdge that holds the node and still selects it
+            Optional<VideoEdge> holder = live && !held
+                    ? all.stream()
+                            .filter(other -> !Names.namespacedName(other).equals(self))
+                            .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
+                            .filter(other -> Names.ownedBy(nt, other))
+                            .filter(other -> selects(other, node))
+                            .findFirst()
+                    : Optional.empty();
             if (older.isPresent() && held) {
                 claims.put(name, new Claim(name, State.OWNED, Names.namespacedName(older.get())));
             } else if (older.isPresent()) {
-                claims.put(name, new Claim(name, State.CONFLICT, Names.namespacedName(older.get())));
+                // the one that keeps it: an older holder, else the oldest
+                VideoEdge keeper = holder.filter(h -> AGE.compare(h, ve) < 0).orElse(older.get());
+                claims.put(name, new Claim(name, State.CONFLICT, Names.namespacedName(keeper)));
+            } else if (holder.isPresent()) {
+                claims.put(name, new Claim(name, State.HELD_BY_NEWER, Names.namespacedName(holder.get())));
             } else if (nt != null && !Names.ownedBy(nt, ve)) {
                 claims.put(
                         name,

@@ -147,6 +147,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         SortedMap<String, Node> owned = new TreeMap<>();
         SortedMap<String, String> conflicts = new TreeMap<>();
         SortedMap<String, String> contested = new TreeMap<>();
+        SortedMap<String, String> heldByNewer = new TreeMap<>();
         SortedSet<String> excluded = new TreeSet<>();
         claims.values().forEach(c -> {
             switch (c.state()) {
@@ -156,6 +157,10 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 }
                 case CONFLICT -> {
                     conflicts.put(c.node(), c.holder());
+                    excluded.add(c.node());
+                }
+                case HELD_BY_NEWER -> {
+                    heldByNewer.put(c.node(), c.holder());
                     excluded.add(c.node());
                 }
                 case AWAITING_RELEASE -> excluded.add(c.node());
@@ -186,6 +191,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                 reports(ve, claims, cluster, rollout),
                 conflicts,
                 contested,
+                heldByNewer,
                 planMode,
                 rollout != null,
                 rollout);
@@ -328,7 +334,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         for (NodePlacement.Claim claim : claims.values()) {
             String node = claim.node();
             switch (claim.state()) {
-                case CONFLICT -> {}
+                case CONFLICT, HELD_BY_NEWER -> {}
                 case AWAITING_RELEASE ->
                     reports.add(NodeReport.notOurs(
                             node,

@@ -301,15 +301,18 @@ public final class RolloutPlanner {
         // blocked: nodes wait, none is in its turn (a stalled one keeps its turn), and what takes the room is out of
         // service outside the rollout: nothing the rollout does frees it
         boolean turnsRunning = decided.values().stream().anyMatch(d -> d.phase().inTurn());
-        boolean waiting = decided.values().stream().anyMatch(d -> d.phase() == Phase.WAITING);
+        // (a waiting node already on the target only soaks: it is updated without a turn)
+        boolean waiting = decided.values().stream()
+                .filter(d -> d.phase() == Phase.WAITING)
+                .map(d -> factsOf.get(d.node()))
+                .anyMatch(f -> f == null || !(f.tuningIs(target.tuningRevision()) && f.podCurrent));
         List<String> blockedBy = pausedBy.isEmpty() && waiting && !turnsRunning && !busy.isEmpty()
                 ? busy.stream().sorted().toList()
                 : List.of();
-        // a failed node on the target (tuning and server) may be fixed there; one reverted, or whose turn failed
-        // before it was re-tuned and restarted (a drain, an eviction), has nothing of the revision to fix
-        boolean untilNewRevision = pausedBy.map(d -> d.phase() == Phase.REVERTED
-                        || !factsOf.get(d.node()).tuningIs(target.tuningRevision())
-                        || !factsOf.get(d.node()).podCurrent)
+        // a failed node with the target's tuning may be fixed there (an outdated pod of its: by deleting it); one
+        // reverted, or whose turn failed before it was re-tuned (its drain), has nothing of the revision to fix
+        boolean untilNewRevision = pausedBy.map(d ->
+                        d.phase() == Phase.REVERTED || !factsOf.get(d.node()).tuningIs(target.tuningRevision()))
                 .orElse(false);
         return new RolloutPlan(
                 target,

@@ -4,6 +4,7 @@ import io.videoedge.api.Conditions;
 import io.videoedge.operator.health.NodeHealth.Tuning;
 import io.videoedge.operator.rollout.NodeDecision.Phase;
 import io.videoedge.operator.rollout.RolloutPlan;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -25,6 +26,8 @@ public final class NodeFindings {
      * @param reports one per node the VideoEdge counts (owned, or awaiting another's release), by node
      * @param conflicts nodes an older VideoEdge keeps, with that VideoEdge (namespace/name)
      * @param contested nodes this VideoEdge holds though an older one selects them too, with that VideoEdge
+     * @param heldByNewer nodes a newer VideoEdge holds and still selects (this one, older, takes them once it no
+     *     longer does), with that VideoEdge
      * @param planMode whether the spec asks for Plan mode
      * @param valid whether the spec was rolled out (an invalid one is not: the nodes keep what they had)
      * @param rollout the rollout of the current spec, null when it was not rolled out
@@ -34,6 +37,7 @@ public final class NodeFindings {
             List<NodeReport> reports,
             SortedMap<String, String> conflicts,
             SortedMap<String, String> contested,
+            SortedMap<String, String> heldByNewer,
             boolean planMode,
             boolean valid,
             RolloutPlan rollout) {
@@ -41,8 +45,15 @@ public final class NodeFindings {
                 NodeReport.notOurs(
                         node, Tuning.CONFLICT, "selected by the older VideoEdge " + holder + ", which keeps this node"),
                 false));
+        heldByNewer.forEach((node, holder) -> status.node(
+                NodeReport.notOurs(
+                        node,
+                        Tuning.CONFLICT,
+                        "held by the newer VideoEdge " + holder
+                                + ", which selects it too and keeps it until it no longer" + " does"),
+                false));
         reports.forEach(r -> status.node(r, true));
-        conflicts(status, conflicts, contested, reports.isEmpty());
+        conflicts(status, conflicts, contested, heldByNewer, reports.isEmpty());
 
         List<NodeReport> notTuned = select(reports, r -> !r.tuned() && !(planMode && r.tuning() == Tuning.PLANNED));
         List<NodeReport> planned = select(reports, r -> planMode && r.tuning() == Tuning.PLANNED);
@@ -134,11 +145,12 @@ public final class NodeFindings {
             StatusAggregator status,
             SortedMap<String, String> conflicts,
             SortedMap<String, String> contested,
+            SortedMap<String, String> heldByNewer,
             boolean noneCounted) {
-        if (conflicts.isEmpty() && contested.isEmpty()) {
+        if (conflicts.isEmpty() && contested.isEmpty() && heldByNewer.isEmpty()) {
             return;
         }
-        String message = Stream.concat(
+        List<String> parts = Stream.concat(
                         byOther(conflicts)
                                 .map(e -> "node " + StatusAggregator.list(e.getValue())
                                         + " is also selected by the older VideoEdge " + e.getKey()
@@ -148,9 +160,14 @@ public final class NodeFindings {
                                         + " is also selected by the older VideoEdge " + e.getKey()
                                         + ": this one keeps serving it until it no longer selects it (handing nodes over"
                                         + " would take their servers out together)"))
-                .collect(Collectors.joining("; "));
+                .collect(Collectors.toCollection(ArrayList::new));
+        byOther(heldByNewer)
+                .map(e -> "node " + StatusAggregator.list(e.getValue()) + " is held by the newer VideoEdge "
+                        + e.getKey() + ", which selects it too: this one takes it once that one no longer selects it")
+                .forEach(parts::add);
+        String message = String.join("; ", parts);
         status.warning(Conditions.CONFLICT, message);
-        if (noneCounted && !conflicts.isEmpty()) {
+        if (noneCounted && !(conflicts.isEmpty() && heldByNewer.isEmpty())) {
             status.notReady(Conditions.TUNING_APPLIED, Conditions.CONFLICT, message);
             status.notReady(Conditions.SERVER_AVAILABLE, Conditions.CONFLICT, message);
         }

@@ -112,7 +112,7 @@ public final class StatusAggregator {
                             ? "Fix the spec (or revert it) to roll out again"
                             : plan.pausedUntilNewRevision()
                                     ? "It goes on with a new spec (a fix, or a revert): the node's turn failed before it"
-                                            + " was re-tuned and restarted on this revision, so nothing of it there can be"
+                                            + " was re-tuned on this revision (its drain), so nothing of it there can be"
                                             + " fixed in place"
                                     : "It goes on once that node is tuned and serving on this revision for soakSeconds,"
                                             + " or with a new spec (a fix, or a revert)");

@@ -396,9 +396,25 @@ class VideoEdgeOperatorIT {
                     .isEqualTo("node contest-2 is also selected by the older VideoEdge " + ns
                             + "/z-older: this one keeps serving it until it no longer selects it (handing nodes over"
                             + " would take their servers out together)");
-            assertThat(get(ns, "z-older").getStatus().nodesNeedingAttention())
+            // the older one neither counts nor serves it meanwhile, and says why
+            VideoEdgeStatus o = get(ns, "z-older").getStatus();
+            assertThat(o.nodes().selected()).isEqualTo(1);
+            assertThat(o.nodesNeedingAttention())
                     .extracting(VideoEdgeStatus.NodeSummary::node, VideoEdgeStatus.NodeSummary::tuning)
-                    .contains(org.assertj.core.groups.Tuple.tuple("contest-2", "Pending"));
+                    .contains(org.assertj.core.groups.Tuple.tuple("contest-2", "Conflict"));
+            assertThat(condition(o, Conditions.DEGRADED).getMessage())
+                    .isEqualTo("node contest-2 is held by the newer VideoEdge " + ns + "/a-newer, which selects it too:"
+                            + " this one takes it once that one no longer selects it");
+            assertThat(admin.apps()
+                            .daemonSets()
+                            .inNamespace(ns)
+                            .withLabel(VideoEdgeApi.LABEL_OWNER_NAME, "z-older")
+                            .list()
+                            .getItems())
+                    .singleElement()
+                    .satisfies(ds -> assertThat(Serialization.asJson(
+                                    ds.getSpec().getTemplate().getSpec().getAffinity()))
+                            .contains("\"NotIn\"", "contest-2"));
         });
         // some passes later still the holder's: its NodeTuning, its server placed there
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);

@@ -84,7 +84,17 @@ class NodePlacementTest {
                         .contested())
                 .isTrue();
         assertThat(NodePlacement.place(older, all, List.of(A, B, C), tunings).values())
-                .containsExactly(new Claim("a", State.OWNED, null), new Claim("b", State.AWAITING_RELEASE, "ns/a"));
+                .containsExactly(new Claim("a", State.OWNED, null), new Claim("b", State.HELD_BY_NEWER, "ns/a"));
+        // a third, newest one is told who keeps it: the holder, older than it
+        VideoEdge newest = ve("ns", "m", "2026-01-01T00:00:09Z", EDGE);
+        assertThat(NodePlacement.place(newest, List.of(older, newer, newest), List.of(B), tunings)
+                        .get("b"))
+                .isEqualTo(new Claim("b", State.CONFLICT, "ns/a"));
+        // the holder no longer selects it: the older one awaits its release
+        VideoEdge unselecting = ve("ns", "a", "2026-01-01T00:00:05Z", Map.of("zone", "y"));
+        assertThat(NodePlacement.place(older, List.of(older, unselecting), List.of(B), tunings)
+                        .get("b"))
+                .isEqualTo(new Claim("b", State.AWAITING_RELEASE, "ns/a"));
 
         // its NodeTuning on its way out (the holder let it go): the older one's node, as without a holder
         NodeTuning leaving = heldBy(newer, "b");

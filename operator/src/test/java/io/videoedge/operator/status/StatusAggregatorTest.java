@@ -417,10 +417,10 @@ class StatusAggregatorTest {
         assertThat(pausedMessage(NodeDecision.Phase.FAILED))
                 .endsWith("It goes on once that node is tuned and serving on this revision for soakSeconds, or with a "
                         + "new spec (a fix, or a revert)");
-        // failed before it was re-tuned and restarted on the revision: nothing of it on the node to fix
+        // failed before it was re-tuned on the revision: nothing of it on the node to fix
         assertThat(pausedMessage(NodeDecision.Phase.FAILED, true))
                 .endsWith(
                         "It goes on with a new spec (a fix, or a revert): the node's turn failed before it was re-tuned"
-                                + " and restarted on this revision, so nothing of it there can be fixed in place");
+                                + " on this revision (its drain), so nothing of it there can be fixed in place");
     }
 }
