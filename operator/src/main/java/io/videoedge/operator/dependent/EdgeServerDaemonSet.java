@@ -54,6 +54,11 @@ public class EdgeServerDaemonSet extends CRUDKubernetesDependentResource<DaemonS
                     .endSpec()
                     .build();
         }
+        return of(ve, template);
+    }
+
+    /** The DaemonSet of {@code ve}'s servers from a pod template (what the API server is asked to admit). */
+    public static DaemonSet of(VideoEdge ve, PodTemplateSpec template) {
         return new DaemonSetBuilder()
                 .withNewMetadata()
                 .withName(Names.edgeServer(ve))

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.VideoEdge;
 import io.videoedge.api.VideoEdgeApi;
+import io.videoedge.operator.dependent.EdgeServerDaemonSet;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.EdgeServerPod;
 import io.videoedge.operator.render.Names;
@@ -124,22 +124,7 @@ class AdmittedRunsIT {
                     }
                 }
                 // the DaemonSet of the servers is one the API server admits (tolerations, node selector, image)
-                DaemonSet ds = new DaemonSetBuilder()
-                        .withNewMetadata()
-                        .withName(Names.edgeServer(typed))
-                        .withNamespace(namespace)
-                        .withLabels(Names.ownerLabels(typed, Names.COMPONENT_EDGE_SERVER))
-                        .endMetadata()
-                        .withNewSpec()
-                        .withNewSelector()
-                        .withMatchLabels(Names.edgeServerSelector(typed))
-                        .endSelector()
-                        .withNewUpdateStrategy()
-                        .withType("OnDelete")
-                        .endUpdateStrategy()
-                        .withTemplate(template)
-                        .endSpec()
-                        .build();
+                DaemonSet ds = EdgeServerDaemonSet.of(typed, template);
                 try {
                     client.resource(ds).dryRun().create();
                 } catch (KubernetesClientException e) {

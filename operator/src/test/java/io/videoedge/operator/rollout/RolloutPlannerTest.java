@@ -328,23 +328,33 @@ class RolloutPlannerTest {
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n4");
     }
 
-    @Test
-    void aPodBeingDeletedIsOutOfServiceAndTakesRoomThoughItsReadyConditionIsStillTrue() {
+    /**
+     * Three settled nodes rolling out {@code target} with maxUnavailable 1, up to the pass at T0 + 13 s that
+     * updates n1 (tuned, serving and soaked) and starts n2's turn.
+     */
+    static List<Node> n1UpdatedAndN2InTurn(RolloutTarget target) {
         List<Node> nodes = settled(3);
-        RolloutTarget target = target(NEW, "p1");
         pass(target, ONE, nodes, T0);
-        Instant t = T0.plusSeconds(1);
         nodes.get(0).agentApplies();
-        nodes.get(0).readyAt(t);
-        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(12));
+        nodes.get(0).readyAt(T0.plusSeconds(1));
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(13));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1");
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
+        assertThat(plan.blocked()).as("n2 in its turn: going on").isFalse();
+        return nodes;
+    }
+
+    @Test
+    void aPodBeingDeletedIsOutOfServiceAndTakesRoomThoughItsReadyConditionIsStillTrue() {
+        RolloutTarget target = target(NEW, "p1");
+        List<Node> nodes = n1UpdatedAndN2InTurn(target);
+        Instant t = T0.plusSeconds(1);
         nodes.get(1).agentApplies();
         nodes.get(1).readyAt(t.plusSeconds(13));
         // someone deletes n1's server: its endpoints leave at once, its Ready condition stays True until the
         // readiness probe fails
         nodes.get(0).podTerminating = true;
-        plan = pass(target, ONE, nodes, t.plusSeconds(24));
+        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(24));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2");
         assertThat(inPhase(plan, Phase.WAITING))
                 .as("n1 is out of service: no room for n3's turn")
@@ -358,19 +368,13 @@ class RolloutPlannerTest {
      */
     @Test
     void anUpdatedNodeOutOfServiceThatHoldsAllTheRoomBlocksTheRolloutByName() {
-        List<Node> nodes = settled(3);
         RolloutTarget target = target(NEW, "p1");
-        pass(target, ONE, nodes, T0);
+        List<Node> nodes = n1UpdatedAndN2InTurn(target);
         Instant t = T0.plusSeconds(1);
-        nodes.get(0).agentApplies();
-        nodes.get(0).readyAt(t);
-        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(12));
-        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n2");
-        assertThat(plan.blocked()).as("n2 in its turn: going on").isFalse();
         nodes.get(0).outOfServiceAt(t.plusSeconds(13)); // n1's server crashes
         nodes.get(1).agentApplies();
         nodes.get(1).readyAt(t.plusSeconds(13));
-        plan = pass(target, ONE, nodes, t.plusSeconds(25));
+        RolloutPlan plan = pass(target, ONE, nodes, t.plusSeconds(25));
         assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2");
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n3");
         assertThat(plan.paused()).isFalse();
