@@ -386,6 +386,26 @@ class RolloutPlannerTest {
         assertThat(plan.blocked()).isFalse();
     }
 
+    /** A waiting node already on the target only soaks (it is updated without a turn): the rollout is not blocked. */
+    @Test
+    void aWaitingNodeAlreadyOnTheTargetDoesNotMakeTheRolloutBlocked() {
+        RolloutTarget target = target(NEW, "p1");
+        List<Node> nodes = n1UpdatedAndN2InTurn(target);
+        nodes.get(1).agentApplies();
+        nodes.get(1).readyAt(T0.plusSeconds(14));
+        nodes.get(0).outOfServiceAt(T0.plusSeconds(14)); // n1's server crashes: it holds the room
+        nodes.get(2).tuning = NEW; // n3 got the target meanwhile (an earlier spec, say), Ready only since T0 + 20 s
+        nodes.get(2).readyAt(T0.plusSeconds(20));
+        RolloutPlan plan = pass(target, ONE, nodes, T0.plusSeconds(25));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n3");
+        assertThat(plan.blocked())
+                .as("n3 needs no turn: it is updated once soaked")
+                .isFalse();
+        plan = pass(target, ONE, nodes, T0.plusSeconds(31));
+        assertThat(inPhase(plan, Phase.UPDATED)).containsExactly("n1", "n2", "n3");
+    }
+
     @Test
     void aPercentageIsRoundedUpAndNeverZero() {
         assertThat(RolloutPolicy.resolve("25%", 10)).isEqualTo(3);
