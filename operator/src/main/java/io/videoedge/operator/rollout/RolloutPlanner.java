@@ -114,6 +114,11 @@ public final class RolloutPlanner {
             return Objects.equals(tuningRevision, revision);
         }
 
+        /** Its NodeTuning carries the target's tuning and its pod is the target's (or there is none to replace). */
+        boolean onTarget(RolloutTarget target) {
+            return tuningIs(target.tuningRevision()) && podCurrent;
+        }
+
         /**
          * Out of service for the drain time: its pod not Ready (the closed gate has reached the kubelet, or it
          * was down anyway) for {@code drain}, counted from when it went out of service, not from the turn's start.
@@ -184,7 +189,7 @@ public final class RolloutPlanner {
             Facts f = facts(view, target, now);
             factsOf.put(f.node(), f);
             NodeRolloutState state = f.state;
-            boolean onTarget = f.tuningIs(target.tuningRevision()) && f.podCurrent;
+            boolean onTarget = f.onTarget(target);
             if (state.failedFor(key)) {
                 // fixed: on the target, soaked since the failure, and what failed holds no more (a regressed
                 // setting leaves the node Degraded, which counts as tuned, so soaking alone does not say so)
@@ -305,7 +310,7 @@ public final class RolloutPlanner {
         boolean waiting = decided.values().stream()
                 .filter(d -> d.phase() == Phase.WAITING)
                 .map(d -> factsOf.get(d.node()))
-                .anyMatch(f -> f == null || !(f.tuningIs(target.tuningRevision()) && f.podCurrent));
+                .anyMatch(f -> f == null || !f.onTarget(target));
         List<String> blockedBy = pausedBy.isEmpty() && waiting && !turnsRunning && !busy.isEmpty()
                 ? busy.stream().sorted().toList()
                 : List.of();

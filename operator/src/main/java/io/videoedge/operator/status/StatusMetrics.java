@@ -132,29 +132,24 @@ public final class StatusMetrics {
                 .register(registry);
     }
 
+    /** The reason of the latest status's condition of this type; "" when there is none. */
     private String conditionReason(String key, String type) {
-        VideoEdgeStatus status = latest.get(key);
-        if (status == null || status.conditions() == null) {
-            return "";
-        }
-        return status.conditions().stream()
-                .filter(c -> type.equals(c.getType()))
-                .map(c -> c.getReason() == null ? "" : c.getReason())
-                .findFirst()
-                .orElse("");
+        return condition(key, type).map(Condition::getReason).orElse("");
     }
 
     private boolean conditionTrue(String key, String type) {
+        return condition(key, type)
+                .map(c -> Conditions.TRUE.equals(c.getStatus()))
+                .orElse(false);
+    }
+
+    private java.util.Optional<Condition> condition(String key, String type) {
         VideoEdgeStatus status = latest.get(key);
-        if (status == null || status.conditions() == null) {
-            return false;
-        }
-        for (Condition c : status.conditions()) {
-            if (type.equals(c.getType())) {
-                return Conditions.TRUE.equals(c.getStatus());
-            }
-        }
-        return false;
+        return status == null || status.conditions() == null
+                ? java.util.Optional.empty()
+                : status.conditions().stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .findFirst();
     }
 
     private static String key(VideoEdge ve) {
