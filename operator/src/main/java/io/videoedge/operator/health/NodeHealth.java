@@ -7,6 +7,7 @@ import io.videoedge.api.Conditions;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.SettingState;
+import io.videoedge.api.VideoEdgeApi;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -124,6 +125,19 @@ public final class NodeHealth {
                 .map(PodCondition::getLastTransitionTime)
                 .map(Instant::parse)
                 .orElse(Instant.EPOCH));
+    }
+
+    /**
+     * Its readiness gate is closed (the operator took it out of service, or its node is not tuned as asked): the
+     * kubelet takes it out of the Service within about a second, whatever its Ready condition says until then.
+     */
+    public static boolean gateClosed(Pod pod) {
+        return pod != null
+                && pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())
+                                && !Conditions.TRUE.equals(c.getStatus()));
     }
 
     private static Optional<PodCondition> ready(Pod pod) {

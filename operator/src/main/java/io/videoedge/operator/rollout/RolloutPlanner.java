@@ -55,7 +55,7 @@ import java.util.TreeMap;
  *       soaks meanwhile is updated without a turn.</li>
  * </ul>
  * Room: at most maxUnavailable nodes are in their turn or out of service at once (nodes already out of
- * service count). A waiting node that is out of service anyway, or never ran healthily, starts without
+ * service count, and so does a pod whose readiness gate is closed, before the kubelet has acted on it). A waiting node that is out of service anyway, or never ran healthily, starts without
  * needing room (it takes some). While paused, no turn starts (a new node, with no NodeTuning yet, still
  * gets the revision at once), and a turn that has changed nothing on its node yet (its server draining,
  * or drained in the very pass that sees the failure) is called off: the node serves again and waits.
@@ -275,17 +275,16 @@ public final class RolloutPlanner {
                             d.state().withdrawn(),
                             paused(by) + "; its turn was called off before anything on the node changed"));
         }));
-        // room: out of service or in their turn, each node once
+        // room: out of service (or on its way out: its gate closed) or in their turn, each node once
         java.util.Set<String> busy = new HashSet<>();
         decided.values().stream().filter(d -> d.phase().inTurn()).forEach(d -> busy.add(d.node()));
-        nodes.stream()
-                .filter(v -> NodeHealth.server(serving(v.pod())) != Server.READY)
-                .forEach(v -> busy.add(v.node()));
-        toStart.sort(Comparator.comparing((Facts f) -> f.serving()).thenComparing(Facts::node));
+        nodes.stream().filter(v -> outOfService(v.pod())).forEach(v -> busy.add(v.node()));
+        toStart.sort(Comparator.comparing((Facts f) -> !busy.contains(f.node())).thenComparing(Facts::node));
         for (Facts f : toStart) {
-            // free: out of service anyway, or serving without ever having run tuned (nothing to protect); a node
-            // tuned and serving that has not soaked yet (no last good tuning so far) serves all the same: it needs room
-            boolean free = !f.serving() || (f.state.lastGood() == null && !f.healthy());
+            // free: out of service anyway (it takes room already), or serving without ever having run tuned (nothing
+            // to protect); a node tuned and serving that has not soaked yet (no last good tuning so far) serves all
+            // the same: it needs room
+            boolean free = busy.contains(f.node()) || !f.serving() || (f.state.lastGood() == null && !f.healthy());
             if (pausedBy.isEmpty() && (free || busy.size() < policy.maxUnavailable())) {
                 busy.add(f.node());
                 decided.put(f.node(), inTurn(f, target, policy, f.state.start(key, now), now));
@@ -588,6 +587,15 @@ public final class RolloutPlanner {
                     + (missing.isEmpty() ? "" : ": " + String.join("; ", missing));
         }
         return null;
+    }
+
+    /**
+     * Out of service as far as the room goes: no pod, not Ready, being deleted, or its readiness gate closed (in a
+     * pass just before, say a turn called off or begun for another revision: the kubelet has not taken it out yet,
+     * but will within about a second, and a turn started beside it meanwhile would overlap two drains).
+     */
+    private static boolean outOfService(Pod pod) {
+        return NodeHealth.server(serving(pod)) != Server.READY || NodeHealth.gateClosed(pod);
     }
 
     /**

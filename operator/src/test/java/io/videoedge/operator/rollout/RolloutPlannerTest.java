@@ -11,6 +11,7 @@ import io.videoedge.api.NodeTuningStatus;
 import io.videoedge.api.SettingState;
 import io.videoedge.api.TuningMode;
 import io.videoedge.api.TuningSpec;
+import io.videoedge.api.VideoEdgeApi;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.NodeTuningRenderer;
 import io.videoedge.operator.render.TuningInputs;
@@ -78,6 +79,8 @@ class RolloutPlannerTest {
 
         boolean podTerminating;
         boolean noPod;
+        /** The operator closed its pod's readiness gate; the kubelet may not have taken it out of service yet. */
+        boolean gateClosed;
 
         Node(String name, TuningInputs tuning) {
             this.name = name;
@@ -125,6 +128,10 @@ class RolloutPlannerTest {
                             .withType("Ready")
                             .withStatus(podReady ? "True" : "False")
                             .withLastTransitionTime(readyChanged.toString())
+                            .endCondition()
+                            .addNewCondition()
+                            .withType(VideoEdgeApi.READINESS_GATE_NODE_TUNED)
+                            .withStatus(gateClosed ? "False" : "True")
                             .endCondition()
                             .endStatus()
                             .build();
@@ -360,6 +367,25 @@ class RolloutPlannerTest {
                 .as("n1 is out of service: no room for n3's turn")
                 .containsExactly("n3");
         assertThat(plan.nodes().get("n3").message()).contains("1 of at most 1 node(s) updating or out of service");
+    }
+
+    /**
+     * A second spec change a moment after a turn began: the node whose gate that turn closed is still Ready (the
+     * kubelet has not acted yet) but on its way out of service. It takes room, so it is the one whose turn goes on
+     * for the new revision; a turn begun beside it would take a second server out before the first is back.
+     */
+    @Test
+    void aPodWhoseGateIsClosedTakesRoomBeforeTheKubeletTakesItOut() {
+        List<Node> nodes = n1UpdatedAndN2InTurn(target(NEW, "p1"));
+        nodes.get(1).gateClosed = true; // n2's turn closed its gate; its Ready condition is still True
+        RolloutTarget newer = target(tuning("65536"), "p1");
+        RolloutPlan plan = pass(newer, ONE, nodes, T0.plusSeconds(14));
+        assertThat(inPhase(plan, Phase.UPDATING))
+                .as("n2, out of service already, takes the new revision's turn")
+                .containsExactly("n2");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n1", "n3");
+        assertThat(plan.nodes().get("n1").message()).contains("1 of at most 1 node(s) updating or out of service");
+        assertThat(plan.blocked()).isFalse();
     }
 
     /**
