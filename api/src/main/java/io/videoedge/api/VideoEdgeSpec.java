@@ -65,7 +65,7 @@ public record VideoEdgeSpec(
         @JsonPropertyDescription(
                 "Labels a node must carry to serve video; every matching node is tuned and runs one edge server (a node "
                         + "tainted NoSchedule or NoExecute needs a matching toleration: without one its server is never placed, "
-                        + "its status says no edge-server pod is on it yet, and a node new to the VideoEdge stalls in its rollout "
+                        + "its status names the taint, and a node new to the VideoEdge stalls in its rollout "
                         + "turn past progressDeadlineSeconds). "
                         + "A change adds and removes nodes (a node that leaves gets its originals back); it restarts"
                         + " no server on a node that stays. Default: videoedge.io/role=edge.")
@@ -107,6 +107,10 @@ public record VideoEdgeSpec(
         RolloutSpec rollout) {
 
     public VideoEdgeSpec withNodeSelector(Map<String, String> nodeSelector) {
+        return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
+    }
+
+    public VideoEdgeSpec withTolerations(List<Toleration> tolerations) {
         return new VideoEdgeSpec(nodeSelector, tolerations, nic, server, tls, tuning, rollout);
     }
 

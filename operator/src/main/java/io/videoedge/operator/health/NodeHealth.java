@@ -154,8 +154,17 @@ public final class NodeHealth {
     }
 
     public static String serverMessage(Server server, Pod pod) {
+        return serverMessage(server, pod, null);
+    }
+
+    /** @param untoleratedTaint a taint of the node that keeps a server pod off it, null for none */
+    public static String serverMessage(Server server, Pod pod, String untoleratedTaint) {
         return switch (server) {
-            case MISSING -> "no edge-server pod on this node yet";
+            case MISSING ->
+                untoleratedTaint == null
+                        ? "no edge-server pod on this node yet"
+                        : "no edge-server pod on this node: the DaemonSet places none, as spec.tolerations does not "
+                                + "tolerate its taint " + untoleratedTaint;
             case PENDING -> "pod " + pod.getMetadata().getName() + " is pending";
             case NOT_READY -> "pod " + pod.getMetadata().getName() + " is not ready" + notReadyDetail(pod);
             case READY -> null;

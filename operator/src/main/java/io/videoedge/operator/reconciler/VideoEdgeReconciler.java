@@ -41,6 +41,7 @@ import io.videoedge.operator.health.NodeHealth;
 import io.videoedge.operator.placement.AgentLabels;
 import io.videoedge.operator.placement.NodePlacement;
 import io.videoedge.operator.placement.Orphans;
+import io.videoedge.operator.placement.Taints;
 import io.videoedge.operator.render.EdgeServerConfigRenderer;
 import io.videoedge.operator.render.Names;
 import io.videoedge.operator.render.TuningInputs;
@@ -105,7 +106,9 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
      * What the operator reads of a Node (placement: labels, deletion; capacity: allocatable); the informer
      * keeps nothing else (name, namespace and resourceVersion are kept anyway).
      */
-    static final String[] NODE_FIELDS = {"metadata.labels", "metadata.deletionTimestamp", "status.allocatable"};
+    static final String[] NODE_FIELDS = {
+        "metadata.labels", "metadata.deletionTimestamp", "status.allocatable", "spec.taints"
+    };
 
     /**
      * The page size of an informer's LIST (its first sync, and each relist after a watch expired): an
@@ -222,7 +225,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
             recheck = sooner(recheck, settings.recheckInterval());
         } else {
             // a soak, a drain or a deadline ends with no event to say so: look again then
-            Optional<Duration> turn = RolloutPlanner.recheck(rollout, views(owned.keySet(), cluster), now);
+            Optional<Duration> turn = RolloutPlanner.recheck(rollout, views(ve, owned.keySet(), cluster), now);
             if (turn.isPresent()) {
                 recheck = sooner(recheck, turn.get());
             }
@@ -254,7 +257,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         EdgePlan.Server server = EdgePlan.Server.of(ve, settings, originCa);
         RolloutTarget target = RolloutTarget.of(TuningInputs.of(ve.getSpec()), server.podRevision());
         RolloutPlan plan = RolloutPlanner.plan(
-                target, RolloutPolicy.of(ve.getSpec(), owned.size()), views(owned.keySet(), cluster), now);
+                target, RolloutPolicy.of(ve.getSpec(), owned.size()), views(ve, owned.keySet(), cluster), now);
         NodeLabels.apply(
                 context.getClient(),
                 AgentLabels.changes(cluster.nodes(), cluster.tunings(), owned.keySet(), cluster.videoEdges()));
@@ -312,16 +315,45 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         }
     }
 
+    /**
+     * Whether a Node's update changed what the operator reads of it ({@link #NODE_FIELDS}: its labels select it,
+     * its allocatable sizes the server, its deletion releases it, its taints may keep the server off it).
+     */
+    static boolean readChanged(Node n, Node old) {
+        return !Objects.equals(n.getMetadata().getLabels(), old.getMetadata().getLabels())
+                || !Objects.equals(allocatable(n), allocatable(old))
+                || !Objects.equals(
+                        n.getMetadata().getDeletionTimestamp(),
+                        old.getMetadata().getDeletionTimestamp())
+                || !Objects.equals(taints(n), taints(old));
+    }
+
+    private static Object allocatable(Node n) {
+        return n.getStatus() == null ? null : n.getStatus().getAllocatable();
+    }
+
+    private static Object taints(Node n) {
+        return n.getSpec() == null ? null : n.getSpec().getTaints();
+    }
+
     /** The sooner of a look-again time already asked for (if any) and {@code other}. */
     private static Optional<Duration> sooner(Optional<Duration> asked, Duration other) {
         return Optional.of(asked.filter(d -> d.compareTo(other) < 0).orElse(other));
     }
 
-    private static List<NodeView> views(Set<String> nodes, Cluster cluster) {
+    private static List<NodeView> views(VideoEdge ve, Set<String> nodes, Cluster cluster) {
         return nodes.stream()
                 .map(n -> new NodeView(
-                        n, cluster.tunings().get(n), cluster.podsByNode().get(n)))
+                        n, cluster.tunings().get(n), cluster.podsByNode().get(n), untoleratedTaint(ve, n, cluster)))
                 .toList();
+    }
+
+    /** A taint that keeps the VideoEdge's edge-server pod off the node, null for none (or no such node). */
+    private static String untoleratedTaint(VideoEdge ve, String node, Cluster cluster) {
+        Node n = cluster.nodesByName().get(node);
+        return n == null
+                ? null
+                : Taints.untolerated(n, ve.getSpec().tolerations()).orElse(null);
     }
 
     /** A report per counted node (owned, or awaiting another VideoEdge's release), in node order. */
@@ -349,7 +381,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                             rollout == null ? null : rollout.nodes().get(node),
                             rollout == null ? null : rollout.target().tuningRevision(),
                             https,
-                            ve.getSpec().nic().interfaces()));
+                            ve.getSpec().nic().interfaces(),
+                            untoleratedTaint(ve, node, cluster)));
             }
         }
         return reports;
@@ -455,7 +488,8 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
         Function<String, Stream<ResourceID>> holder =
                 node -> tunings.get().get(new ResourceID(node)).stream().flatMap(nt -> owner(nt).stream());
 
-        // a node's labels, allocatable or existence changed: the VideoEdges selecting it or holding its NodeTuning.
+        // a node's labels, allocatable, taints or existence changed: the VideoEdges selecting it or holding its
+        // NodeTuning.
         // Every Node in the cluster is watched (a selector is any VideoEdge's), but only what the operator reads
         // of one is kept: the bulk of a Node (images, conditions, addresses, node info) is dropped as it arrives
         nodes.set(new InformerEventSource<>(
@@ -471,19 +505,7 @@ public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<Video
                                         selectors.apply(n),
                                         holder.apply(n.getMetadata().getName()))
                                 .collect(Collectors.toSet()))
-                        .withOnUpdateFilter((n, old) -> !Objects.equals(
-                                        n.getMetadata().getLabels(),
-                                        old.getMetadata().getLabels())
-                                || !Objects.equals(
-                                        n.getStatus() == null
-                                                ? null
-                                                : n.getStatus().getAllocatable(),
-                                        old.getStatus() == null
-                                                ? null
-                                                : old.getStatus().getAllocatable())
-                                || !Objects.equals(
-                                        n.getMetadata().getDeletionTimestamp(),
-                                        old.getMetadata().getDeletionTimestamp()))
+                        .withOnUpdateFilter(VideoEdgeReconciler::readChanged)
                         .build(),
                 context));
         // a NodeTuning changed: its owner, and whoever else selects that node (it may be waiting for it)

@@ -580,7 +580,7 @@ public final class RolloutPlanner {
             if (!f.podCurrent) {
                 missing.add("its edge server was not restarted");
             } else if (f.server != Server.READY) {
-                missing.add("server: " + NodeHealth.serverMessage(f.server, f.view.pod()));
+                missing.add("server: " + NodeHealth.serverMessage(f.server, f.view.pod(), f.view.untoleratedTaint()));
             }
             return "not tuned and serving within progressDeadlineSeconds ("
                     + policy.deadline().toSeconds() + " s)"

@@ -65,6 +65,7 @@ public record NodeReport(
      * @param targetRevision the current spec's tuning revision (null: judge the node by what it was given)
      * @param https the TLS mode the server serves HTTPS with, null when it serves no HTTPS
      * @param interfaces the interfaces the VideoEdge tunes (null: the agent's default)
+     * @param untoleratedTaint a taint of the node that keeps an edge-server pod off it, null for none
      */
     public static NodeReport of(
             String node,
@@ -73,7 +74,8 @@ public record NodeReport(
             NodeDecision decision,
             String targetRevision,
             TlsMode https,
-            List<String> interfaces) {
+            List<String> interfaces,
+            String untoleratedTaint) {
         boolean kernelTls = https != null && https.usesKernelTls();
         TuningVerdict t = NodeHealth.tuning(nt);
         boolean current = targetRevision == null
@@ -88,7 +90,7 @@ public record NodeReport(
                 caps,
                 nt == null || nt.getStatus() == null ? null : nt.getStatus().settings());
         String ktls = !kernelTls ? KTLS_NOT_REQUESTED : caps == null || caps.ktls() == null ? null : caps.ktls();
-        String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod);
+        String serverMessage = server == Server.READY ? null : NodeHealth.serverMessage(server, pod, untoleratedTaint);
         // the summary says the most pressing thing: the rollout (it decides the rest), a tuning not
         // applied (it gates the server), then kTLS (ahead of the agent's Degraded message, which reports
         // the missing module too and can be cut at its end), then the server

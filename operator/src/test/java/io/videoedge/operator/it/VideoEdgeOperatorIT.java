@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -730,6 +731,49 @@ class VideoEdgeOperatorIT {
             assertThat(s.nodesNeedingAttention().getFirst().tuning()).isEqualTo("Planned");
         });
         excerpt("plan-mode", get(ns, "edge"));
+    }
+
+    /**
+     * A selected node tainted against the edge server: tuned, but no pod can be placed there; the status names the
+     * taint (the operator's Node cache keeps taints, and a taint's change reaches it), and a matching toleration
+     * brings the server.
+     */
+    @Test
+    void aNodeWhoseTaintKeepsTheServerOffIsNamedWithItsTaintUntilTolerated() {
+        String ns = namespace("taint");
+        node("taint-1", "taint");
+        taint("taint-1", new Taint("NoSchedule", "videoedge.test/first", null, "x"));
+        create(videoEdge(ns, "edge", "taint", ItEnv::plainHttp));
+        eventually()
+                .untilAsserted(() -> assertThat(condition(get(ns, "edge").getStatus(), Conditions.SERVER_AVAILABLE)
+                                .getMessage())
+                        .contains("taint-1 (no edge-server pod on this node: the DaemonSet places none, as "
+                                + "spec.tolerations does not tolerate its taint videoedge.test/first=x:NoSchedule)"));
+        // another taint: the operator's Node cache follows
+        taint("taint-1", new Taint("NoExecute", "videoedge.test/second", null, null));
+        eventually()
+                .untilAsserted(() -> assertThat(condition(get(ns, "edge").getStatus(), Conditions.SERVER_AVAILABLE)
+                                .getMessage())
+                        .contains("does not tolerate its taint videoedge.test/second:NoExecute"));
+        assertThat(admin.pods().inNamespace(ns).list().getItems()).isEmpty();
+
+        edit(
+                ns,
+                "edge",
+                s -> s.withTolerations(List.of(
+                        new io.videoedge.api.Toleration("videoedge.test/second", "Exists", null, "NoExecute", null))));
+        placed("taint-1").applied("available");
+        eventually()
+                .untilAsserted(() -> assertCondition(
+                        get(ns, "edge").getStatus(), Conditions.SERVER_AVAILABLE, "True", Conditions.AS_EXPECTED));
+    }
+
+    /** The node's taints, replaced by {@code taint}. */
+    private static void taint(String node, Taint taint) {
+        admin.nodes().withName(node).edit(n -> {
+            n.getSpec().setTaints(List.of(taint));
+            return n;
+        });
     }
 
     @Test

@@ -81,6 +81,8 @@ class RolloutPlannerTest {
         boolean noPod;
         /** The operator closed its pod's readiness gate; the kubelet may not have taken it out of service yet. */
         boolean gateClosed;
+        /** A taint of the node that keeps an edge-server pod off it. */
+        String untoleratedTaint;
 
         Node(String name, TuningInputs tuning) {
             this.name = name;
@@ -135,7 +137,7 @@ class RolloutPlannerTest {
                             .endCondition()
                             .endStatus()
                             .build();
-            return new NodeView(name, nt, pod);
+            return new NodeView(name, nt, pod, untoleratedTaint);
         }
 
         /** The kubelet reported its pod Ready at {@code t} (its gate open, its server up). */
@@ -840,6 +842,22 @@ class RolloutPlannerTest {
         // evicted, and the DaemonSet's next pod does not come up
         nodes.get(0).noPod = true;
         assertThat(pass(target, ONE, nodes, T0.plusSeconds(701)).stalled()).containsExactly("n1");
+    }
+
+    @Test
+    void aNodeWhoseTaintKeepsItsServerOffIsNamedWithTheTaintWhenItFailsItsTurn() {
+        List<Node> nodes = settled(2);
+        nodes.get(1).noPod = true;
+        nodes.get(1).untoleratedTaint = "dedicated=video:NoSchedule";
+        RolloutTarget restart = target(OLD, "p2");
+        pass(restart, DRAINED, nodes, T0.plusSeconds(1));
+        RolloutPlan plan = pass(restart, DRAINED, nodes, T0.plusSeconds(602));
+        assertThat(plan.pausedNode()).isEqualTo("n2");
+        assertThat(plan.pausedReason())
+                .isEqualTo(
+                        "not tuned and serving within progressDeadlineSeconds (600 s): server: no edge-server pod on "
+                                + "this node: the DaemonSet places none, as spec.tolerations does not tolerate its taint "
+                                + "dedicated=video:NoSchedule");
     }
 
     @Test

@@ -74,6 +74,7 @@ class NodeReportTest {
                 decision("a", NodeDecision.Phase.UPDATED, null),
                 "r2",
                 null,
+                null,
                 null);
         assertThat(current.tuned()).isTrue();
         assertThat(current.updated()).isTrue();
@@ -88,6 +89,7 @@ class NodeReportTest {
                 decision("a", NodeDecision.Phase.WAITING, "waiting for its turn"),
                 "r2",
                 null,
+                null,
                 null);
         assertThat(waiting.tuning()).isEqualTo(Tuning.APPLIED);
         assertThat(waiting.tuned()).isFalse();
@@ -96,21 +98,41 @@ class NodeReportTest {
         assertThat(waiting.message()).isEqualTo("waiting for its turn");
 
         // an invalid spec rolled out nothing: the node is judged by what it was given
-        assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, null, null)
+        assertThat(NodeReport.of("a", applied("a", "r1"), readyPod("a"), null, null, null, null, null)
                         .tuned())
                 .isTrue();
+    }
+
+    @Test
+    void aNodeWithoutAServerNamesTheTaintThatKeepsItOff() {
+        NodeReport tainted =
+                NodeReport.of("a", applied("a", "r1"), null, null, null, null, null, "dedicated=video:NoSchedule");
+        assertThat(tainted.serverMessage())
+                .isEqualTo("no edge-server pod on this node: the DaemonSet places none, as spec.tolerations does not "
+                        + "tolerate its taint dedicated=video:NoSchedule");
+        assertThat(tainted.summary().message()).isEqualTo(tainted.serverMessage());
+        assertThat(NodeReport.of("a", applied("a", "r1"), null, null, null, null, null, null)
+                        .serverMessage())
+                .isEqualTo("no edge-server pod on this node yet");
     }
 
     @Test
     void aTurnExcusesANodeThatDoesNotServeUnlessItStalled() {
         NodeTuning pending = tuning("a", "r2", List.of(cond("Applied", "False", "Applying", "m")), null);
         NodeReport inTurn = NodeReport.of(
-                "a", pending, null, decision("a", NodeDecision.Phase.UPDATING, "tuning it"), "r2", null, null);
+                "a", pending, null, decision("a", NodeDecision.Phase.UPDATING, "tuning it"), "r2", null, null, null);
         assertThat(inTurn.attention()).isEqualTo(NodeReport.Attention.IN_TURN);
         assertThat(inTurn.stalled()).isFalse();
 
         NodeReport stalled = NodeReport.of(
-                "a", pending, null, decision("a", NodeDecision.Phase.STALLED, "past the deadline"), "r2", null, null);
+                "a",
+                pending,
+                null,
+                decision("a", NodeDecision.Phase.STALLED, "past the deadline"),
+                "r2",
+                null,
+                null,
+                null);
         assertThat(stalled.attention()).isEqualTo(NodeReport.Attention.NOT_SERVING);
         assertThat(stalled.stalled()).isTrue();
         assertThat(stalled.summary().rollout()).isEqualTo("Stalled");
@@ -124,6 +146,7 @@ class NodeReportTest {
                 decision("a", NodeDecision.Phase.STALLED, "past the deadline"),
                 "r2",
                 null,
+                null,
                 null);
         assertThat(servingUntuned.attention()).isEqualTo(NodeReport.Attention.NOT_TUNED);
     }
@@ -132,12 +155,12 @@ class NodeReportTest {
     void plannedOnlyWhenTheNodeTuningCarriesTheCurrentTuningAndItsAgentPlannedIt() {
         NodeTuning planned = tuning("a", "r2", List.of(cond("Applied", "False", "PlanOnly", "m")), null);
         NodeReport current = NodeReport.of(
-                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
+                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null, null);
         assertThat(current.tuning()).isEqualTo(Tuning.PLANNED);
         assertThat(current.planned()).isTrue();
         assertThat(current.tuned()).isFalse();
         NodeReport older = NodeReport.of(
-                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.WAITING, null), "r3", null, null);
+                "a", planned, readyPod("a"), decision("a", NodeDecision.Phase.WAITING, null), "r3", null, null, null);
         assertThat(older.planned()).isFalse();
     }
 
@@ -149,7 +172,7 @@ class NodeReportTest {
                 List.of(cond("Applied", "False", "RolledBack", "sysctl net.ipv4.tcp_mem: write failed")),
                 null);
         NodeReport r = NodeReport.of(
-                "a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null);
+                "a", failed, readyPod("a"), decision("a", NodeDecision.Phase.UPDATED, null), "r2", null, null, null);
         assertThat(r.tuning()).isEqualTo(Tuning.FAILED);
         assertThat(r.summary().message())
                 .isEqualTo("agent reports Applied=False RolledBack: sysctl net.ipv4.tcp_mem: write failed");
@@ -177,7 +200,8 @@ class NodeReportTest {
                 decision("a", NodeDecision.Phase.UPDATED, null),
                 "r2",
                 TlsMode.KTLS,
-                List.of("eth0"));
+                List.of("eth0"),
+                null);
         assertThat(r.summary()).satisfies(s -> {
             assertThat(s.kernel()).isEqualTo("6.12.0-31-amd64");
             assertThat(s.ktls()).isEqualTo("unavailable");
@@ -188,11 +212,11 @@ class NodeReportTest {
             assertThat(s.tls()).as("what serves, not what was asked").isEqualTo("openssl");
         });
         assertThat(r.kernelTlsUnavailable()).isTrue();
-        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null)
+        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null, null)
                         .summary()
                         .ktls())
                 .isEqualTo("not-requested");
-        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null)
+        assertThat(NodeReport.of("a", nt, readyPod("a"), null, "r2", null, null, null)
                         .summary()
                         .tls())
                 .isEqualTo("none");
@@ -222,6 +246,7 @@ class NodeReportTest {
                 decision("a", NodeDecision.Phase.UPDATED, null),
                 "r2",
                 TlsMode.KTLS,
+                null,
                 null);
         assertThat(r.message())
                 .startsWith("kernel TLS unavailable: the server uses userspace OpenSSL; agent reports Degraded=True")
@@ -232,7 +257,7 @@ class NodeReportTest {
         // a tuning the agent could not apply says so first: it gates the server
         NodeTuning failed = tuning(
                 "a", "r2", List.of(cond("Applied", "False", "ApplyFailed", "sysctl net.core.somaxconn: EPERM")), caps);
-        assertThat(NodeReport.of("a", failed, readyPod("a"), null, "r2", TlsMode.KTLS, null)
+        assertThat(NodeReport.of("a", failed, readyPod("a"), null, "r2", TlsMode.KTLS, null, null)
                         .message())
                 .isEqualTo("agent reports Applied=False ApplyFailed: sysctl net.core.somaxconn: EPERM");
     }

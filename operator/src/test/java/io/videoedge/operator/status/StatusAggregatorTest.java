@@ -39,6 +39,7 @@ class StatusAggregatorTest {
                 NodeReportTest.decision(node, io.videoedge.operator.rollout.NodeDecision.Phase.UPDATED, null),
                 "r1",
                 null,
+                null,
                 null);
     }
 
@@ -93,6 +94,7 @@ class StatusAggregatorTest {
                         null,
                         "r1",
                         io.videoedge.api.TlsMode.KTLS,
+                        null,
                         null);
         VideoEdgeStatus mixed = new StatusAggregator(ve(1), T0)
                 .node(node.apply("a", withKtls), true)
@@ -228,6 +230,7 @@ class StatusAggregatorTest {
                 NodeReportTest.decision(node, NodeDecision.Phase.STALLED, "past the deadline"),
                 "r1",
                 null,
+                null,
                 null);
         NodeReport planned = NodeReport.of(
                 "p",
@@ -236,6 +239,7 @@ class StatusAggregatorTest {
                 NodeReportTest.readyPod("p"),
                 NodeReportTest.decision("p", NodeDecision.Phase.UPDATED, null),
                 "r1",
+                null,
                 null,
                 null);
         VideoEdgeStatus s = new StatusAggregator(ve(1), T0)
@@ -259,6 +263,7 @@ class StatusAggregatorTest {
                 NodeReportTest.decision(node, NodeDecision.Phase.UPDATED, null),
                 "r1",
                 null,
+                null,
                 null);
     }
 
@@ -269,6 +274,7 @@ class StatusAggregatorTest {
                 NodeReportTest.readyPod(node),
                 NodeReportTest.decision(node, phase, "because " + "x".repeat(1000)),
                 "r1",
+                null,
                 null,
                 null);
     }
