@@ -31,7 +31,9 @@ paused() {
 }
 wait_until "the rollout pauses, naming $w2" "$E2E_TIMEOUT" paused
 info "Progressing: $(progressing)"
-assert_contains "the reason names the missing server" "no edge-server pod on this node" "$(progressing)"
+assert_contains "the reason names the missing server and the taint that keeps it off" \
+  "no edge-server pod on this node: the DaemonSet places none, as spec.tolerations does not tolerate its taint $taint" \
+  "$(progressing)"
 assert_eq "$w1 kept its server all along (the room was $w2's, then the rollout paused)" "$uid1" "$(pod_on "$w1" .metadata.uid)"
 assert_eq "$w1 keeps serving" 200 "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' "http://$(nip "$w1"):$HTTP_PORT/index.m3u8")"
 assert_eq "nodesNeedingAttention: $w2 Failed (its last good tuning is the revision's own: nothing to revert)" "$w2=Failed" \
