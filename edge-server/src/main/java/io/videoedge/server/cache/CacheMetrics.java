@@ -68,7 +68,8 @@ public final class CacheMetrics {
         cacheWriteErrors = EdgeMetrics.counterBuilder()
                 .name("videoedge_cache_write_errors_total")
                 .help("Fills whose origin answer the edge could not write to its cache (disk full, out of descriptors,"
-                        + " an I/O error, no buffer): answered 500, not counted as origin errors")
+                        + " an I/O error, no buffer): answered 500, or cut short when the answer's head was out; not counted as"
+                        + " origin errors")
                 .register(registry);
         originSeconds = EdgeMetrics.histogramBuilder()
                 .name("videoedge_origin_request_seconds")

@@ -46,7 +46,8 @@ public final class AgentMetrics {
             .register(registry);
     private final Counter rollbacks = Counter.builder()
             .name("videoedge_agent_rollbacks_total")
-            .help("Apply passes whose changes were rolled back after a failed write")
+            .help("Apply passes whose changes were rolled back after a failed write (or whose rollback failed too:"
+                    + " Applied reason ApplyFailed)")
             .register(registry);
     private final Gauge lastApply = Gauge.builder()
             .name("videoedge_agent_last_apply_timestamp_seconds")
