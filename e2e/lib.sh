@@ -394,17 +394,24 @@ edge_pid() {
 # ---- the edge pods' readiness gate, every change of it (scenarios 60 and f25): a poll can miss a gate
 # that a rollout closes for drainSeconds only, a watch sees each update. In $STATE_DIR/gates from
 # gate_watch_start until gate_watch_stop, a line per change of an edge pod as the watch sees it:
-# NODE GATE-REASON READY (the pod's Ready status); drained_on NODE: was its gate Draining.
+# NODE GATE-REASON READY [DELETION] (the pod's Ready status; its deletionTimestamp once it is being deleted).
 gate_watch_start() {
   : >"$STATE_DIR/gates"
   # exec: GATE_WATCH is kubectl's own PID, so gate_watch_stop ends the watch itself
   (exec "$BIN_DIR/kubectl" -n "$VE_NS" get pods -l "$(edge_pods_selector)" \
-    -w -o jsonpath='{.spec.nodeName} {.status.conditions[?(@.type=="videoedge.io/node-tuned")].reason} {.status.conditions[?(@.type=="Ready")].status}{"\n"}') \
+    -w -o jsonpath='{.spec.nodeName} {.status.conditions[?(@.type=="videoedge.io/node-tuned")].reason} {.status.conditions[?(@.type=="Ready")].status} {.metadata.deletionTimestamp}{"\n"}') \
     >>"$STATE_DIR/gates" 2>/dev/null &
   GATE_WATCH=$!
 }
 gate_watch_stop() { kill "$GATE_WATCH" 2>/dev/null || true; wait "$GATE_WATCH" 2>/dev/null || true; }
-drained_on() { grep -q "^$1 Draining " "$STATE_DIR/gates"; }
+# drained_on NODE: its old pod was out of service (Ready False) with its gate Draining before the watch first
+# saw it being deleted (its eviction); an eviction in the pass that closes the gate fails this
+drained_on() {
+  awk -v n="$1" '$1 != n { next }
+    $2 == "Draining" && $3 == "False" && $4 == "" { out = 1 }
+    $4 != "" { deleted = 1; exit }
+    END { exit !(out && deleted) }' "$STATE_DIR/gates"
+}
 
 # ---- live reconfigure checks (scenario 60 and the fleet's f40)
 # sockets IP: the edge server's GET /sockets (live sockets' options by getsockopt)

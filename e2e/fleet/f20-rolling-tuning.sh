@@ -35,6 +35,14 @@ say "       converged $((t1 - t0))s after the change"
 echo "$((t1 - t0))" >"$STATE_DIR/f20-converged-seconds"
 
 assert_match "most edge nodes out of service in one sample (maxUnavailable 1)" '^[01]$' "$(sampler_max_unready)"
+# the same from every gate change the watch saw, in order (the sampler's 1-2 s may miss a short overlap): a node
+# is out from its gate closing (any reason but AsExpected) or its pod not Ready until both are back; exactly one
+# at a time, and at least one (the rollout re-tuned them)
+most_out() {
+  awk '{ out[$1] = ($2 != "AsExpected" || $3 != "True") ? 1 : 0; n = 0; for (k in out) n += out[k]; if (n > m) m = n }
+    END { print m + 0 }' "$STATE_DIR/gates"
+}
+assert_eq "most edge nodes out of service at once, every gate change watched (maxUnavailable 1)" 1 "$(most_out)"
 # per node: when its NodeTuning took the new revision, its gate closed, it was tuned and Ready again
 rev1=$(nt_field "$w1" '{.metadata.annotations.videoedge\.io/tuning-revision}')
 timeline() { # timeline NODE: changed closed tuned ready (seconds after the change; - when not seen)

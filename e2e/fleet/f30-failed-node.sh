@@ -61,8 +61,15 @@ info "kubectl get ve: $(k -n "$VE_NS" get ve "$VE_NAME" --no-headers)"
 event=$(events_since "$since" "involvedObject.kind=VideoEdge,involvedObject.name=$VE_NAME,reason=RolloutPaused")
 assert_contains "Warning Event RolloutPaused names $w2 and the revert" "Warning RolloutPaused node $w2 failed revision" "$event"
 assert_contains "  ... and the revert" "last good tuning" "$event"
-# paused means paused: nothing moves while it holds
+# paused means paused: nothing moves while it holds (any write to a NodeTuning's spec bumps its generation;
+# a resumed rollout re-targeting $w2, however briefly, would too)
+moved() {
+  for n in "$w1" "$w2"; do k get nodetuning "$n" -o jsonpath='{.metadata.generation} '; done
+  ve_jsonpath '{.status.rollout.revision}'
+}
+still=$(moved)
 sleep 5
+assert_eq "paused: both NodeTunings' generations and the rollout's revision unchanged for 5 s" "$still" "$(moved)"
 assert_eq "$w2 still on its last good tuning while paused" "$good" "$(nt_sysctl "$w2" $sysctl)"
 
 # the node fixed, a new spec: a new revision rolls out to both

@@ -59,10 +59,17 @@ k -n "$VE_NS" patch ve "$VE_NAME" --type merge -p "{\"spec\":{\"rollout\":{\"pro
 two() { [ "$(ve_jsonpath '{.status.nodes.selected}/{.status.nodes.updated}')" = 2/2 ] && rollout_complete; }
 wait_until "the taint gone: $w2 tuned and serving, 2/2" "$E2E_TIMEOUT" two
 
-# a node removed from the cluster (its kubelet stopped, its Node deleted): no agent will release its NodeTuning
+# a node removed from the cluster (its kubelet stopped, its Node deleted): no agent will release its NodeTuning.
+# A stopped kubelet leaves its containers running: the agent's is stopped too, so that the operator is the only
+# one that can release it
 nexec "$w2" systemctl stop kubelet
+for c in $(nexec "$w2" crictl ps -q --name '^agent$'); do nexec "$w2" crictl stop "$c" >&2; done
+assert_eq "no node agent running on $w2" "" "$(nexec "$w2" crictl ps -q --name '^agent$')"
+removed=$(date -u +%FT%TZ)
 k delete node "$w2" >&2
 wait_until "$w2's NodeTuning released by the operator and gone" "$E2E_TIMEOUT" gone
+assert_eq "released by the operator, not restored by an agent (no Event Restored since the deletion)" "" \
+  "$(events_since "$removed" "involvedObject.kind=NodeTuning,involvedObject.name=$w2,reason=Restored")"
 wait_until "the VideoEdge serves on $w1 alone, Ready" "$E2E_TIMEOUT" one
 
 # the node back (its kubelet registers it again, with its labels): tuned and serving again

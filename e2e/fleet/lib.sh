@@ -100,8 +100,8 @@ replaced_in_turn() {
   } | tee "$STATE_DIR/$name-timeline.txt" >&2
   [ "$o1" != - ] && [ "$u1" != - ] && [ "$o2" != - ] && [ "$u2" != - ] || fail "timeline incomplete"
   for n in $w1 $w2; do # the sampler polls each second and drainSeconds is 2: the watch sees every gate change
-    drained_on "$n" && pass "$n: its server's gate was Draining before the restart (watched)" \
-      || fail "$n: its server's gate was never Draining (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
+    drained_on "$n" && pass "$n: its old server was out of service, its gate Draining, before its eviction (watched)" \
+      || fail "$n: its old server was not out of service with its gate Draining before its eviction (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
   done
   first_up=$u1 second_down=$o2
   if (( o2 < o1 )); then first_up=$u2 second_down=$o1; fi

@@ -85,8 +85,8 @@ wait_until "a new edge-server pod is Ready" "$E2E_TIMEOUT" new_pod_ready
 wait_until "VideoEdge status.observedGeneration=$gen2, Ready, rollout complete" "$E2E_TIMEOUT" status_current "$gen2"
 say "       restarted in $((SECONDS - s))s"
 gate_watch_stop
-drained_on "$node" && pass "the old pod's gate was Draining before it was evicted (watched)" \
-  || fail "the old pod's gate was never Draining (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
+drained_on "$node" && pass "the old pod was out of service, its gate Draining, before it was evicted (watched)" \
+  || fail "the old pod was not out of service with its gate Draining before its eviction (every change watched: $(sort -u "$STATE_DIR/gates" | tr '\n' ';'))"
 pod=$(edge_pods -o jsonpath='{.items[0].metadata.name}')
 assert_eq "new pod's revision = DaemonSet's" \
   "$(k -n "$VE_NS" get ds "$VE_NAME-edge-server" -o jsonpath='{.spec.template.metadata.annotations.videoedge\.io/pod-revision}')" \

@@ -26,6 +26,11 @@ final class ReadinessSampler implements AutoCloseable {
     /** The readiness gate reasons each pod was seen with, by pod name. */
     private final java.util.Map<String, Set<String>> gateReasons = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** When each pod was first seen out of service (Ready False) while not being deleted, by pod name. */
+    private final java.util.Map<String, Instant> outOfServiceAt = new java.util.concurrent.ConcurrentHashMap<>();
+    /** When each pod was first seen being deleted (its eviction), by pod name. */
+    private final java.util.Map<String, Instant> deletedAt = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Set<String> unready = new TreeSet<>();
     private int maxUnready;
 
@@ -54,7 +59,17 @@ final class ReadinessSampler implements AutoCloseable {
 
     private synchronized void sample() {
         Set<String> serving = new TreeSet<>();
+        Instant seen = Instant.now();
         for (Pod p : informer.getStore().list()) {
+            String name = p.getMetadata().getName();
+            if (p.getMetadata().getDeletionTimestamp() != null) {
+                deletedAt.putIfAbsent(name, seen);
+            } else if (p.getStatus() != null
+                    && p.getStatus().getConditions() != null
+                    && p.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType()) && "False".equals(c.getStatus()))) {
+                outOfServiceAt.putIfAbsent(name, seen);
+            }
             if (p.getStatus() != null && p.getStatus().getConditions() != null) {
                 p.getStatus().getConditions().stream()
                         .filter(c -> io.videoedge.api.VideoEdgeApi.READINESS_GATE_NODE_TUNED.equals(c.getType())
@@ -102,6 +117,16 @@ final class ReadinessSampler implements AutoCloseable {
 
     Set<String> gateReasons(String pod) {
         return Set.copyOf(gateReasons.getOrDefault(pod, Set.of()));
+    }
+
+    /**
+     * How long the pod was out of service (Ready False, as seen here) before it was deleted; null unless both were
+     * seen. The pod's own deletionTimestamp is not used: it is the deletion plus the grace period.
+     */
+    java.time.Duration outOfServiceBeforeDeletion(String pod) {
+        Instant out = outOfServiceAt.get(pod);
+        Instant deleted = deletedAt.get(pod);
+        return out == null || deleted == null ? null : java.time.Duration.between(out, deleted);
     }
 
     List<Transition> transitions() {

@@ -244,9 +244,16 @@ class RolloutIT {
             Map<String, String> after = podUids(ns, nodes);
             nodes.forEach(n -> assertThat(after.get(n)).as("new pod on " + n).isNotEqualTo(before.get(n)));
             assertThat(sampler.maxUnready()).as("nodes out of service at once").isLessThanOrEqualTo(1);
-            // each old pod was taken out of service (its gate closed, reason Draining) before it was evicted
-            nodes.forEach(
-                    n -> assertThat(sampler.gateReasons(oldNames.get(n))).as(n).contains(Conditions.DRAINING));
+            // each old pod was taken out of service (its gate closed, reason Draining) and stayed out for the drain
+            // (drainSeconds 1) before it was evicted; both moments as this watch saw them, so a few tens of
+            // milliseconds either way: an eviction in the pass that closes the gate is ~0 s apart
+            nodes.forEach(n -> {
+                assertThat(sampler.gateReasons(oldNames.get(n))).as(n).contains(Conditions.DRAINING);
+                assertThat(sampler.outOfServiceBeforeDeletion(oldNames.get(n)))
+                        .as(n + ": out of service before its eviction")
+                        .isNotNull()
+                        .isGreaterThanOrEqualTo(Duration.ofMillis(800));
+            });
             List<String> order = sampler.transitions().stream()
                     .filter(t -> !t.ready())
                     .map(ReadinessSampler.Transition::node)
