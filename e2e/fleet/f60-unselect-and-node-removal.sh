@@ -63,8 +63,16 @@ wait_until "the taint gone: $w2 tuned and serving, 2/2" "$E2E_TIMEOUT" two
 # A stopped kubelet leaves its containers running: the agent's is stopped too, so that the operator is the only
 # one that can release it
 nexec "$w2" systemctl stop kubelet
-for c in $(nexec "$w2" crictl ps -q --name '^agent$'); do nexec "$w2" crictl stop "$c" >&2; done
-assert_eq "no node agent running on $w2" "" "$(nexec "$w2" crictl ps -q --name '^agent$')"
+agent_tasks() { # the agent containers' tasks still running on the node (containerd's own client: no crictl here)
+  for c in $(nexec "$w2" ctr -n k8s.io containers ls -q 'labels."io.kubernetes.container.name"==agent'); do
+    nexec "$w2" ctr -n k8s.io tasks ls | awk -v c="$c" '$1 == c && $3 == "RUNNING" { print c }'
+  done
+}
+running=$(agent_tasks)
+assert_match "the node agent still runs on $w2 with its kubelet stopped" '.' "$running"
+for c in $running; do nexec "$w2" ctr -n k8s.io tasks kill -s SIGKILL "$c" >&2; done
+no_agent() { [ -z "$(agent_tasks)" ]; }
+wait_until "no node agent running on $w2" 30 no_agent
 removed=$(date -u +%FT%TZ)
 k delete node "$w2" >&2
 wait_until "$w2's NodeTuning released by the operator and gone" "$E2E_TIMEOUT" gone
