@@ -153,10 +153,6 @@ public final class NodeHealth {
                         .findFirst();
     }
 
-    public static String serverMessage(Server server, Pod pod) {
-        return serverMessage(server, pod, null);
-    }
-
     /** @param untoleratedTaint a taint of the node that keeps a server pod off it, null for none */
     public static String serverMessage(Server server, Pod pod, String untoleratedTaint) {
         return switch (server) {

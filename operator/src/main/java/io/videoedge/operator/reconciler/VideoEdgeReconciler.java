@@ -103,7 +103,8 @@ import org.slf4j.LoggerFactory;
 public class VideoEdgeReconciler implements Reconciler<VideoEdge>, Cleaner<VideoEdge> {
     public static final String NAME = "videoedge";
     /**
-     * What the operator reads of a Node (placement: labels, deletion; capacity: allocatable); the informer
+     * What the operator reads of a Node (placement: labels, deletion; capacity: allocatable; a server kept off:
+     * taints); the informer
      * keeps nothing else (name, namespace and resourceVersion are kept anyway).
      */
     static final String[] NODE_FIELDS = {
