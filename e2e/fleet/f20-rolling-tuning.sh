@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A tuning change with maxUnavailable 1: a sampler reads every second which edge nodes serve; never
-# more than one is out of service, and the nodes change one after another (the second's NodeTuning
-# changes only after the first is tuned, Ready and soaked). Each node's server is drained (gate
+# more than one is out of service, and the nodes change one after another (the second's drain, its gate
+# closing, begins only after the first is tuned, Ready and soaked). Each node's server is drained (gate
 # Draining, the pod not Ready) before its NodeTuning changes (gate NodeNotTuned until its agent applied
 # it), every time, in that order in a watch of the pods. No server restarts for a tuning change.
 # Prints the rollout's timeline per node.
@@ -63,12 +63,28 @@ read -r c2 g2 tu2 r2 <<<"$(timeline "$w2")"
   printf '%-28s %10s %12s %8s %8s\n' "$w1" "$c1" "$g1" "$tu1" "$r1" "$w2" "$c2" "$g2" "$tu2" "$r2"
 } | tee "$STATE_DIR/f20-timeline.txt" >&2
 [ "$c1" != - ] && [ "$c2" != - ] && [ "$r1" != - ] || fail "timeline incomplete: $w1 changed=$c1 ready=$r1, $w2 changed=$c2"
-first=$w1 second=$w2 cf=$c1 cs=$c2 rf=$r1
-if (( c2 < c1 )); then first=$w2 second=$w1 cf=$c2 cs=$c1 rf=$r2; fi
-if (( cs >= rf + soak - 1 )); then
-  pass "one after another: $second re-tuned at +${cs}s, after $first was Ready again (+${rf}s) and soaked (${soak}s)"
+[ "$g1" != - ] && [ "$g2" != - ] || fail "timeline incomplete: gate closed $w1 $g1, $w2 $g2"
+first=$w1 second=$w2 gs=$g2 rf=$r1
+if (( c2 < c1 )); then first=$w2 second=$w1 gs=$g1 rf=$r2; fi
+# the second node's turn begins with its drain (its gate closing), before its NodeTuning changes: that is what
+# must wait for the first to be Ready again and soaked
+if (( gs >= rf + soak - 1 )); then
+  pass "one after another: $second's gate closed at +${gs}s, after $first was Ready again (+${rf}s) and soaked (${soak}s)"
 else
-  fail "$second re-tuned at +${cs}s, before $first was Ready again and soaked (+${rf}s + ${soak}s)"
+  fail "$second's gate closed at +${gs}s, before $first was Ready again and soaked (+${rf}s + ${soak}s)"
+fi
+# the same in the watch's order, which misses nothing: the second's first Draining after the first re-tuned and back
+second_after_first() {
+  awk -v f="$first" -v s="$second" '
+    $1 == f && $2 == "NodeNotTuned" { retuned = 1 }
+    $1 == f && retuned && $2 == "AsExpected" && $3 == "True" { back = 1 }
+    $1 == s && $2 == "Draining" { seen = 1; ok = back; exit }
+    END { exit !(seen && ok) }' "$STATE_DIR/gates"
+}
+if second_after_first; then
+  pass "watched: $second began draining only after $first was re-tuned and serving again"
+else
+  fail "watched: $second drained before $first was re-tuned and serving again ($(awk '{ printf "%s:%s/%s ", $1, $2, $3 }' "$STATE_DIR/gates"))"
 fi
 # the watch sees every gate change (the sampler may miss a 2 s drain): Draining, the kubelet taking the pod
 # out (Ready False), then NodeNotTuned once the NodeTuning asks for the new tuning, then AsExpected once its

@@ -30,6 +30,12 @@ refused bad-ports "http.port and https.port must differ: both acceptors bind on 
 refused bad-tls-mode 'spec.tls.mode: Unsupported value: "quic"' '{"tls": {"mode": "quic"}}'
 refused bad-cpus "spec.server.cpus: Invalid value: 0" '{"server": {"cpus": 0}}'
 refused bad-content-path "contentPath must not contain '..' segments" '{"server": {"contentPath": "/var/lib/../../etc"}}'
+refused cache-in-content "cache.disk.path and contentPath must not be the same directory nor one inside the other" \
+  '{"server": {"contentPath": "/srv/video", "cache": {"disk": {"path": "/srv/video/cache"}}}}'
+refused content-kubelet "contentPath must not be, hold or lie in a system directory of the node" \
+  '{"server": {"contentPath": "/var/lib/kubelet/pods"}}'
+refused swappiness "sysctl value out of the range the kernel takes: vm.swappiness is 0 to 200" \
+  '{"tuning": {"sysctls": {"vm.swappiness": "300"}}}'
 
 # what CEL cannot check (a Secret's existence) the operator refuses as a whole, in a condition and an Event
 since=$(date -u +%FT%TZ)

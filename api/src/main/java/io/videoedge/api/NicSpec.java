@@ -11,10 +11,11 @@ import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-        value = "!has(self.interfaces) || self.interfaces.all(i, i.matches('^[a-zA-Z0-9_.:@-]{1,15}$'))",
+        value = "!has(self.interfaces) || self.interfaces.all(i, i.matches('^[a-zA-Z0-9_.-]{1,15}$') && i != '.' "
+                + "&& i != '..')",
         fieldPath = ".interfaces",
-        message =
-                "interface names are 1-15 characters of letters, digits and _.:@- (as in `ip link`), e.g. eth0 or ens1f0np0")
+        message = "interface names are 1-15 characters of letters, digits and _.- as the kernel names them (`ip link` "
+                + "shows a VLAN as eth0.100@eth0: its name is eth0.100), e.g. eth0 or ens1f0np0")
 public record NicSpec(
         @JsonPropertyDescription(
                 "NIC driver family: auto (detected from /sys/class/net/IF/device/driver), mlx5, ixgbe, i40e, ice, "

@@ -90,7 +90,29 @@ final class Patterns {
      * A path prefix as the edge server compares it (with the decoded path): "/" and segments of printable
      * characters without blanks, "?", "#", "%" or backslash; "." and ".." segments are refused by a CEL rule.
      */
-    static final String URL_PATH_PREFIX = "^(/[^\\s?#%\\\\/]+)*/?$";
+    static final String URL_PATH_PREFIX = "^(/[^\\s\\p{Z}\\p{Cc}?#%\\\\/]+)*/?$";
+
+    /**
+     * Directories of a node the edge server's host paths must keep out of, in and above (a path that holds one
+     * exposes it too): the server serves its contentPath over HTTP, and its pod takes ownership of its cache
+     * directory. With a trailing '/', as {@link #CONTENT_DIR} and {@link #CACHE_DIR} compare them.
+     */
+    static final String HOST_SYSTEM_DIRS =
+            "['/etc/', '/root/', '/proc/', '/sys/', '/dev/', '/boot/', '/usr/', '/bin/', "
+                    + "'/sbin/', '/lib/', '/lib64/', '/run/', '/var/run/', '/var/lib/kubelet/', '/var/lib/containerd/', "
+                    + "'/var/lib/docker/', '/var/lib/etcd/', '/var/log/']";
+    /** server.contentPath with one trailing '/' (CEL), so that prefixes compare whole segments. */
+    static final String CONTENT_DIR = "(self.contentPath.endsWith('/') ? self.contentPath : self.contentPath + '/')";
+    /** server.cache.disk.path with one trailing '/' (CEL). */
+    static final String CACHE_DIR =
+            "(self.cache.disk.path.endsWith('/') ? self.cache.disk.path : self.cache.disk.path + '/')";
+    /**
+     * A container image reference: an optional registry host (and port), lower-case path components, an optional
+     * tag and an optional sha256 digest; no blanks (the pod template would take them, every pod then refused).
+     */
+    static final String IMAGE = "^(([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)([.][A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
+            + "(:[0-9]{1,5})?/)?[a-z0-9]+(([.]|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+(([.]|_|__|-+)[a-z0-9]+)*)*"
+            + "(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$";
 
     /** A Kubernetes object name that is a DNS subdomain (Secrets, ConfigMaps): lower-case labels separated by dots. */
     static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";

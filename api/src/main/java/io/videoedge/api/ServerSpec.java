@@ -76,6 +76,29 @@ import java.util.List;
                 + "|| !self.cache.disk.path.matches('(^|/)[.][.](/|$)')",
         fieldPath = ".cache.disk.path",
         message = "cache.disk.path must not contain '..' segments")
+@ValidationRule(
+        value = "!has(self.contentPath) || " + Patterns.HOST_SYSTEM_DIRS + ".all(p, !(" + Patterns.CONTENT_DIR
+                + ".startsWith(p) || p.startsWith(" + Patterns.CONTENT_DIR + ")))",
+        fieldPath = ".contentPath",
+        message = "contentPath must not be, hold or lie in a system directory of the node (/etc, /root, /proc, /sys, "
+                + "/dev, /boot, /usr, /run, /var/lib/kubelet, /var/lib/containerd, ...): the server serves every "
+                + "file under it over HTTP")
+@ValidationRule(
+        value = "!has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.path) || "
+                + Patterns.HOST_SYSTEM_DIRS + ".all(p, !(" + Patterns.CACHE_DIR + ".startsWith(p) || p.startsWith("
+                + Patterns.CACHE_DIR + ")))",
+        fieldPath = ".cache.disk.path",
+        message = "cache.disk.path must not be, hold or lie in a system directory of the node (/etc, /root, /proc, "
+                + "/sys, /dev, /boot, /usr, /run, /var/lib/kubelet, /var/lib/containerd, ...): the edge server's pod "
+                + "takes ownership of it")
+@ValidationRule(
+        value =
+                "!has(self.contentPath) || !has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.path) || !("
+                        + Patterns.CONTENT_DIR + ".startsWith(" + Patterns.CACHE_DIR + ") || " + Patterns.CACHE_DIR
+                        + ".startsWith(" + Patterns.CONTENT_DIR + "))",
+        fieldPath = ".cache.disk.path",
+        message = "cache.disk.path and contentPath must not be the same directory nor one inside the other: the "
+                + "server would serve its cache files, raw, as content")
 public record ServerSpec(
         @JsonPropertyDescription(
                 "Dedicated cores for the edge server. Requests equal limits (Guaranteed QoS) with this integer "
@@ -133,10 +156,12 @@ public record ServerSpec(
         @JsonPropertyDescription("Directory on the node with video objects served by path (a hostPath, read-only).")
         @Default("/var/lib/videoedge/content")
         @Pattern(Patterns.ABSOLUTE_PATH)
+        @Size(max = 1024)
         String contentPath,
 
         @JsonPropertyDescription("Edge server image. Default: the image the operator was installed with.")
         @Size(max = 512)
+        @Pattern(Patterns.IMAGE)
         String image,
 
         @JsonPropertyDescription(
@@ -564,6 +589,7 @@ public record ServerSpec(
                 @JsonPropertyDescription("Directory on the node for the disk cache (a hostPath).")
                 @Default("/var/cache/videoedge")
                 @Pattern(Patterns.ABSOLUTE_PATH)
+                @Size(max = 1024)
                 String path,
 
                 @JsonPropertyDescription("Byte budget of the disk cache (a Kubernetes quantity). 0 disables it.")
@@ -678,6 +704,11 @@ public record ServerSpec(
             message =
                     "a failover origin's url must be http:// or https:// with a host name or IPv4 address, an optional "
                             + "port 1-65535 and an optional path, no user, query or fragment")
+    @ValidationRule(
+            value = "!self.url.contains(',')",
+            fieldPath = ".url",
+            message = "a failover origin's url must not hold a comma (the edge server's config lists the failover "
+                    + "origins separated by commas): write it %2C")
     public record FailoverOrigin(
             @JsonPropertyDescription("Base URL of a failover origin, as origin.url.")
             @Required

@@ -29,6 +29,13 @@ import java.util.List;
                 + "|| !has(self.earlyData.maxSize) || self.earlyData.maxSize > 0",
         fieldPath = ".earlyData.maxSize",
         message = "earlyData.maxSize must be at least 1 byte while earlyData is enabled (0 would accept no early data)")
+@ValidationRule(
+        value = "!has(self.secretName) || self.secretName == '' || self.secretName.matches('" + Patterns.DNS_SUBDOMAIN
+                + "')",
+        fieldPath = ".secretName",
+        message =
+                "tls.secretName is a Secret's name: lower-case letters, digits, '-' and '.', starting and ending with "
+                        + "a letter or digit")
 public record TlsSpec(
         @JsonPropertyDescription(
                 "none (no HTTPS); openssl (userspace OpenSSL); ktls (kernel TLS: sendfile over TLS, encrypted by "

@@ -39,6 +39,10 @@ import java.util.Map;
         message =
                 "net.ipv4.tcp_mem, tcp_rmem, tcp_wmem and udp_mem must be non-decreasing (min <= pressure/default <= max)")
 @ValidationRule(
+        value = "!has(self.sysctls) || " + TuningSpec.TRIPLET_INTS,
+        fieldPath = ".sysctls",
+        message = "net.ipv4.tcp_rmem and tcp_wmem are three ints: each at most 2147483647 bytes")
+@ValidationRule(
         value = "!has(self.sysctls) || !('net.ipv4.tcp_congestion_control' in self.sysctls)",
         fieldPath = ".sysctls",
         message = "set the congestion control with tuning.congestionControl, not in sysctls (the field would win)")
@@ -59,11 +63,10 @@ import java.util.Map;
         messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in "
                 + TuningSpec.INTEGER_SYSCTLS + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
 @ValidationRule(
-        value = "!has(self.sysctls) || " + TuningSpec.FLOW_ENTRIES_RANGE,
+        value = "!has(self.sysctls) || " + TuningSpec.INTEGER_SYSCTLS + ".all(k, " + TuningSpec.IN_RANGE + ")",
         fieldPath = ".sysctls",
-        message =
-                "net.core.rps_sock_flow_entries is 0 to 536870912 (2^29, the kernel's limit); the kernel rounds a value "
-                        + "up to a power of two")
+        messageExpression = "'sysctl value out of the range the kernel takes: ' + " + TuningSpec.INTEGER_RANGES_TEXT
+                + "[" + TuningSpec.INTEGER_SYSCTLS + ".filter(k, !(" + TuningSpec.IN_RANGE + "))[0]]")
 @ValidationRule(
         value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))",
         fieldPath = ".kernelModules",
@@ -86,7 +89,9 @@ public record TuningSpec(
                         + "The seed's values: net.ipv4.tcp_mem \"15000000 15000000 15000000\", net.ipv4.tcp_notsent_lowat 262144, "
                         + "vm.min_free_kbytes 1048576, vm.swappiness 0. Without net.core.wmem_max and net.core.rmem_max here the "
                         + "agent raises them to at least server.socket.sendBuf and recvBuf (never lowering a larger value); set "
-                        + "here, they are set as given and must be at least those sizes.")
+                        + "here, they are set as given and must be at least those sizes. Known integer sysctls are admitted within "
+                        + "the range the kernel takes (vm.swappiness 0 to 200, net.core.somaxconn up to 2147483647: the status "
+                        + "of a refused write would say so too late).")
         @Default("{}")
         @Size(max = 64)
         Map<String, @Size(max = 256) String> sysctls,
@@ -108,29 +113,77 @@ public record TuningSpec(
         @Size(max = 16)
         List<@Size(max = 64) String> kernelModules) {
 
-    /** Sysctls known to take a single integer (the kernel refuses anything else with EINVAL). */
-    static final String INTEGER_SYSCTLS =
-            "['net.ipv4.tcp_notsent_lowat', 'net.core.somaxconn', 'net.core.netdev_max_backlog', "
-                    + "'net.core.netdev_budget', 'net.core.rps_sock_flow_entries', 'net.core.rmem_max', 'net.core.wmem_max', "
-                    + "'net.core.rmem_default', 'net.core.wmem_default', 'net.core.optmem_max', 'net.ipv4.tcp_max_syn_backlog', "
-                    + "'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_tw_reuse', 'net.ipv4.tcp_mtu_probing', "
-                    + "'net.ipv4.tcp_fastopen', 'net.ipv4.tcp_max_tw_buckets', 'vm.swappiness', 'vm.min_free_kbytes', "
-                    + "'vm.dirty_ratio', 'vm.dirty_background_ratio', 'vm.vfs_cache_pressure', 'vm.overcommit_memory']";
+    /**
+     * Sysctls known to take a single integer (the kernel refuses anything else with EINVAL), each with the range
+     * admitted: the kernel's own where it checks one (read off Linux 6.18 by writing values in a network namespace
+     * and, for the global ones, on the host: swappiness 0-200 since 5.8, the ratios 0-100, overcommit 0-2,
+     * tcp_tw_reuse 0-2, the socket buffer caps at least the smallest buffer, 2304 received and 4608 sent on
+     * x86-64, tcp_notsent_lowat an unsigned int, RFS's flow table 2^29), else the non-negative values of its C
+     * type, an int. Some take more than admitted (negative backlogs and counts, which mean nothing; tcp_mtu_probing
+     * and tcp_slow_start_after_idle up to 255, documented as 0-2 and a boolean); tcp_fin_timeout is seconds
+     * counted in jiffies, so its bound is what every kernel's HZ (at most 1000) takes.
+     */
+    static final String INTEGER_SYSCTLS = "{'net.ipv4.tcp_notsent_lowat': [0, 4294967295], "
+            + "'net.core.somaxconn': [0, 2147483647], 'net.core.netdev_max_backlog': [0, 2147483647], "
+            + "'net.core.netdev_budget': [0, 2147483647], 'net.core.rps_sock_flow_entries': [0, 536870912], "
+            + "'net.core.rmem_max': [2304, 2147483647], 'net.core.wmem_max': [4608, 2147483647], "
+            + "'net.core.rmem_default': [2304, 2147483647], 'net.core.wmem_default': [4608, 2147483647], "
+            + "'net.core.optmem_max': [0, 2147483647], 'net.ipv4.tcp_max_syn_backlog': [0, 2147483647], "
+            + "'net.ipv4.tcp_fin_timeout': [0, 2147483], 'net.ipv4.tcp_slow_start_after_idle': [0, 1], "
+            + "'net.ipv4.tcp_tw_reuse': [0, 2], 'net.ipv4.tcp_mtu_probing': [0, 2], "
+            + "'net.ipv4.tcp_fastopen': [0, 2147483647], 'net.ipv4.tcp_max_tw_buckets': [0, 2147483647], "
+            + "'vm.swappiness': [0, 200], 'vm.min_free_kbytes': [0, 2147483647], 'vm.dirty_ratio': [0, 100], "
+            + "'vm.dirty_background_ratio': [0, 100], 'vm.vfs_cache_pressure': [0, 2147483647], "
+            + "'vm.overcommit_memory': [0, 2]}";
+
+    /** The message for each of {@link #INTEGER_SYSCTLS}' ranges (ModelTest holds the two together). */
+    static final String INTEGER_RANGES_TEXT =
+            "{'net.ipv4.tcp_notsent_lowat': 'net.ipv4.tcp_notsent_lowat is 0 to 4294967295', "
+                    + "'net.core.somaxconn': 'net.core.somaxconn is 0 to 2147483647', "
+                    + "'net.core.netdev_max_backlog': 'net.core.netdev_max_backlog is 0 to 2147483647', "
+                    + "'net.core.netdev_budget': 'net.core.netdev_budget is 0 to 2147483647', "
+                    + "'net.core.rps_sock_flow_entries': 'net.core.rps_sock_flow_entries is 0 to 536870912', "
+                    + "'net.core.rmem_max': 'net.core.rmem_max is 2304 to 2147483647', "
+                    + "'net.core.wmem_max': 'net.core.wmem_max is 4608 to 2147483647', "
+                    + "'net.core.rmem_default': 'net.core.rmem_default is 2304 to 2147483647', "
+                    + "'net.core.wmem_default': 'net.core.wmem_default is 4608 to 2147483647', "
+                    + "'net.core.optmem_max': 'net.core.optmem_max is 0 to 2147483647', "
+                    + "'net.ipv4.tcp_max_syn_backlog': 'net.ipv4.tcp_max_syn_backlog is 0 to 2147483647', "
+                    + "'net.ipv4.tcp_fin_timeout': 'net.ipv4.tcp_fin_timeout is 0 to 2147483', "
+                    + "'net.ipv4.tcp_slow_start_after_idle': 'net.ipv4.tcp_slow_start_after_idle is 0 to 1', "
+                    + "'net.ipv4.tcp_tw_reuse': 'net.ipv4.tcp_tw_reuse is 0 to 2', "
+                    + "'net.ipv4.tcp_mtu_probing': 'net.ipv4.tcp_mtu_probing is 0 to 2', "
+                    + "'net.ipv4.tcp_fastopen': 'net.ipv4.tcp_fastopen is 0 to 2147483647', "
+                    + "'net.ipv4.tcp_max_tw_buckets': 'net.ipv4.tcp_max_tw_buckets is 0 to 2147483647', "
+                    + "'vm.swappiness': 'vm.swappiness is 0 to 200', "
+                    + "'vm.min_free_kbytes': 'vm.min_free_kbytes is 0 to 2147483647', "
+                    + "'vm.dirty_ratio': 'vm.dirty_ratio is 0 to 100', "
+                    + "'vm.dirty_background_ratio': 'vm.dirty_background_ratio is 0 to 100', "
+                    + "'vm.vfs_cache_pressure': 'vm.vfs_cache_pressure is 0 to 2147483647', "
+                    + "'vm.overcommit_memory': 'vm.overcommit_memory is 0 to 2'}";
+
+    /**
+     * Integer sysctl {@code k} (a key of {@link #INTEGER_SYSCTLS}: iterating over those, not over the spec's, keeps
+     * the rule's cost within the API server's budget) is not set, is not an integer (another rule says so), or is in
+     * its range.
+     */
+    static final String IN_RANGE = "!(k in self.sysctls) || !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$')"
+            + " || (int(self.sysctls[k].trim()) >= " + INTEGER_SYSCTLS + "[k][0] && int(self.sysctls[k].trim()) <= "
+            + INTEGER_SYSCTLS + "[k][1])";
 
     static final String ALLOWED_PREFIX =
             "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
                     + " || k.startsWith('vm.') || k.startsWith('kernel.sched_')";
 
-    /** RFS's global flow table: the kernel refuses more than 2^29 entries (and negative counts). */
-    static final String FLOW_ENTRIES_RANGE = "!('net.core.rps_sock_flow_entries' in self.sysctls)"
-            + " || !self.sysctls['net.core.rps_sock_flow_entries'].matches('^ *-?[0-9]{1,18} *$')"
-            + " || (int(self.sysctls['net.core.rps_sock_flow_entries'].findAll('-?[0-9]+')[0]) >= 0"
-            + " && int(self.sysctls['net.core.rps_sock_flow_entries'].findAll('-?[0-9]+')[0]) <= 536870912)";
-
     /** The triplet sysctls: three integers. */
     static final String TRIPLET_FORMAT =
             "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.ipv4.udp_mem'].all(t, !(t in self.sysctls)"
                     + " || self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'))";
+
+    /** ... each an int for the per-socket ones (tcp_mem and udp_mem count pages in longs). */
+    static final String TRIPLET_INTS = "['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
+            + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
+            + " || self.sysctls[t].findAll('[0-9]+').all(n, int(n) <= 2147483647))";
 
     /** ... in non-decreasing order (checked only once the format holds). */
     static final String TRIPLET_ORDER =

@@ -229,6 +229,24 @@ class CrdAdmissionIT {
     }
 
     @Test
+    void integerSysctlsAreAcceptedUpToTheEndsOfTheirKernelRanges() {
+        GenericKubernetesResource ve = example("int-ends");
+        set(
+                ve,
+                "spec.tuning.sysctls",
+                Map.of(
+                        "vm.swappiness", "200",
+                        "vm.overcommit_memory", "0",
+                        "net.core.somaxconn", " 2147483647 ",
+                        "net.ipv4.tcp_notsent_lowat", "4294967295",
+                        "net.core.wmem_default", "4608",
+                        "net.ipv4.tcp_fin_timeout", "2147483",
+                        "net.ipv4.tcp_wmem", "4096 16384 2147483647",
+                        "net.ipv4.tcp_mem", "100000000000 100000000000 100000000000"));
+        client.resource(ve).inNamespace(namespace).create();
+    }
+
+    @Test
     void kubectlShowsThePrinterColumns() {
         GenericKubernetesResource created =
                 client.resource(example("columns")).inNamespace(namespace).create();
@@ -590,6 +608,61 @@ class CrdAdmissionIT {
                         "spec.nic.interfaces",
                         "interface names are 1-15 characters"),
                 refused(
+                        "an interface as `ip link` shows a VLAN",
+                        "spec.nic.interfaces",
+                        List.of("eth0.100@eth0"),
+                        "spec.nic.interfaces",
+                        "its name is eth0.100"),
+                refused(
+                        "an interface alias",
+                        "spec.nic.interfaces",
+                        List.of("eth0:1"),
+                        "spec.nic.interfaces",
+                        "interface names are 1-15 characters"),
+                refused(
+                        "a content path holding the kubelet's directory",
+                        "spec.server.contentPath",
+                        "/var/lib/",
+                        "spec.server.contentPath",
+                        "must not be, hold or lie in a system directory"),
+                refused(
+                        "a cache directory in /etc",
+                        "spec.server.cache",
+                        Map.of("disk", Map.of("path", "/etc/videoedge")),
+                        "spec.server.cache.disk.path",
+                        "must not be, hold or lie in a system directory"),
+                refused(
+                        "the cache inside the content",
+                        Map.of(
+                                "spec.server.contentPath",
+                                "/srv/video",
+                                "spec.server.cache",
+                                Map.of("disk", Map.of("path", "/srv/video/cache"))),
+                        "spec.server.cache.disk.path",
+                        "must not be the same directory nor one inside the other"),
+                refused(
+                        "an image with a trailing blank",
+                        "spec.server.image",
+                        "registry.example/edge:1 ",
+                        "spec.server.image",
+                        "should match"),
+                refused(
+                        "a TLS Secret name no Secret can have",
+                        "spec.tls",
+                        Map.of("mode", "openssl", "secretName", "Edge_TLS"),
+                        "spec.tls.secretName",
+                        "tls.secretName is a Secret's name"),
+                refused(
+                        "a failover origin with a comma",
+                        "spec.server.origin",
+                        Map.of(
+                                "url",
+                                "http://o:8080",
+                                "failover",
+                                List.of(Map.of("url", "http://b.example/x,http://c.example"))),
+                        "spec.server.origin.failover[0].url",
+                        "must not hold a comma"),
+                refused(
                         "content path with '..'",
                         "spec.server.contentPath",
                         "/var/lib/../../etc",
@@ -737,13 +810,43 @@ class CrdAdmissionIT {
                         "spec.tuning.sysctls",
                         Map.of("net.core.rps_sock_flow_entries", "536870913"),
                         "spec.tuning.sysctls",
-                        "rps_sock_flow_entries is 0 to 536870912"),
+                        "net.core.rps_sock_flow_entries is 0 to 536870912"),
                 refused(
                         "a negative RFS flow table",
                         "spec.tuning.sysctls",
                         Map.of("net.core.rps_sock_flow_entries", "-1"),
                         "spec.tuning.sysctls",
-                        "rps_sock_flow_entries is 0 to 536870912"),
+                        "net.core.rps_sock_flow_entries is 0 to 536870912"),
+                refused(
+                        "a swappiness past the kernel's 200",
+                        "spec.tuning.sysctls",
+                        Map.of("vm.swappiness", "201"),
+                        "spec.tuning.sysctls",
+                        "out of the range the kernel takes: vm.swappiness is 0 to 200"),
+                refused(
+                        "an int sysctl past the kernel's int",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.somaxconn", " 2147483648 ", "vm.dirty_ratio", "50"),
+                        "spec.tuning.sysctls",
+                        "net.core.somaxconn is 0 to 2147483647"),
+                refused(
+                        "eighteen digits for an unsigned int",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_notsent_lowat", "999999999999999999"),
+                        "spec.tuning.sysctls",
+                        "net.ipv4.tcp_notsent_lowat is 0 to 4294967295"),
+                refused(
+                        "a negative socket buffer cap",
+                        "spec.tuning.sysctls",
+                        Map.of("net.core.rmem_default", "-1"),
+                        "spec.tuning.sysctls",
+                        "net.core.rmem_default is 2304 to 2147483647"),
+                refused(
+                        "a per-socket buffer triplet past an int",
+                        "spec.tuning.sysctls",
+                        Map.of("net.ipv4.tcp_wmem", "4096 16384 3000000000"),
+                        "spec.tuning.sysctls",
+                        "each at most 2147483647"),
                 refused(
                         "an integer sysctl given words",
                         "spec.tuning.sysctls",

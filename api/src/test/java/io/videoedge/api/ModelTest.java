@@ -68,4 +68,23 @@ class ModelTest {
         assertThat(NicType.ofDriver("e1000e")).isEqualTo(NicType.AUTO);
         assertThat(NicType.ofDriver(null)).isEqualTo(NicType.AUTO);
     }
+
+    /** The admission message's text for each integer sysctl's range says the range the rule checks. */
+    @Test
+    void eachIntegerSysctlsRangeTextSaysItsRange() {
+        java.util.regex.Matcher ranges = java.util.regex.Pattern.compile("'([a-z0-9_.]+)': \\[(-?\\d+), (-?\\d+)\\]")
+                .matcher(TuningSpec.INTEGER_SYSCTLS);
+        java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
+        while (ranges.find()) {
+            expected.put(ranges.group(1), ranges.group(1) + " is " + ranges.group(2) + " to " + ranges.group(3));
+        }
+        java.util.regex.Matcher texts =
+                java.util.regex.Pattern.compile("'([a-z0-9_.]+)': '([^']*)'").matcher(TuningSpec.INTEGER_RANGES_TEXT);
+        java.util.Map<String, String> actual = new java.util.LinkedHashMap<>();
+        while (texts.find()) {
+            actual.put(texts.group(1), texts.group(2));
+        }
+        assertThat(expected).hasSizeGreaterThan(20);
+        assertThat(actual).isEqualTo(expected);
+    }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -19,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.videoedge.api.NodeTuning;
 import io.videoedge.api.NodeTuningSpec;
 import io.videoedge.api.NodeTuningStatus;
@@ -28,8 +30,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -487,6 +492,71 @@ class ChartIT {
             n.getMetadata().setFinalizers(List.of());
             return n;
         });
+    }
+
+    /**
+     * The CRD refuses the agent's default port for the edge server; a release whose agents listen elsewhere refuses
+     * that port through its admission policy, for either acceptor, and only that one.
+     */
+    @Test
+    @Order(7)
+    @SuppressWarnings("unchecked")
+    void aVideoEdgeWhoseServerWouldListenOnTheAgentsPortIsRefused() throws Exception {
+        helm(
+                "upgrade",
+                RELEASE,
+                CHART.toString(),
+                "--namespace",
+                NAMESPACE,
+                "--reuse-values",
+                "--set",
+                "nodeAgent.metricsPort=9500");
+        try {
+            GenericKubernetesResource ve = Serialization.unmarshal(
+                    Files.readString(ROOT.resolve("examples/videoedge.yaml")), GenericKubernetesResource.class);
+            ve.getMetadata().setName("agent-port");
+            ve.getMetadata().setNamespace(NAMESPACE);
+            Map<String, Object> server = (Map<String, Object>)
+                    ((Map<String, Object>) ve.getAdditionalProperties().get("spec"))
+                            .computeIfAbsent("server", k -> new LinkedHashMap<>());
+            server.put("http", Map.of("port", 9500));
+            // the API server loads a new policy within a second or so: asked until it refuses
+            KubernetesClientException refused = null;
+            Instant end = Instant.now().plusSeconds(30);
+            while (refused == null && Instant.now().isBefore(end)) {
+                try {
+                    admin.resource(ve).dryRun().create();
+                    Thread.sleep(200);
+                } catch (KubernetesClientException e) {
+                    refused = e;
+                }
+            }
+            assertThat(refused).as("http.port 9500 refused within 30 s").isNotNull();
+            assertThat(refused.getCode()).isEqualTo(422);
+            assertThat(refused.getMessage())
+                    .contains("spec.server.http.port: port 9500 is the node agent's metrics port on every tuned node");
+            server.put("http", Map.of("port", 9500, "enabled", false));
+            admin.resource(ve).dryRun().create(); // a disabled acceptor listens nowhere
+            server.put("http", Map.of("port", 9401)); // the agents' port no more: the CRD's own rule still refuses it
+            assertThatThrownBy(() -> admin.resource(ve).dryRun().create())
+                    .hasMessageContaining("port 9401 is the node agent's metrics port");
+            server.put("http", Map.of("port", 9501));
+            server.put("https", Map.of("port", 9500));
+            assertThatThrownBy(() -> admin.resource(ve).dryRun().create())
+                    .hasMessageContaining("spec.server.https.port: port 9500 is the node agent's metrics port");
+            server.put("https", Map.of("port", 9502));
+            admin.resource(ve).dryRun().create();
+        } finally {
+            helm(
+                    "upgrade",
+                    RELEASE,
+                    CHART.toString(),
+                    "--namespace",
+                    NAMESPACE,
+                    "--reuse-values",
+                    "--set",
+                    "nodeAgent.metricsPort=9401");
+        }
     }
 
     @Test

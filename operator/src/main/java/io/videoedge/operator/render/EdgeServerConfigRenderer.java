@@ -5,6 +5,7 @@ import io.videoedge.api.SignedUrlMode;
 import io.videoedge.api.TlsMode;
 import io.videoedge.api.TlsSpec;
 import io.videoedge.api.VideoEdgeSpec;
+import io.videoedge.server.config.ConfigException;
 import io.videoedge.server.config.ConfigLoader;
 import io.videoedge.server.config.ConfigWriter;
 import io.videoedge.server.config.EdgeServerConfig;
@@ -15,6 +16,7 @@ import io.videoedge.server.config.SignedUrlsConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import one.nio.config.DefaultConverters;
 import one.nio.net.SslConfig;
 import one.nio.server.AcceptorConfig;
@@ -93,8 +95,12 @@ public final class EdgeServerConfigRenderer {
 
     /** The config text; {@code source} (namespace/name) goes into the header comment only. */
     public static String render(String source, VideoEdgeSpec spec) {
+        return render(source, config(spec));
+    }
+
+    private static String render(String source, EdgeServerConfig config) {
         return ConfigWriter.write(
-                config(spec),
+                config,
                 "Edge server configuration, one-nio ConfigParser format.",
                 "Rendered by the VideoEdge operator from VideoEdge " + source + ": edit the VideoEdge, not this file.");
     }
@@ -114,7 +120,42 @@ public final class EdgeServerConfigRenderer {
         for (String p : ConfigLoader.problems(config, "the edge server's config")) {
             problems.add("the edge server would refuse this spec: " + p);
         }
+        if (problems.isEmpty()) {
+            readBack(config).ifPresent(problems::add);
+        }
         return problems;
+    }
+
+    /**
+     * What goes wrong between the config and the server: the text it is written as, read back as the server
+     * reads it (ConfigParser splits a list at its commas, trims its values), must be that config. Empty when it is.
+     */
+    static Optional<String> readBack(EdgeServerConfig config) {
+        String text;
+        try {
+            text = render("", config);
+        } catch (IllegalArgumentException e) {
+            return Optional.of("the edge server's config cannot be written for this spec: " + e.getMessage());
+        }
+        EdgeServerConfig read;
+        try {
+            read = ConfigLoader.parse(text, "the edge server's config");
+        } catch (ConfigException e) {
+            return Optional.of("the edge server would refuse this spec: " + String.join("; ", e.problems()));
+        }
+        String again = render("", read);
+        if (again.equals(text)) {
+            return Optional.empty();
+        }
+        List<String> written = text.lines().toList();
+        List<String> readLines = again.lines().toList();
+        int i = 0;
+        while (i < written.size() && i < readLines.size() && written.get(i).equals(readLines.get(i))) {
+            i++;
+        }
+        return Optional.of("the edge server would read this spec's config otherwise than written: '"
+                + (i < written.size() ? written.get(i).strip() : "") + "' reads as '"
+                + (i < readLines.size() ? readLines.get(i).strip() : "") + "'");
     }
 
     /**

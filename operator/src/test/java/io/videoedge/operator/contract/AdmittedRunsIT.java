@@ -3,6 +3,8 @@ package io.videoedge.operator.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -142,6 +144,25 @@ class AdmittedRunsIT {
                             c.description() + " " + c.changes() + ": the API server refuses its NodeTuning: "
                                     + e.getStatus().getMessage());
                 }
+                // a pod of the template is one the API server admits (it checks more of a pod than of a template)
+                Pod pod = new PodBuilder()
+                        .withMetadata(template.getMetadata())
+                        .editMetadata()
+                        .withName("edge-server-" + Integer.toHexString(c.hashCode() & 0xfffffff))
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .withSpec(template.getSpec())
+                        .build();
+                try {
+                    client.resource(pod).dryRun().create();
+                } catch (KubernetesClientException e) {
+                    counterexamples.add(c.description() + " " + c.changes() + ": the API server refuses its pods: "
+                            + e.getStatus().getMessage());
+                }
+                // what the operator checks before rolling a spec out (the config read back as the server reads it)
+                EdgeServerConfigRenderer.problems(typed.getSpec())
+                        .forEach(problem -> counterexamples.add(
+                                c.description() + " " + c.changes() + ": the operator refuses it: " + problem));
                 admittedRuns.add(c.description());
                 tuning.revision();
                 ServerMemory.of(typed.getSpec())
@@ -200,6 +221,22 @@ class AdmittedRunsIT {
                         "node selector {bad key=x}",
                         "node selector {role=" + "v".repeat(64) + "}",
                         "node selector {role=-edge}");
+        assertThat(admittedRuns)
+                .as("images, host paths, failover origins and signed-URL prefixes: admitted only as they run")
+                .contains(
+                        "image 'registry.example:5000/video/edge-server:2.1@sha256:" + "a".repeat(64) + "'",
+                        "content /srv/video, cache /var/cache/videoedge",
+                        "content /srv/video, cache /srv/videos",
+                        "signed URLs /hls/live required")
+                .doesNotContain(
+                        "image 'registry.example/edge:1\n'",
+                        "image 'Registry/Edge:1'",
+                        "content /srv/video, cache /srv/video/cache",
+                        "content /srv/video/, cache /srv",
+                        "content /var/lib/kubelet/pods, cache /var/cache/videoedge",
+                        "content /var, cache /var/cache/videoedge",
+                        "content /srv/video, cache /etc",
+                        "signed URLs /live\u3000 required");
         assertThat(admittedRuns)
                 .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
                 .contains(
@@ -285,6 +322,9 @@ class AdmittedRunsIT {
                         values.add(List.of(Map.of("url", url)));
                     }
                     values.add(List.of(Map.of("url", "http://b:8080"), Map.of("url", "https://c.example/v")));
+                    // the server's config lists them separated by commas
+                    values.add(List.of(Map.of("url", "http://backup.example/vod,hls")));
+                    values.add(List.of(Map.of("url", "http://b.example/x,http://c.example")));
                     values.add(List.of(Map.of("url", "http://b:8080"), Map.of("url", "http://b:8080")));
                     values.add(List.of(Map.of("url", "http://origin.video.svc:8080")));
                     List<Object> eight = new ArrayList<>();
@@ -484,7 +524,13 @@ class AdmittedRunsIT {
                 Map.of("a".repeat(254) + "/role", "edge"))) {
             out.add(new Candidate("node selector " + selector, single("nodeSelector", selector)));
         }
-        for (String image : List.of("registry.example/edge:1", " registry.example/edge:1", "edge server")) {
+        for (String image : List.of(
+                "registry.example/edge:1",
+                "registry.example:5000/video/edge-server:2.1@sha256:" + "a".repeat(64),
+                " registry.example/edge:1",
+                "registry.example/edge:1\n",
+                "Registry/Edge:1",
+                "edge server")) {
             out.add(new Candidate("image '" + image + "'", single("server.image", image)));
         }
         for (String cache : List.of("1", "1023Ki", "1Mi", "1500000000.5")) {
@@ -530,9 +576,35 @@ class AdmittedRunsIT {
             changes.put("server.origin.maxConnections", Integer.parseInt(t[1]));
             out.add(new Candidate("memory 1Gi, cache " + t[0] + ", " + t[1] + " origin connections", changes));
         }
+        // the host paths: apart from each other and from the node's system directories
+        for (String[] paths : List.of(
+                new String[] {"/srv/video", "/var/cache/videoedge"},
+                new String[] {"/var/cache/videoedge", "/var/cache/videoedge/"},
+                new String[] {"/srv/video", "/srv/video/cache"},
+                new String[] {"/srv/video/", "/srv"},
+                new String[] {"/srv/video", "/srv/videos"},
+                new String[] {"/var/lib/kubelet/pods", "/var/cache/videoedge"},
+                new String[] {"/var", "/var/cache/videoedge"},
+                new String[] {"/srv/video", "/etc"})) {
+            out.add(new Candidate(
+                    "content " + paths[0] + ", cache " + paths[1],
+                    pair("server.contentPath", paths[0], "server.cache.disk.path", paths[1])));
+        }
         // signed-URL rules with their key Secret: the prefixes the CRD admits are ones the server takes
         for (Object prefix : List.of(
-                "/", "/vod/", "/hls/live", "/a b/", "/vod/../x/", "/./", "/%2e%2e/", "/v\\x/", "vod/", "//", "/é/")) {
+                "/",
+                "/vod/",
+                "/hls/live",
+                "/a b/",
+                "/vod/../x/",
+                "/./",
+                "/%2e%2e/",
+                "/v\\x/",
+                "vod/",
+                "//",
+                "/é/",
+                "/live\u3000",
+                "/live\u2028/")) {
             for (String mode : List.of("required", "optional", "off")) {
                 out.add(new Candidate(
                         "signed URLs " + prefix + " " + mode,

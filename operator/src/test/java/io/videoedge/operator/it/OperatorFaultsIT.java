@@ -2,7 +2,6 @@ package io.videoedge.operator.it;
 
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -30,12 +29,14 @@ import org.junit.jupiter.api.Test;
  * plays the kubelet for the operator: when the process exits it is started again.
  *
  * <ol>
- *   <li>The API server unreachable for a minute (faults.outageSeconds) while the spec changes: the
- *       operator either rides it out or exits on its lost Lease, and once the API server is back (and
- *       the operator restarted when it exited) the change rolls out with never more than maxUnavailable
- *       nodes out of service. That nothing on the nodes moved during the outage (no NodeTuning, no pod,
- *       every node serving) is checked too, but it checks the test's own cut (the operator cannot
- *       reach the API server then), not the operator: it makes sure what follows is a recovery.
+ *   <li>The API server unreachable for a minute (faults.outageSeconds) in the middle of a rollout: the
+ *       spec changes, and once the operator has begun the first node's turn (its NodeTuning re-tuned, its
+ *       server drained) the relay is cut and the spec changes again behind the operator's back. The
+ *       operator either rides the outage out or exits on its lost Lease, and once the API server is back
+ *       (and the operator restarted when it exited) the latest change rolls out with never more than
+ *       maxUnavailable nodes out of service, the node whose turn the outage interrupted included. That no
+ *       NodeTuning moved during the outage is checked too, but it checks the test's own cut (the operator
+ *       cannot reach the API server then), not the operator: it makes sure what follows is a recovery.
  *   <li>A NodeTuning edited by hand: the operator puts back what the VideoEdge asks.
  * </ol>
  */
@@ -73,14 +74,29 @@ class OperatorFaultsIT {
                         .until(watch::settled);
                 log("%d nodes settled: %s", N, watch.summary());
 
-                // 1. the API server goes away; the spec changes meanwhile
-                Map<String, String> revisions = revisions(admin);
-                Map<String, String> podsBefore = pods(admin);
+                // 1. the spec changes; the API server goes away in the first node's turn; the spec changes again
+                Map<String, String> settledRevisions = revisions(admin);
                 kubelets.resetFewest();
+                long first = ScaleBench.edit(admin, "8192");
+                boolean turnBegun = ScaleIT.within(
+                        Duration.ofSeconds(60), () -> !revisions(admin).equals(settledRevisions));
+                softly.assertThat(turnBegun)
+                        .as("a node's turn began for generation %d", first)
+                        .isTrue();
                 outage.cut();
                 Instant cutAt = Instant.now();
-                long generation = ScaleBench.edit(admin);
-                log("API server cut; spec changed to generation %d behind the operator's back", generation);
+                Map<String, String> revisions = revisions(admin);
+                int servingAtCut = kubelets.servingNow();
+                long generation = ScaleBench.edit(admin, "4096");
+                log(
+                        "API server cut in a turn (%d of %d nodes serving, %d re-tuned); spec changed to generation %d"
+                                + " behind the operator's back",
+                        servingAtCut,
+                        N,
+                        revisions.entrySet().stream()
+                                .filter(e -> !e.getValue().equals(settledRevisions.get(e.getKey())))
+                                .count(),
+                        generation);
                 boolean exited = false;
                 while (Duration.between(cutAt, Instant.now()).compareTo(OUTAGE) < 0) {
                     Thread.sleep(1_000);
@@ -94,12 +110,9 @@ class OperatorFaultsIT {
                 softly.assertThat(revisions(admin))
                         .as("NodeTunings during the outage (the cut holds)")
                         .isEqualTo(revisions);
-                softly.assertThat(pods(admin))
-                        .as("edge-server pods during the outage (the cut holds)")
-                        .isEqualTo(podsBefore);
                 softly.assertThat(kubelets.fewestServing())
-                        .as("nodes serving during the outage")
-                        .isEqualTo(N);
+                        .as("nodes serving up to the outage's end")
+                        .isGreaterThanOrEqualTo(N - MAX_UNAVAILABLE);
                 log(
                         "outage over after %d s: %d connections refused meanwhile, operator %s",
                         OUTAGE.toSeconds(), outage.refused(), operator.alive() ? "still running" : "exited");
@@ -173,16 +186,6 @@ class OperatorFaultsIT {
                 .collect(Collectors.toMap(
                         nt -> nt.getMetadata().getName(),
                         nt -> nt.getMetadata().getAnnotations().getOrDefault(Names.TUNING_REVISION, "-"),
-                        (a, b) -> a,
-                        TreeMap::new));
-    }
-
-    /** Each edge-server pod's uid by name. */
-    private static Map<String, String> pods(KubernetesClient admin) {
-        return admin.pods().inNamespace(ScaleBench.NS).list().getItems().stream()
-                .collect(Collectors.toMap(
-                        p -> p.getMetadata().getName(),
-                        (Pod p) -> p.getMetadata().getUid(),
                         (a, b) -> a,
                         TreeMap::new));
     }

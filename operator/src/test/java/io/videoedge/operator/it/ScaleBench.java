@@ -442,6 +442,11 @@ class ScaleBench {
 
     /** A tuning change (a sysctl): every node re-tuned in its turn, no server restarted. */
     static long edit(KubernetesClient admin) {
+        return edit(admin, "8192");
+    }
+
+    /** Sets net.core.somaxconn to {@code somaxconn} in the bench's VideoEdge; returns its new generation. */
+    static long edit(KubernetesClient admin, String somaxconn) {
         AtomicLong generation = new AtomicLong();
         for (int attempt = 0; ; attempt++) {
             try {
@@ -449,7 +454,7 @@ class ScaleBench {
                         .inNamespace(NS)
                         .withName(NAME)
                         .edit(v -> {
-                            v.setSpec(ItEnv.withSysctl(v.getSpec(), "net.core.somaxconn", "8192"));
+                            v.setSpec(ItEnv.withSysctl(v.getSpec(), "net.core.somaxconn", somaxconn));
                             return v;
                         });
                 generation.set(ve.getMetadata().getGeneration());

@@ -198,6 +198,31 @@ class EdgeServerConfigRendererTest {
         assertThat(parsed.origin.downFor).isEqualTo(2000);
     }
 
+    /**
+     * The config is checked as the server will read it: ConfigParser splits a list at its commas, so a failover URL
+     * with one (the CRD refuses it: CrdAdmissionIT) would be read as two origins, one nobody named.
+     */
+    @Test
+    void aConfigTheServerWouldReadOtherwiseThanWrittenIsAProblem() {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        ServerSpec s = ve.getSpec().server();
+        VideoEdgeSpec spec = ve.getSpec()
+                .withServer(s.withOrigin(new ServerSpec.Origin(
+                        "http://a.example:8080",
+                        null,
+                        "1s",
+                        "10s",
+                        64,
+                        List.of(new ServerSpec.FailoverOrigin("http://b.example/x,http://c.example")),
+                        "2s")));
+        assertThat(EdgeServerConfigRenderer.problems(spec))
+                .singleElement()
+                .asString()
+                .startsWith("the edge server would read this spec's config otherwise than written: ")
+                .contains("'failover: http://b.example/x,http://c.example' reads as 'failover: http://b.example/x,"
+                        + " http://c.example'");
+    }
+
     @Test
     void anHttpsOriginTrustsTheCaSecretsBundleWhereThePodMountsItAndOtherwiseTheSystemStore() throws Exception {
         VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);

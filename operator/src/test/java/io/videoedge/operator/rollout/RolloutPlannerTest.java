@@ -226,9 +226,18 @@ class RolloutPlannerTest {
         assertThat(inPhase(plan, Phase.UPDATING)).as("maxUnavailable 1").containsExactly("n1");
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2", "n3");
 
-        // one that serves without ever having been tuned has nothing to protect: it starts without room
+        // one that serves without ever having been tuned has nothing to protect: it starts without room. Its agent
+        // has just failed, in the pass that will close its gate: its pod is still Ready (the kubelet acts later)
         nodes.get(2).agentFails("ApplyFailed");
         plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(1));
+        assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
+        assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2");
+
+        // a pass later, its gate closed and its pod out of service, as the failure keeps them: still in its turn,
+        // and still not taking n2's room
+        nodes.get(2).gateClosed = true;
+        nodes.get(2).outOfServiceAt(T0.plusSeconds(2));
+        plan = pass(target(NEW, "p1"), ONE, nodes, T0.plusSeconds(3));
         assertThat(inPhase(plan, Phase.UPDATING)).containsExactly("n1", "n3");
         assertThat(inPhase(plan, Phase.WAITING)).containsExactly("n2");
     }
