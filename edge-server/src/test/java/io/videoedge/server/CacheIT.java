@@ -46,10 +46,22 @@ class CacheIT {
 
     EdgeFixture edge;
 
+    /** When set, the size of a tmpfs mounted on the disk tier's directory before the edge starts. */
+    String diskTmpfs;
+
+    private Path mounted;
+
     @AfterEach
     void stop() throws Exception {
         if (edge != null) edge.close();
         if (origin != null) origin.close();
+        if (mounted != null) run("umount", mounted.toString());
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(String.join(" ", command) + ": " + out).isZero();
     }
 
     /** Origin and cache config appended to the fixture's; {@code extraCache} lines go under "cache:". */
@@ -58,6 +70,10 @@ class CacheIT {
         if (origin == null) origin = new TestOrigin();
         Path disk = TempDirs.create("edge-cache");
         diskDir = disk;
+        if (diskTmpfs != null) {
+            run("mount", "-t", "tmpfs", "-o", "size=" + diskTmpfs, "edge-cache-it", disk.toString());
+            mounted = disk;
+        }
         edge = EdgeFixture.start("""
                 origin:
                   url: %s
@@ -636,6 +652,45 @@ class CacheIT {
         HttpResponse<byte[]> r = get("/wf/c.m4s");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).isEqualTo(c);
+    }
+
+    /**
+     * A disk that holds less than cache.disk.size (a 2 MiB tmpfs under a 64m budget): once it is full, the miss whose
+     * write fails is lost (a 500, or a 200 cut short), the budget comes down to what the disk holds, and the misses
+     * after it are served and cached, the oldest objects making room, instead of every miss failing from then on.
+     */
+    @Test
+    void aDiskFullBeforeItsBudgetLowersTheBudgetAndTheMissesAfterAreCached() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                "root".equals(System.getProperty("user.name")), "needs root, to mount a small tmpfs");
+        diskTmpfs = "2m";
+        start("1m", "16k", "64m", "", ""); // objects stay out of memory
+        int n = 14;
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            bodies.add(origin.object("/full/" + i + ".m4s", 300_000)); // six fit in 2 MiB, a seventh does not
+        }
+        List<Integer> lost = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            try {
+                HttpResponse<byte[]> r = get("/full/" + i + ".m4s");
+                if (r.statusCode() != 200 || !Arrays.equals(r.body(), bodies.get(i))) lost.add(i);
+            } catch (IOException cutShort) {
+                lost.add(i);
+            }
+        }
+        assertThat(lost).as("the misses lost to the full disk").isNotEmpty().hasSizeLessThanOrEqualTo(2);
+        assertThat(lost.getLast()).as("the last miss lost").isLessThan(9);
+        assertThat(edge.metric("videoedge_cache_disk_capacity_bytes"))
+                .as("the budget, lowered to what the disk holds")
+                .isLessThan(2 * 1024 * 1024);
+        edge.awaitMetric("videoedge_cache_write_errors_total", lost.size());
+        HttpResponse<byte[]> last = get("/full/" + (n - 1) + ".m4s");
+        assertThat(xcache(last)).as("the last object cached").isEqualTo("hit-disk");
+        assertThat(last.body()).isEqualTo(bodies.get(n - 1));
+        HttpResponse<byte[]> first = get("/full/0.m4s");
+        assertThat(xcache(first)).as("the first object made room").isEqualTo("miss");
+        assertThat(first.body()).isEqualTo(bodies.get(0));
     }
 
     /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */

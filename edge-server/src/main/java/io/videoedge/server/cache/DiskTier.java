@@ -45,7 +45,10 @@ public final class DiskTier {
 
     private final DiskLayout layout;
 
-    private final long budget;
+    /** cache.disk.size, lowered when the file system fills up first ({@link #outOfSpace}). */
+    private volatile long budget;
+
+    private final long configuredBudget;
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
     /** How long a 304's refresh waits for a pooled buffer when all are in use. */
     private static final long REFRESH_BUFFER_WAIT_MS = 1_000;
@@ -77,6 +80,7 @@ public final class DiskTier {
     private DiskTier(DiskLayout layout, long budget) {
         this.layout = layout;
         this.budget = budget;
+        this.configuredBudget = budget;
         for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
@@ -258,18 +262,66 @@ public final class DiskTier {
     }
 
     private void evictToFit(long incoming) {
+        for (Entry oldest : evict(incoming)) {
+            chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
+        }
+    }
+
+    /** Takes the oldest entries out of the index until {@code incoming} more bytes fit the budget; returns them. */
+    private List<Entry> evict(long incoming) {
+        List<Entry> evicted = new ArrayList<>();
         while (used.get() + incoming > budget) {
             Entry oldest;
             synchronized (fifo) {
                 oldest = fifo.pollFirst();
             }
-            if (oldest == null) return;
+            if (oldest == null) break;
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
+                evicted.add(oldest);
             }
         }
+        return evicted;
+    }
+
+    /**
+     * The file system ran out of room before the budget did (cache.disk.size larger than what the disk holds
+     * for the cache, or the disk shared and filled by something else): without this the budget would never
+     * evict anything and every miss would fail to write from then on. Lowers the budget below what the cache
+     * holds by {@code needed} bytes (the write that failed) or a tenth, whichever is more, and deletes the
+     * oldest entries to that at once, on the calling fill thread, so that the next miss finds the room. The
+     * lowered budget holds until the server restarts; {@code videoedge_cache_disk_capacity_bytes} shows it.
+     */
+    public void outOfSpace(long needed) {
+        long before;
+        long after;
+        synchronized (this) {
+            before = budget;
+            long held = used.get();
+            after = Math.min(before, Math.max(0, held - Math.max(needed, held / 10)));
+            budget = after;
+        }
+        List<Entry> evicted = evict(0);
+        evicted.forEach(this::deleteFile); // open descriptors of responses still sending them keep their data
+        log.atWarn()
+                .addKeyValue("configuredBytes", configuredBudget)
+                .addKeyValue("budgetBytes", after)
+                .addKeyValue("previousBudgetBytes", before)
+                .addKeyValue("evicted", evicted.size())
+                .log("disk cache: the file system is full before cache.disk.size is; the budget is lowered to what"
+                        + " it holds, until a restart");
+    }
+
+    /** The failure is the file system's "No space left on device" (ENOSPC) or the user's disk quota (EDQUOT). */
+    static boolean isOutOfSpace(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            String m = c.getMessage();
+            if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Removes an entry that failed a check (size or checksum) so that it is fetched again. */

@@ -345,7 +345,10 @@ public final class EdgeCache implements AutoCloseable {
                     memory::evictions);
         }
         m.gauge("videoedge_cache_disk_used_bytes", "Disk tier: bytes in committed files", disk::usedBytes);
-        m.gauge("videoedge_cache_disk_capacity_bytes", "Disk tier budget (cache.disk.size)", disk::budgetBytes);
+        m.gauge(
+                "videoedge_cache_disk_capacity_bytes",
+                "Disk tier budget (cache.disk.size, lowered when the file system fills up first)",
+                disk::budgetBytes);
         m.gauge("videoedge_cache_disk_entries", "Disk tier: objects", disk::entries);
         m.counter(
                 "videoedge_cache_disk_evictions_total",

@@ -226,6 +226,10 @@ public final class Fill implements Runnable, GrowingFile {
         } catch (CacheWriteFailed e) {
             // the edge's own storage: the origin answered, so its breaker neither trips nor resets
             result = CacheMetrics.CACHE_WRITE;
+            if (DiskTier.isOutOfSpace(e)) {
+                ObjectMeta m = meta;
+                cache.disk().outOfSpace(headerLength + (m == null ? 0 : m.length()));
+            }
             if (cacheWriteWarningDue()) {
                 log.atWarn()
                         .addKeyValue("key", key)

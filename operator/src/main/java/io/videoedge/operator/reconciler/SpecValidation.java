@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * What the CRD's schema and CEL rules cannot check, because it depends on other objects or on
  * arithmetic over quantities: the TLS Secret, the origin's CA Secret, the nodes' allocatable
  * resources, the admin port, the memory budget; and, as a last net, whatever the edge server's own validator would refuse in the
- * config rendered from the spec (edge-config's ConfigLoader.problems). A spec with any problem is not rolled out at all (no partial rollout); the status
+ * config rendered from the spec (edge-config's ConfigLoader.problems), and whatever the config file would say otherwise
+ * than the config once the server reads it back (EdgeServerConfigRenderer.readBack). A spec with any problem is not
+ * rolled out at all (no partial rollout); the status
  * says why, with reason InvalidSpec. Pure: the caller looks up the Secrets and the nodes.
  */
 public final class SpecValidation {
