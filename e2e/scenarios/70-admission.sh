@@ -34,7 +34,7 @@ refused cache-in-content "cache.disk.path and contentPath must not be the same d
   '{"server": {"contentPath": "/srv/video", "cache": {"disk": {"path": "/srv/video/cache"}}}}'
 refused content-kubelet "contentPath must not be, hold or lie in a system directory of the node" \
   '{"server": {"contentPath": "/var/lib/kubelet/pods"}}'
-refused swappiness "sysctl value out of the range the kernel takes: vm.swappiness is 0 to 200" \
+refused swappiness "sysctl value out of range: vm.swappiness is 0 to 200" \
   '{"tuning": {"sysctls": {"vm.swappiness": "300"}}}'
 
 # what CEL cannot check (a Secret's existence) the operator refuses as a whole, in a condition and an Event

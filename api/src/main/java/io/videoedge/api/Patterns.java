@@ -73,7 +73,7 @@ final class Patterns {
     static final String K8S_QUANTITY = "^[0-9]{1,15}(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$";
     /** A positive count or a percentage from 1% to 100% (0 would never let a rollout start). */
     static final String MAX_UNAVAILABLE = "^([1-9][0-9]{0,5}|[1-9][0-9]?%|100%)$";
-    /** An absolute path of plain names (CEL rules also refuse '..' segments). */
+    /** An absolute path of plain names (CEL rules also refuse '.' and '..' segments). */
     static final String ABSOLUTE_PATH = "^(/[A-Za-z0-9_.+@-]+)+/?$";
     /**
      * An origin URL the edge server can fetch from: http(s)://host[:port][/path], the host a DNS name
@@ -100,7 +100,8 @@ final class Patterns {
     static final String HOST_SYSTEM_DIRS =
             "['/etc/', '/root/', '/proc/', '/sys/', '/dev/', '/boot/', '/usr/', '/bin/', "
                     + "'/sbin/', '/lib/', '/lib64/', '/run/', '/var/run/', '/var/lib/kubelet/', '/var/lib/containerd/', "
-                    + "'/var/lib/docker/', '/var/lib/etcd/', '/var/log/']";
+                    + "'/var/lib/docker/', '/var/lib/containers/', '/var/lib/rancher/', '/var/lib/cni/', '/var/lib/etcd/', "
+                    + "'/var/lock/', '/var/log/']";
     /** server.contentPath with one trailing '/' (CEL), so that prefixes compare whole segments. */
     static final String CONTENT_DIR = "(self.contentPath.endsWith('/') ? self.contentPath : self.contentPath + '/')";
     /** server.cache.disk.path with one trailing '/' (CEL). */

@@ -68,14 +68,14 @@ import java.util.List;
         fieldPath = ".cache.slice",
         message = "cache.slice must be 0 (off) or a whole number of bytes from 64Ki to 1Gi")
 @ValidationRule(
-        value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.][.](/|$)')",
+        value = "!has(self.contentPath) || !self.contentPath.matches('(^|/)[.]{1,2}(/|$)')",
         fieldPath = ".contentPath",
-        message = "contentPath must not contain '..' segments")
+        message = "contentPath must not contain '..' segments (nor '.' ones)")
 @ValidationRule(
         value = "!has(self.cache) || !has(self.cache.disk) || !has(self.cache.disk.path) "
-                + "|| !self.cache.disk.path.matches('(^|/)[.][.](/|$)')",
+                + "|| !self.cache.disk.path.matches('(^|/)[.]{1,2}(/|$)')",
         fieldPath = ".cache.disk.path",
-        message = "cache.disk.path must not contain '..' segments")
+        message = "cache.disk.path must not contain '..' segments (nor '.' ones)")
 @ValidationRule(
         value = "!has(self.contentPath) || " + Patterns.HOST_SYSTEM_DIRS + ".all(p, !(" + Patterns.CONTENT_DIR
                 + ".startsWith(p) || p.startsWith(" + Patterns.CONTENT_DIR + ")))",

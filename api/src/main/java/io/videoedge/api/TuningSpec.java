@@ -65,8 +65,8 @@ import java.util.Map;
 @ValidationRule(
         value = "!has(self.sysctls) || " + TuningSpec.INTEGER_SYSCTLS + ".all(k, " + TuningSpec.IN_RANGE + ")",
         fieldPath = ".sysctls",
-        messageExpression = "'sysctl value out of the range the kernel takes: ' + " + TuningSpec.INTEGER_RANGES_TEXT
-                + "[" + TuningSpec.INTEGER_SYSCTLS + ".filter(k, !(" + TuningSpec.IN_RANGE + "))[0]]")
+        messageExpression = "'sysctl value out of range: ' + " + TuningSpec.INTEGER_RANGES_TEXT + "["
+                + TuningSpec.INTEGER_SYSCTLS + ".filter(k, !(" + TuningSpec.IN_RANGE + "))[0]]")
 @ValidationRule(
         value = "!has(self.kernelModules) || self.kernelModules.all(m, m.matches('^[a-z0-9_-]{1,56}$'))",
         fieldPath = ".kernelModules",
@@ -90,8 +90,8 @@ public record TuningSpec(
                         + "vm.min_free_kbytes 1048576, vm.swappiness 0. Without net.core.wmem_max and net.core.rmem_max here the "
                         + "agent raises them to at least server.socket.sendBuf and recvBuf (never lowering a larger value); set "
                         + "here, they are set as given and must be at least those sizes. Known integer sysctls are admitted within "
-                        + "the range the kernel takes (vm.swappiness 0 to 200, net.core.somaxconn up to 2147483647: the status "
-                        + "of a refused write would say so too late).")
+                        + "the range the kernel takes, narrower where it takes values that mean nothing (negative backlogs): "
+                        + "vm.swappiness 0 to 200, net.core.somaxconn up to 2147483647.")
         @Default("{}")
         @Size(max = 64)
         Map<String, @Size(max = 256) String> sysctls,
@@ -119,9 +119,11 @@ public record TuningSpec(
      * and, for the global ones, on the host: swappiness 0-200 since 5.8, the ratios 0-100, overcommit 0-2,
      * tcp_tw_reuse 0-2, the socket buffer caps at least the smallest buffer, 2304 received and 4608 sent on
      * x86-64, tcp_notsent_lowat an unsigned int, RFS's flow table 2^29), else the non-negative values of its C
-     * type, an int. Some take more than admitted (negative backlogs and counts, which mean nothing; tcp_mtu_probing
-     * and tcp_slow_start_after_idle up to 255, documented as 0-2 and a boolean); tcp_fin_timeout is seconds
-     * counted in jiffies, so its bound is what every kernel's HZ (at most 1000) takes.
+     * type, an int. Some kernels take more than admitted, values that mean nothing: negative backlogs and counts,
+     * tcp_mtu_probing and tcp_slow_start_after_idle up to 255 (documented as 0-2 and a boolean). tcp_fin_timeout is
+     * seconds counted in jiffies, so its bound is what every kernel's HZ (at most 1000) takes. With CRD validation
+     * ratcheting (Kubernetes 1.30 and later) a VideoEdge stored before with such a value keeps it through edits of
+     * other fields than its tuning.
      */
     static final String INTEGER_SYSCTLS = "{'net.ipv4.tcp_notsent_lowat': [0, 4294967295], "
             + "'net.core.somaxconn': [0, 2147483647], 'net.core.netdev_max_backlog': [0, 2147483647], "

@@ -626,6 +626,12 @@ class CrdAdmissionIT {
                         "spec.server.contentPath",
                         "must not be, hold or lie in a system directory"),
                 refused(
+                        "a content path that is /etc behind a '.' segment",
+                        "spec.server.contentPath",
+                        "/./etc",
+                        "spec.server.contentPath",
+                        "must not contain '..' segments (nor '.' ones)"),
+                refused(
                         "a cache directory in /etc",
                         "spec.server.cache",
                         Map.of("disk", Map.of("path", "/etc/videoedge")),
@@ -822,7 +828,7 @@ class CrdAdmissionIT {
                         "spec.tuning.sysctls",
                         Map.of("vm.swappiness", "201"),
                         "spec.tuning.sysctls",
-                        "out of the range the kernel takes: vm.swappiness is 0 to 200"),
+                        "sysctl value out of range: vm.swappiness is 0 to 200"),
                 refused(
                         "an int sysctl past the kernel's int",
                         "spec.tuning.sysctls",

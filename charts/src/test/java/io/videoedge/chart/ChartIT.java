@@ -500,25 +500,15 @@ class ChartIT {
      */
     @Test
     @Order(7)
-    @SuppressWarnings("unchecked")
     void aVideoEdgeWhoseServerWouldListenOnTheAgentsPortIsRefused() throws Exception {
-        helm(
-                "upgrade",
-                RELEASE,
-                CHART.toString(),
-                "--namespace",
-                NAMESPACE,
-                "--reuse-values",
-                "--set",
-                "nodeAgent.metricsPort=9500");
+        // one admitted on 9500 before the agents move there
+        GenericKubernetesResource before = exampleVideoEdge("kept-port");
+        serverOf(before).put("http", Map.of("port", 9500));
+        admin.resource(before).create();
+        agentPort(9500);
         try {
-            GenericKubernetesResource ve = Serialization.unmarshal(
-                    Files.readString(ROOT.resolve("examples/videoedge.yaml")), GenericKubernetesResource.class);
-            ve.getMetadata().setName("agent-port");
-            ve.getMetadata().setNamespace(NAMESPACE);
-            Map<String, Object> server = (Map<String, Object>)
-                    ((Map<String, Object>) ve.getAdditionalProperties().get("spec"))
-                            .computeIfAbsent("server", k -> new LinkedHashMap<>());
+            GenericKubernetesResource ve = exampleVideoEdge("agent-port");
+            Map<String, Object> server = serverOf(ve);
             server.put("http", Map.of("port", 9500));
             // the API server loads a new policy within a second or so: asked until it refuses
             KubernetesClientException refused = null;
@@ -545,18 +535,54 @@ class ChartIT {
             assertThatThrownBy(() -> admin.resource(ve).dryRun().create())
                     .hasMessageContaining("spec.server.https.port: port 9500 is the node agent's metrics port");
             server.put("https", Map.of("port", 9502));
-            admin.resource(ve).dryRun().create();
+            admin.resource(ve).create();
+            // the one admitted before keeps its port through updates (a label; the operator's finalizer) and goes
+            videoEdge("kept-port")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"team\":\"video\"}}}");
+            // one that did not have the port cannot take it
+            assertThatThrownBy(() -> videoEdge("agent-port")
+                            .patch(
+                                    PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"spec\":{\"server\":{\"http\":{\"port\":9500}}}}"))
+                    .hasMessageContaining("spec.server.http.port: port 9500 is the node agent's metrics port");
         } finally {
-            helm(
-                    "upgrade",
-                    RELEASE,
-                    CHART.toString(),
-                    "--namespace",
-                    NAMESPACE,
-                    "--reuse-values",
-                    "--set",
-                    "nodeAgent.metricsPort=9401");
+            videoEdge("kept-port").delete();
+            videoEdge("agent-port").delete();
+            agentPort(9401);
         }
+    }
+
+    private static io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> videoEdge(String name) {
+        return admin.genericKubernetesResources("videoedge.io/v1alpha1", "VideoEdge")
+                .inNamespace(NAMESPACE)
+                .withName(name);
+    }
+
+    private static void agentPort(int port) {
+        helm(
+                "upgrade",
+                RELEASE,
+                CHART.toString(),
+                "--namespace",
+                NAMESPACE,
+                "--reuse-values",
+                "--set",
+                "nodeAgent.metricsPort=" + port);
+    }
+
+    private static GenericKubernetesResource exampleVideoEdge(String name) throws IOException {
+        GenericKubernetesResource ve = Serialization.unmarshal(
+                Files.readString(ROOT.resolve("examples/videoedge.yaml")), GenericKubernetesResource.class);
+        ve.getMetadata().setName(name);
+        ve.getMetadata().setNamespace(NAMESPACE);
+        return ve;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> serverOf(GenericKubernetesResource ve) {
+        return (Map<String, Object>)
+                ((Map<String, Object>) ve.getAdditionalProperties().get("spec"))
+                        .computeIfAbsent("server", k -> new LinkedHashMap<>());
     }
 
     @Test

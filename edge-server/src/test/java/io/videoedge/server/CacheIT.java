@@ -53,9 +53,12 @@ class CacheIT {
 
     @AfterEach
     void stop() throws Exception {
-        if (edge != null) edge.close();
-        if (origin != null) origin.close();
-        if (mounted != null) run("umount", mounted.toString());
+        try {
+            if (edge != null) edge.close();
+            if (origin != null) origin.close();
+        } finally {
+            if (mounted != null) run("umount", "--lazy", mounted.toString());
+        }
     }
 
     private static void run(String... command) throws Exception {
@@ -657,7 +660,8 @@ class CacheIT {
     /**
      * A disk that holds less than cache.disk.size (a 2 MiB tmpfs under a 64m budget): once it is full, the miss whose
      * write fails is lost (a 500, or a 200 cut short), the budget comes down to what the disk holds, and the misses
-     * after it are served and cached, the oldest objects making room, instead of every miss failing from then on.
+     * after it are served and cached, the oldest objects making room, instead of every miss failing from then on;
+     * once the disk has room again, the budget goes back up.
      */
     @Test
     void aDiskFullBeforeItsBudgetLowersTheBudgetAndTheMissesAfterAreCached() throws Exception {
@@ -691,6 +695,15 @@ class CacheIT {
         HttpResponse<byte[]> first = get("/full/0.m4s");
         assertThat(xcache(first)).as("the first object made room").isEqualTo("miss");
         assertThat(first.body()).isEqualTo(bodies.get(0));
+
+        // room comes back (the file system grows): the next commit raises the budget again
+        run("mount", "-o", "remount,size=8m", mounted.toString());
+        byte[] more = origin.object("/full/more.m4s", 300_000);
+        assertThat(get("/full/more.m4s").body()).isEqualTo(more);
+        assertThat(edge.metric("videoedge_cache_disk_capacity_bytes"))
+                .as("the budget raised with the room")
+                .isGreaterThan(6 * 1024 * 1024)
+                .isLessThanOrEqualTo(8 * 1024 * 1024);
     }
 
     /** Voluntary context switches of this JVM's selector threads ({@code edge-sel-N}), from /proc. */

@@ -49,6 +49,9 @@ public final class DiskTier {
     private volatile long budget;
 
     private final long configuredBudget;
+    /** The file system of the cache directory, asked how much room it has left once the budget was lowered. */
+    private final java.nio.file.FileStore store;
+
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
     /** How long a 304's refresh waits for a pooled buffer when all are in use. */
     private static final long REFRESH_BUFFER_WAIT_MS = 1_000;
@@ -77,10 +80,11 @@ public final class DiskTier {
     private final Thread janitor =
             Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::choresLoop);
 
-    private DiskTier(DiskLayout layout, long budget) {
+    private DiskTier(DiskLayout layout, long budget) throws IOException {
         this.layout = layout;
         this.budget = budget;
         this.configuredBudget = budget;
+        this.store = Files.getFileStore(layout.data());
         for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
@@ -238,6 +242,9 @@ public final class DiskTier {
      */
     public Entry commit(Path temp, ObjectMeta meta, int headerLength) throws IOException {
         long size = headerLength + meta.length();
+        if (budget < configuredBudget) {
+            regainRoom();
+        }
         if (size > budget) {
             Files.deleteIfExists(temp);
             return null;
@@ -262,8 +269,13 @@ public final class DiskTier {
     }
 
     private void evictToFit(long incoming) {
+        boolean diskFull = budget < configuredBudget;
         for (Entry oldest : evict(incoming)) {
-            chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
+            if (diskFull) {
+                deleteFile(oldest); // now: the next fill needs the room (responses sending it keep their descriptor)
+            } else {
+                chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
+            }
         }
     }
 
@@ -288,18 +300,20 @@ public final class DiskTier {
     /**
      * The file system ran out of room before the budget did (cache.disk.size larger than what the disk holds
      * for the cache, or the disk shared and filled by something else): without this the budget would never
-     * evict anything and every miss would fail to write from then on. Lowers the budget below what the cache
-     * holds by {@code needed} bytes (the write that failed) or a tenth, whichever is more, and deletes the
-     * oldest entries to that at once, on the calling fill thread, so that the next miss finds the room. The
-     * lowered budget holds until the server restarts; {@code videoedge_cache_disk_capacity_bytes} shows it.
+     * evict anything and every miss would fail to write from then on. Lowers the budget to what the disk holds
+     * now with room for one more object of {@code needed} bytes (what the cache holds and the file system's free
+     * room, less that), and deletes the oldest entries to it at once, on the calling fill thread, so that the next
+     * miss finds the room. Concurrent fills that fail alike compute the same budget from the same disk: it does
+     * not shrink once per failure. While it is lowered, each commit asks the file system again and raises it as
+     * room comes back ({@link #regainRoom}), up to cache.disk.size; {@code videoedge_cache_disk_capacity_bytes}
+     * shows it.
      */
     public void outOfSpace(long needed) {
         long before;
         long after;
         synchronized (this) {
             before = budget;
-            long held = used.get();
-            after = Math.min(before, Math.max(0, held - Math.max(needed, held / 10)));
+            after = Math.min(before, Math.max(0, used.get() + usableSpace() - needed));
             budget = after;
         }
         List<Entry> evicted = evict(0);
@@ -310,7 +324,25 @@ public final class DiskTier {
                 .addKeyValue("previousBudgetBytes", before)
                 .addKeyValue("evicted", evicted.size())
                 .log("disk cache: the file system is full before cache.disk.size is; the budget is lowered to what"
-                        + " it holds, until a restart");
+                        + " it holds, and raised again as room comes back");
+    }
+
+    /** While the budget is lowered: raised to what the cache holds and the file system's free room, at most cache.disk.size. */
+    private void regainRoom() {
+        long fits = used.get() + usableSpace();
+        synchronized (this) {
+            if (fits > budget) {
+                budget = Math.min(configuredBudget, fits);
+            }
+        }
+    }
+
+    private long usableSpace() {
+        try {
+            return store.getUsableSpace();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** The failure is the file system's "No space left on device" (ENOSPC) or the user's disk quota (EDQUOT). */

@@ -236,6 +236,8 @@ class AdmittedRunsIT {
                         "content /var/lib/kubelet/pods, cache /var/cache/videoedge",
                         "content /var, cache /var/cache/videoedge",
                         "content /srv/video, cache /etc",
+                        "content /./etc, cache /var/cache/videoedge",
+                        "content /srv/video, cache /srv/./video/cache",
                         "signed URLs /live\u3000 required");
         assertThat(admittedRuns)
                 .as("an https origin with its CA Secret is admitted and runs; with http it is refused")
@@ -585,7 +587,9 @@ class AdmittedRunsIT {
                 new String[] {"/srv/video", "/srv/videos"},
                 new String[] {"/var/lib/kubelet/pods", "/var/cache/videoedge"},
                 new String[] {"/var", "/var/cache/videoedge"},
-                new String[] {"/srv/video", "/etc"})) {
+                new String[] {"/srv/video", "/etc"},
+                new String[] {"/./etc", "/var/cache/videoedge"},
+                new String[] {"/srv/video", "/srv/./video/cache"})) {
             out.add(new Candidate(
                     "content " + paths[0] + ", cache " + paths[1],
                     pair("server.contentPath", paths[0], "server.cache.disk.path", paths[1])));
