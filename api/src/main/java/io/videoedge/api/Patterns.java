@@ -51,14 +51,16 @@ final class Patterns {
     static final String WMEM_MAX_HOLDS_SEND_BUF =
             "!has(self.tuning) || !has(self.tuning.sysctls) || !('net.core.wmem_max' in self.tuning.sysctls)"
                     + " || !has(self.server) || !has(self.server.socket) || !has(self.server.socket.sendBuf)"
-                    + " || !self.tuning.sysctls['net.core.wmem_max'].matches('^ *-?[0-9]{1,18} *$') || !self.server.socket.sendBuf.matches('"
+                    + " || !self.tuning.sysctls['net.core.wmem_max'].matches(" + TuningSpec.ONE_INTEGER
+                    + ") || !self.server.socket.sendBuf.matches('"
                     + ONE_NIO_SIZE + "')"
                     + " || int(self.tuning.sysctls['net.core.wmem_max'].findAll('-?[0-9]+')[0]) >= (self.server.socket.sendBuf.matches('[kK]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1024 : self.server.socket.sendBuf.matches('[mM]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1048576 : self.server.socket.sendBuf.matches('[gG]$') ? int(self.server.socket.sendBuf.substring(0, size(self.server.socket.sendBuf) - 1)) * 1073741824 : int(self.server.socket.sendBuf))";
 
     static final String RMEM_MAX_HOLDS_RECV_BUF =
             "!has(self.tuning) || !has(self.tuning.sysctls) || !('net.core.rmem_max' in self.tuning.sysctls)"
                     + " || !has(self.server) || !has(self.server.socket) || !has(self.server.socket.recvBuf)"
-                    + " || !self.tuning.sysctls['net.core.rmem_max'].matches('^ *-?[0-9]{1,18} *$') || !self.server.socket.recvBuf.matches('"
+                    + " || !self.tuning.sysctls['net.core.rmem_max'].matches(" + TuningSpec.ONE_INTEGER
+                    + ") || !self.server.socket.recvBuf.matches('"
                     + ONE_NIO_SIZE + "')"
                     + " || int(self.tuning.sysctls['net.core.rmem_max'].findAll('-?[0-9]+')[0]) >= (self.server.socket.recvBuf.matches('[kK]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1024 : self.server.socket.recvBuf.matches('[mM]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1048576 : self.server.socket.recvBuf.matches('[gG]$') ? int(self.server.socket.recvBuf.substring(0, size(self.server.socket.recvBuf) - 1)) * 1073741824 : int(self.server.socket.recvBuf))";
 

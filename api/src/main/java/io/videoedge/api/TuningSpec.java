@@ -58,10 +58,10 @@ import java.util.Map;
                 + "self.sysctls.filter(k, !self.sysctls[k].matches('^[ -~]{1,256}$'))[0]")
 @ValidationRule(
         value = "!has(self.sysctls) || self.sysctls.all(k, !(k in " + TuningSpec.INTEGER_SYSCTLS + ") "
-                + "|| self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))",
+                + "|| self.sysctls[k].matches(" + TuningSpec.ONE_INTEGER + "))",
         fieldPath = ".sysctls",
         messageExpression = "'this sysctl takes one integer: ' + self.sysctls.filter(k, k in "
-                + TuningSpec.INTEGER_SYSCTLS + " && !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$'))[0]")
+                + TuningSpec.INTEGER_SYSCTLS + " && !self.sysctls[k].matches(" + TuningSpec.ONE_INTEGER + "))[0]")
 @ValidationRule(
         value = "!has(self.sysctls) || " + TuningSpec.INTEGER_SYSCTLS + ".all(k, " + TuningSpec.IN_RANGE + ")",
         fieldPath = ".sysctls",
@@ -169,9 +169,15 @@ public record TuningSpec(
      * the rule's cost within the API server's budget) is not set, is not an integer (another rule says so), or is in
      * its range.
      */
-    static final String IN_RANGE = "!(k in self.sysctls) || !self.sysctls[k].matches('^ *-?[0-9]{1,18} *$')"
+    static final String IN_RANGE = "!(k in self.sysctls) || !self.sysctls[k].matches(" + TuningSpec.ONE_INTEGER + ")"
             + " || (int(self.sysctls[k].trim()) >= " + INTEGER_SYSCTLS + "[k][0] && int(self.sysctls[k].trim()) <= "
             + INTEGER_SYSCTLS + "[k][1])";
+
+    /** A CEL string literal: the regular expression of one integer value, blanks around it allowed. */
+    static final String ONE_INTEGER = "'^ *-?[0-9]{1,18} *$'";
+
+    /** A CEL string literal: the regular expression of a triplet's value, three integers separated by blanks. */
+    static final String THREE_INTEGERS = "'^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'";
 
     static final String ALLOWED_PREFIX =
             "k.startsWith('net.core.') || k.startsWith('net.ipv4.') || k.startsWith('net.ipv6.')"
@@ -180,17 +186,17 @@ public record TuningSpec(
     /** The triplet sysctls: three integers. */
     static final String TRIPLET_FORMAT =
             "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.ipv4.udp_mem'].all(t, !(t in self.sysctls)"
-                    + " || self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$'))";
+                    + " || self.sysctls[t].matches(" + TuningSpec.THREE_INTEGERS + "))";
 
     /** ... each an int for the per-socket ones (tcp_mem and udp_mem count pages in longs). */
     static final String TRIPLET_INTS = "['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem'].all(t, !(t in self.sysctls)"
-            + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
+            + " || !self.sysctls[t].matches(" + TuningSpec.THREE_INTEGERS + ")"
             + " || self.sysctls[t].findAll('[0-9]+').all(n, int(n) <= 2147483647))";
 
     /** ... in non-decreasing order (checked only once the format holds). */
     static final String TRIPLET_ORDER =
             "['net.ipv4.tcp_mem', 'net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem', 'net.ipv4.udp_mem'].all(t, !(t in self.sysctls)"
-                    + " || !self.sysctls[t].matches('^\\\\s*[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s+[0-9]{1,18}\\\\s*$')"
+                    + " || !self.sysctls[t].matches(" + TuningSpec.THREE_INTEGERS + ")"
                     + " || (int(self.sysctls[t].findAll('[0-9]+')[0]) <= int(self.sysctls[t].findAll('[0-9]+')[1])"
                     + " && int(self.sysctls[t].findAll('[0-9]+')[1]) <= int(self.sysctls[t].findAll('[0-9]+')[2])))";
 }

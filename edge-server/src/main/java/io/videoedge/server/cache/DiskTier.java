@@ -49,8 +49,8 @@ public final class DiskTier {
     private volatile long budget;
 
     private final long configuredBudget;
-    /** The file system of the cache directory, asked how much room it has left once the budget was lowered. */
-    private final java.nio.file.FileStore store;
+    /** The file system of the cache directory, looked up when it first fills (asked how much room it has left). */
+    private java.nio.file.FileStore store;
 
     private final ConcurrentHashMap<String, Entry> index = new ConcurrentHashMap<>();
     /** How long a 304's refresh waits for a pooled buffer when all are in use. */
@@ -80,11 +80,10 @@ public final class DiskTier {
     private final Thread janitor =
             Thread.ofPlatform().daemon().name("cache-janitor").unstarted(this::choresLoop);
 
-    private DiskTier(DiskLayout layout, long budget) throws IOException {
+    private DiskTier(DiskLayout layout, long budget) {
         this.layout = layout;
         this.budget = budget;
         this.configuredBudget = budget;
-        this.store = Files.getFileStore(layout.data());
         for (int i = 0; i < pathLocks.length; i++) pathLocks[i] = new Object();
     }
 
@@ -268,20 +267,14 @@ public final class DiskTier {
         return e;
     }
 
-    private void evictToFit(long incoming) {
+    /**
+     * Evicts the oldest entries until {@code incoming} more bytes fit the budget; returns how many. Their files are
+     * deleted by the janitor, or at once while the budget is lowered (the next fill needs the room). Responses still
+     * sending one keep their open descriptor.
+     */
+    private int evictToFit(long incoming) {
         boolean diskFull = budget < configuredBudget;
-        for (Entry oldest : evict(incoming)) {
-            if (diskFull) {
-                deleteFile(oldest); // now: the next fill needs the room (responses sending it keep their descriptor)
-            } else {
-                chores.add(() -> deleteFile(oldest)); // responses still sending it keep their open descriptor
-            }
-        }
-    }
-
-    /** Takes the oldest entries out of the index until {@code incoming} more bytes fit the budget; returns them. */
-    private List<Entry> evict(long incoming) {
-        List<Entry> evicted = new ArrayList<>();
+        int evicted = 0;
         while (used.get() + incoming > budget) {
             Entry oldest;
             synchronized (fifo) {
@@ -291,7 +284,12 @@ public final class DiskTier {
             if (index.remove(oldest.meta.key(), oldest)) {
                 used.addAndGet(-oldest.fileSize);
                 evictions.increment();
-                evicted.add(oldest);
+                evicted++;
+                if (diskFull) {
+                    deleteFile(oldest);
+                } else {
+                    chores.add(() -> deleteFile(oldest));
+                }
             }
         }
         return evicted;
@@ -316,13 +314,12 @@ public final class DiskTier {
             after = Math.min(before, Math.max(0, used.get() + usableSpace() - needed));
             budget = after;
         }
-        List<Entry> evicted = evict(0);
-        evicted.forEach(this::deleteFile); // open descriptors of responses still sending them keep their data
+        int evicted = evictToFit(0);
         log.atWarn()
                 .addKeyValue("configuredBytes", configuredBudget)
                 .addKeyValue("budgetBytes", after)
                 .addKeyValue("previousBudgetBytes", before)
-                .addKeyValue("evicted", evicted.size())
+                .addKeyValue("evicted", evicted)
                 .log("disk cache: the file system is full before cache.disk.size is; the budget is lowered to what"
                         + " it holds, and raised again as room comes back");
     }
@@ -339,6 +336,7 @@ public final class DiskTier {
 
     private long usableSpace() {
         try {
+            if (store == null) store = Files.getFileStore(layout.data()); // a benign race: the same store
             return store.getUsableSpace();
         } catch (IOException e) {
             return 0;

@@ -179,23 +179,29 @@ class EdgeServerConfigRendererTest {
 
     @Test
     void failoverOriginsFollowTheUrlWithTheirDownTime() throws Exception {
-        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-        ServerSpec s = ve.getSpec().server();
-        VideoEdgeSpec spec = ve.getSpec()
-                .withServer(s.withOrigin(new ServerSpec.Origin(
-                        "http://a.example:8080",
-                        null,
-                        "1s",
-                        "10s",
-                        64,
-                        List.of(
-                                new ServerSpec.FailoverOrigin("http://b.example"),
-                                new ServerSpec.FailoverOrigin("https://c.example/v")),
-                        "2s")));
+        VideoEdgeSpec spec = withFailover("http://b.example", "https://c.example/v");
         var parsed = ConfigLoader.parse(EdgeServerConfigRenderer.render("video/edge", spec), "rendered");
         assertThat(parsed.origin.urls())
                 .containsExactly("http://a.example:8080", "http://b.example", "https://c.example/v");
         assertThat(parsed.origin.downFor).isEqualTo(2000);
+    }
+
+    /** The example's spec with origin http://a.example:8080 and these failover origins, down for 2 s after a failure. */
+    private static VideoEdgeSpec withFailover(String... urls) {
+        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
+        return ve.getSpec()
+                .withServer(ve.getSpec()
+                        .server()
+                        .withOrigin(new ServerSpec.Origin(
+                                "http://a.example:8080",
+                                null,
+                                "1s",
+                                "10s",
+                                64,
+                                java.util.Arrays.stream(urls)
+                                        .map(ServerSpec.FailoverOrigin::new)
+                                        .toList(),
+                                "2s")));
     }
 
     /**
@@ -204,17 +210,7 @@ class EdgeServerConfigRendererTest {
      */
     @Test
     void aConfigTheServerWouldReadOtherwiseThanWrittenIsAProblem() {
-        VideoEdge ve = TestFiles.exampleVideoEdge("video", 1);
-        ServerSpec s = ve.getSpec().server();
-        VideoEdgeSpec spec = ve.getSpec()
-                .withServer(s.withOrigin(new ServerSpec.Origin(
-                        "http://a.example:8080",
-                        null,
-                        "1s",
-                        "10s",
-                        64,
-                        List.of(new ServerSpec.FailoverOrigin("http://b.example/x,http://c.example")),
-                        "2s")));
+        VideoEdgeSpec spec = withFailover("http://b.example/x,http://c.example");
         assertThat(EdgeServerConfigRenderer.problems(spec))
                 .singleElement()
                 .asString()
